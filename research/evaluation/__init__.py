@@ -1,0 +1,1 @@
+"""Evaluation: task and corpus formats, metrics, runners."""

@@ -1,0 +1,1 @@
+"""Inference backends, one module each: openai_compat (vLLM), heuristic (offline), scripted (tests)."""

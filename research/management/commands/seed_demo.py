@@ -1,0 +1,20 @@
+"""`manage.py seed_demo`: create the demo login and workspace (idempotent) and print the login."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from research.demo import demo_seed
+
+
+class Command(BaseCommand):
+    help = "Create the demo user and workspace if missing, and print the login."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        login = demo_seed(login_file=settings.DATA_DIR / "demo_login.txt")
+        password = login.password or "(unchanged; reset it with `manage.py changepassword demo`)"
+        verb = "created" if login.created else "ready"
+        self.stdout.write(f"Demo login {verb}: username {login.username}  password {password}")

@@ -1,0 +1,1 @@
+"""Competitive-intelligence and ICP-check reports: templates, writer backends, citations, run-to-run diff."""

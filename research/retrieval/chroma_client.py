@@ -1,0 +1,23 @@
+"""Opening Chroma: an embedded PersistentClient in a folder, or an HttpClient for a Chroma server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import chromadb
+from chromadb.api import ClientAPI
+from chromadb.config import Settings
+
+_SETTINGS = Settings(anonymized_telemetry=False, allow_reset=False)
+
+
+def open_client(*, url: str | None, path: Path) -> ClientAPI:
+    """A client for ``url`` when given, else a PersistentClient stored under ``path``."""
+    if url is None:
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(path), settings=_SETTINGS)
+    parts = urlsplit(url)
+    ssl = parts.scheme == "https"
+    port = parts.port or (443 if ssl else 8000)
+    return chromadb.HttpClient(host=parts.hostname or "localhost", port=port, ssl=ssl, settings=_SETTINGS)

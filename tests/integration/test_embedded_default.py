@@ -1,0 +1,74 @@
+"""The embedded default: from an empty data folder, one command brings up the whole product."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.support import processes
+
+pytestmark = pytest.mark.services
+
+_CLEAR = ("DATABASE_URL", "REDIS_URL", "CHROMA_URL", "SECRET_KEY", "VLLM_BASE_URL", "DJANGO_SETTINGS_MODULE")
+
+
+def _launcher_env(data_dir: Path, port: int) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in _CLEAR and not key.startswith("PYTEST")}
+    env.update(DATA_DIR=str(data_dir), PORT=str(port), PYTHONUNBUFFERED="1")
+    return env
+
+
+def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory: pytest.TempPathFactory) -> None:
+    data_dir = tmp_path_factory.mktemp("embedded") / "data"
+    port = processes.free_port()
+    log = data_dir.parent / "launcher.log"
+    launcher = processes.start(processes.python("-m", "context1_web.launcher"), env=_launcher_env(data_dir, port), log=log)
+    try:
+        processes.wait_for(lambda: "is running at" in log.read_text(), timeout=180, what="launcher", process=launcher,
+                           log=log)  # fmt: skip
+        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="web", process=launcher, log=log)
+        base = f"http://127.0.0.1:{port}"
+        login_page = httpx.get(f"{base}/accounts/login/", timeout=10)
+        assert login_page.status_code == 200
+        assert 'name="password"' in login_page.text
+        health = httpx.get(f"{base}/healthz", timeout=10)
+        assert health.status_code == 200, health.text
+        checks = health.json()["checks"]
+        assert checks["redis"]["detail"].endswith("(embedded)")
+        assert checks["database"]["detail"] == "sqlite"
+        assert checks["chroma"]["detail"] == "chroma embedded"
+        assert (data_dir / "db.sqlite3").exists()
+        assert "log in as demo with password" in log.read_text()
+        processes.wait_for(lambda: "celery@" in log.read_text() and " ready." in log.read_text(), timeout=90,
+                           what="worker ready", process=launcher, log=log)  # fmt: skip
+    finally:
+        code = processes.stop(launcher, sig=signal.SIGINT, timeout=60)
+    output = log.read_text()
+    assert code == 0, output[-3000:]
+    assert "==> stopped" in output
+    assert not processes.port_open(port)
+    assert not (data_dir / "run" / "redis.sock").exists() or not _socket_answers(data_dir / "run" / "redis.sock")
+
+
+def _socket_answers(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX) as probe:
+        return probe.connect_ex(str(path)) == 0
+
+
+def test_it_reports_a_busy_port_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        log = tmp_path / "launcher.log"
+        launcher = processes.start(processes.python("-m", "context1_web.launcher"),
+                                   env=_launcher_env(tmp_path / "data", port), log=log)  # fmt: skip
+        code = launcher.wait(timeout=60)
+    lines = [line for line in log.read_text().splitlines() if line.strip()]
+    assert code == 2
+    assert lines == [f"error: cannot listen on 127.0.0.1:{port} (Address already in use); set PORT to a free port"]

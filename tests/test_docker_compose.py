@@ -1,0 +1,83 @@
+"""docker-compose.yml is valid against the Compose specification and wires the services correctly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from tests.support.processes import REPO
+
+SCHEMA = Path(__file__).parent / "data" / "compose-spec.json"
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    document = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    assert isinstance(document, dict)
+    return document
+
+
+def _validate(document: dict[str, Any]) -> None:
+    jsonschema.Draft7Validator(json.loads(SCHEMA.read_text())).validate(document)
+
+
+def test_it_validates_against_the_compose_spec_schema(compose: dict[str, Any]) -> None:
+    _validate(compose)
+
+
+def test_the_schema_rejects_a_broken_file(compose: dict[str, Any]) -> None:
+    broken = {**compose, "services": {**compose["services"], "web": {**compose["services"]["web"], "prots": [1]}}}
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(broken)
+
+
+def test_it_has_every_service_with_a_health_check(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    assert {"web", "worker", "beat", "redis", "postgres", "chroma", "vllm"} <= set(services)
+    for name in ("web", "worker", "redis", "postgres", "chroma", "vllm"):
+        assert "healthcheck" in services[name], name
+
+
+def test_dependencies_name_real_services_and_wait_for_health(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    for name, service in services.items():
+        depends = service.get("depends_on", {})
+        for dependency, condition in depends.items():
+            assert dependency in services, f"{name} depends on unknown {dependency}"
+            assert condition["condition"] in {"service_healthy", "service_completed_successfully"}
+            if services[dependency].get("profiles"):
+                assert condition.get("required") is False, f"{name} must not require profiled {dependency}"
+
+
+def test_named_volumes_are_declared(compose: dict[str, Any]) -> None:
+    declared = set(compose.get("volumes", {}))
+    for service in compose["services"].values():
+        for volume in service.get("volumes", []):
+            source = volume.split(":", 1)[0] if isinstance(volume, str) else volume["source"]
+            if not source.startswith((".", "/")):
+                assert source in declared, source
+
+
+def test_vllm_is_a_gpu_profile_serving_context1_with_tool_calls(compose: dict[str, Any]) -> None:
+    vllm = compose["services"]["vllm"]
+    assert vllm["profiles"] == ["gpu"]
+    command = " ".join(vllm["command"])
+    assert "chromadb/context-1" in command
+    for flag in ("--enable-auto-tool-choice", "--tool-call-parser openai", "--enable-prefix-caching",
+                 "--enable-prompt-tokens-details"):  # fmt: skip
+        assert flag in command
+    devices = vllm["deploy"]["resources"]["reservations"]["devices"]
+    assert devices[0]["capabilities"] == ["gpu"]
+
+
+def test_the_app_services_share_one_configuration(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    envs = [services[name]["environment"] for name in ("web", "worker", "beat")]
+    for key in ("DATABASE_URL", "REDIS_URL", "CHROMA_URL", "SECRET_KEY"):
+        assert len({str(env.get(key)) for env in envs}) == 1, key
+        assert envs[0].get(key), key

@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from context1_web.celery import app
+from worker.__main__ import worker_argv
+from worker.queues import QUEUE_NAMES
+
+
+def _queue_for(task_name: str) -> str:
+    route = app.amqp.router.route({}, task_name)
+    return str(route["queue"].name)
+
+
+def test_it_routes_each_task_family_to_its_own_queue() -> None:
+    assert _queue_for("research.tasks.ingest_file") == "ingest"
+    assert _queue_for("research.tasks.run_research") == "runs"
+    assert _queue_for("research.tasks.report_generate") == "reports"
+    assert _queue_for("research.tasks.system_ping") == "default"
+
+
+def test_it_declares_the_separate_queues() -> None:
+    assert set(QUEUE_NAMES) == {"default", "ingest", "runs", "reports"}
+    assert {queue.name for queue in app.conf.task_queues} == set(QUEUE_NAMES)
+
+
+def test_the_worker_consumes_every_queue_with_late_acks() -> None:
+    argv = worker_argv(pool="threads", concurrency=3)
+    assert argv[argv.index("--queues") + 1] == "default,ingest,runs,reports"
+    assert argv[argv.index("--pool") + 1] == "threads"
+    assert app.conf.task_acks_late is True
+    assert app.conf.worker_prefetch_multiplier == 1
+    assert app.conf.task_time_limit > app.conf.task_soft_time_limit
+    assert app.conf.broker_transport_options["visibility_timeout"] > app.conf.task_time_limit

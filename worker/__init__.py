@@ -1,0 +1,1 @@
+"""Worker process concerns: queue layout, process signals (model warm-up) and the entry point."""
