@@ -68,8 +68,12 @@ def test_vllm_is_a_gpu_profile_serving_context1_with_tool_calls(compose: dict[st
     assert vllm["profiles"] == ["gpu"]
     command = " ".join(vllm["command"])
     assert "chromadb/context-1" in command
-    for flag in ("--enable-auto-tool-choice", "--tool-call-parser openai", "--enable-prefix-caching",
-                 "--enable-prompt-tokens-details"):  # fmt: skip
+    for flag in (
+        "--enable-auto-tool-choice",
+        "--tool-call-parser openai",
+        "--enable-prefix-caching",
+        "--enable-prompt-tokens-details",
+    ):
         assert flag in command
     devices = vllm["deploy"]["resources"]["reservations"]["devices"]
     assert devices[0]["capabilities"] == ["gpu"]

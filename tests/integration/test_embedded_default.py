@@ -27,10 +27,13 @@ def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory
     data_dir = tmp_path_factory.mktemp("embedded") / "data"
     port = processes.free_port()
     log = data_dir.parent / "launcher.log"
-    launcher = processes.start(processes.python("-m", "context1_web.launcher"), env=_launcher_env(data_dir, port), log=log)
+    launcher = processes.start(
+        processes.python("-m", "context1_web.launcher"), env=_launcher_env(data_dir, port), log=log
+    )
     try:
-        processes.wait_for(lambda: "is running at" in log.read_text(), timeout=180, what="launcher", process=launcher,
-                           log=log)  # fmt: skip
+        processes.wait_for(
+            lambda: "is running at" in log.read_text(), timeout=180, what="launcher", process=launcher, log=log
+        )
         processes.wait_for(lambda: processes.port_open(port), timeout=60, what="web", process=launcher, log=log)
         base = f"http://127.0.0.1:{port}"
         login_page = httpx.get(f"{base}/accounts/login/", timeout=10)
@@ -44,8 +47,13 @@ def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory
         assert checks["chroma"]["detail"] == "chroma embedded"
         assert (data_dir / "db.sqlite3").exists()
         assert "log in as demo with password" in log.read_text()
-        processes.wait_for(lambda: "celery@" in log.read_text() and " ready." in log.read_text(), timeout=90,
-                           what="worker ready", process=launcher, log=log)  # fmt: skip
+        processes.wait_for(
+            lambda: "celery@" in log.read_text() and " ready." in log.read_text(),
+            timeout=90,
+            what="worker ready",
+            process=launcher,
+            log=log,
+        )
     finally:
         code = processes.stop(launcher, sig=signal.SIGINT, timeout=60)
     output = log.read_text()
@@ -66,8 +74,9 @@ def test_it_reports_a_busy_port_in_one_line(tmp_path: Path) -> None:
         busy.listen()
         port = busy.getsockname()[1]
         log = tmp_path / "launcher.log"
-        launcher = processes.start(processes.python("-m", "context1_web.launcher"),
-                                   env=_launcher_env(tmp_path / "data", port), log=log)  # fmt: skip
+        launcher = processes.start(
+            processes.python("-m", "context1_web.launcher"), env=_launcher_env(tmp_path / "data", port), log=log
+        )
         code = launcher.wait(timeout=60)
     lines = [line for line in log.read_text().splitlines() if line.strip()]
     assert code == 2

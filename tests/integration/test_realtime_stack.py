@@ -39,14 +39,17 @@ def test_a_worker_task_reaches_a_browser_socket_through_redis(  # type: ignore[n
     web_log, worker_log = tmp_path / "web.log", tmp_path / "worker.log"
     web = processes.start(
         processes.python("-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"),
-        env=process_env, log=web_log,
-    )  # fmt: skip
-    worker = processes.start(processes.python("-m", "worker", "--hostname", f"test-{port}@%h"), env=process_env,
-                             log=worker_log)  # fmt: skip
+        env=process_env,
+        log=web_log,
+    )
+    worker = processes.start(
+        processes.python("-m", "worker", "--hostname", f"test-{port}@%h"), env=process_env, log=worker_log
+    )
     try:
         processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=web_log)
-        processes.wait_for(lambda: " ready." in worker_log.read_text(), timeout=90, what="worker", process=worker,
-                           log=worker_log)  # fmt: skip
+        processes.wait_for(
+            lambda: " ready." in worker_log.read_text(), timeout=90, what="worker", process=worker, log=worker_log
+        )
         url = f"ws://127.0.0.1:{port}/ws/w/{workspace.slug}/"
         origin = f"http://127.0.0.1:{port}"
         cookie = f"sessionid={login(ada).cookies['sessionid'].value}"

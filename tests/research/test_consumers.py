@@ -47,7 +47,8 @@ async def test_a_member_receives_the_workspace_group_messages(make_user, make_wo
     assert connected
     token = uuid.uuid4().hex
     await get_channel_layer().group_send(
-        workspace_group(workspace.pk), {"type": "group.message", "payload": {"type": "ping", "token": token, "worker": "w1"}}
+        workspace_group(workspace.pk),
+        {"type": "group.message", "payload": {"type": "ping", "token": token, "worker": "w1"}},
     )
     fragment = await communicator.receive_from(timeout=5)
     assert 'hx-swap-oob="afterbegin"' in fragment
@@ -67,7 +68,7 @@ async def test_a_non_member_is_refused(make_user, make_workspace, login) -> None
 
 async def test_an_anonymous_socket_is_refused(make_user, make_workspace) -> None:  # type: ignore[no-untyped-def]
     workspace = await sync_to_async(make_workspace)(await sync_to_async(make_user)())
-    communicator, connected, code = await _connect(f"/ws/w/{workspace.slug}/", _headers(None))
+    _, connected, code = await _connect(f"/ws/w/{workspace.slug}/", _headers(None))
     assert not connected
     assert code == 4403
 
@@ -76,5 +77,5 @@ async def test_a_foreign_origin_is_refused_even_for_a_member(make_user, make_wor
     ada = await sync_to_async(make_user)()
     workspace = await sync_to_async(make_workspace)(ada)
     client = await sync_to_async(login)(ada)
-    communicator, connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(client, "http://evil.example"))
+    _, connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(client, "http://evil.example"))
     assert not connected

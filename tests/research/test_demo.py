@@ -12,7 +12,8 @@ def test_it_creates_the_demo_login_once(db: None, tmp_path: Path) -> None:
     login_file = tmp_path / "demo_login.txt"
     first = demo_seed(login_file=login_file)
     second = demo_seed(login_file=login_file)
-    assert first.created and not second.created
+    assert first.created
+    assert not second.created
     assert first.password == second.password
     assert first.workspace.pk == second.workspace.pk
     assert authenticate(username="demo", password=first.password) is not None

@@ -65,7 +65,9 @@ def test_a_non_member_gets_404_for_a_workspace(make_user, make_workspace, login)
     ada, eve = make_user(), make_user()
     workspace = make_workspace(ada)
     assert login(eve).get(f"/w/{workspace.slug}/").status_code == 404
-    assert login(eve).post(f"/w/{workspace.slug}/members/", {"username": eve.username, "role": "owner"}).status_code == 404
+    assert (
+        login(eve).post(f"/w/{workspace.slug}/members/", {"username": eve.username, "role": "owner"}).status_code == 404
+    )
     assert not Membership.objects.filter(user=eve).exists()
     assert login(ada).get(f"/w/{workspace.slug}/").status_code == 200
 

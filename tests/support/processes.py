@@ -29,8 +29,14 @@ def python(*args: str) -> list[str]:
     return [sys.executable, *args]
 
 
-def wait_for(condition: Callable[[], bool], *, timeout: float, what: str, process: subprocess.Popen[bytes] | None = None,
-             log: Path | None = None) -> None:  # fmt: skip
+def wait_for(
+    condition: Callable[[], bool],
+    *,
+    timeout: float,
+    what: str,
+    process: subprocess.Popen[bytes] | None = None,
+    log: Path | None = None,
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
