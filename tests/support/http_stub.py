@@ -9,17 +9,29 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Route = Callable[[], tuple[int, Any]]
+Route = Callable[..., tuple[int, Any]]
 
 
 @contextmanager
 def serve(routes: dict[str, Route]) -> Iterator[str]:
-    """Serve ``routes`` (path -> () -> (status, json body)) on a free loopback port; yields the base URL."""
+    """Serve ``routes`` on a free loopback port; yields the base URL.
+
+    A route maps a path to a function returning (status, JSON body); for POST it receives the parsed
+    JSON request body as its one argument.
+    """
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             route = routes.get(self.path)
-            status, body = route() if route else (404, {"error": "not found"})
+            self._reply(*(route() if route else (404, {"error": "not found"})))
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            request = json.loads(self.rfile.read(length) or b"null")
+            route = routes.get(self.path)
+            self._reply(*(route(request) if route else (404, {"error": "not found"})))
+
+        def _reply(self, status: int, body: Any) -> None:
             payload = json.dumps(body).encode()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")

@@ -1,0 +1,118 @@
+"""The dense index of one corpus: a Chroma collection of chunk vectors, texts and metadata."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal
+
+from chromadb.api import ClientAPI
+from chromadb.api.types import Where
+from chromadb.errors import ChromaError, NotFoundError
+
+from research.retrieval.embedders import Vectors
+from research.retrieval.types import Chunk
+
+GET_PAGE = 2000
+
+
+class GrepError(ValueError):
+    """The pattern is not a valid regular expression for the corpus's regex engine."""
+
+
+def _metadata(chunk: Chunk) -> dict[str, str | int]:
+    return {**chunk.metadata, "doc_id": chunk.doc_id, "index": chunk.index, "title": chunk.title}
+
+
+def _chunk(chunk_id: str, text: str | None, metadata: Any) -> Chunk:
+    meta = dict(metadata or {})
+    doc_id, index, title = str(meta.pop("doc_id")), int(meta.pop("index")), str(meta.pop("title", ""))
+    return Chunk(chunk_id, doc_id, index, text or "", title, {k: str(v) for k, v in meta.items()})
+
+
+class DenseIndex:
+    def __init__(self, client: ClientAPI, name: str) -> None:
+        self._client, self.name = client, name
+        self._collection = client.get_or_create_collection(
+            name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+        )
+
+    def count(self) -> int:
+        return int(self._collection.count())
+
+    def upsert(self, chunks: Sequence[Chunk], vectors: Vectors) -> None:
+        batch = max(1, int(self._client.get_max_batch_size()))
+        for start in range(0, len(chunks), batch):
+            part = chunks[start : start + batch]
+            self._collection.upsert(
+                ids=[c.chunk_id for c in part],
+                embeddings=vectors[start : start + batch],
+                documents=[c.text for c in part],
+                metadatas=[_metadata(c) for c in part],
+            )
+
+    def delete_documents(self, doc_ids: Sequence[str]) -> None:
+        if doc_ids:
+            members: dict[Literal["$in", "$nin"], list[str | int | float | bool]] = {"$in": list(doc_ids)}
+            where: Where = {"doc_id": members}
+            self._collection.delete(where=where)
+
+    def query(self, vector: Vectors, *, n: int, exclude: frozenset[str]) -> list[Chunk]:
+        """The ``n`` nearest chunks not in ``exclude``, nearest first."""
+        total = self.count()
+        if total == 0 or n <= 0:
+            return []
+        result = self._collection.query(
+            query_embeddings=vector.reshape(1, -1),
+            n_results=min(total, n + len(exclude)),
+            include=["documents", "metadatas"],
+        )
+        ids, documents, metadatas = result["ids"][0], (result["documents"] or [[]])[0], (result["metadatas"] or [[]])[0]
+        chunks = [_chunk(i, d, m) for i, d, m in zip(ids, documents, metadatas, strict=True) if i not in exclude]
+        return chunks[:n]
+
+    def get(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        if not chunk_ids:
+            return {}
+        result = self._collection.get(ids=list(chunk_ids), include=["documents", "metadatas"])
+        return {
+            i: _chunk(i, d, m)
+            for i, d, m in zip(result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True)
+        }
+
+    def document_chunks(self, doc_id: str) -> list[Chunk]:
+        result = self._collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
+        chunks = [
+            _chunk(i, d, m)
+            for i, d, m in zip(result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True)
+        ]
+        return sorted(chunks, key=lambda c: c.index)
+
+    def grep(self, pattern: str, *, limit: int, exclude: frozenset[str]) -> list[Chunk]:
+        """Chunks whose text matches ``pattern`` (Chroma's linear-time Rust regex), in document order."""
+        try:
+            result = self._collection.get(
+                where_document={"$regex": pattern}, limit=limit + len(exclude), include=["documents", "metadatas"]
+            )
+        except (ChromaError, ValueError) as error:
+            raise GrepError(f"invalid pattern {pattern!r}: {error}") from None
+        chunks = [
+            _chunk(i, d, m)
+            for i, d, m in zip(result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True)
+            if i not in exclude
+        ]
+        return sorted(chunks, key=lambda c: (c.doc_id, c.index))[:limit]
+
+    def iter_texts(self) -> Iterator[tuple[str, str]]:
+        """Every (chunk id, text) in the collection, page by page."""
+        offset = 0
+        while True:
+            page = self._collection.get(limit=GET_PAGE, offset=offset, include=["documents"])
+            if not page["ids"]:
+                return
+            yield from zip(page["ids"], page["documents"] or [], strict=True)
+            offset += len(page["ids"])
+
+    def drop(self) -> None:
+        with contextlib.suppress(NotFoundError):
+            self._client.delete_collection(self.name)

@@ -1,0 +1,80 @@
+"""Packing ranked chunks into a token budget, whole chunks only (a cut is always marked)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from research.retrieval import wire
+from research.retrieval.tokens import TokenCounter
+from research.retrieval.types import ScoredChunk, ToolResult
+
+
+@dataclass(frozen=True)
+class Packed:
+    result: ToolResult
+    rendered: list[str]
+
+
+def to_wire(item: ScoredChunk, *, truncated: bool = False) -> wire.WireChunk:
+    chunk = item.chunk
+    return wire.WireChunk(chunk.chunk_id, chunk.doc_id, chunk.title, item.score, chunk.text, truncated)
+
+
+def pack(ranked: Sequence[ScoredChunk], *, budget: int, counter: TokenCounter, limit: int | None = None) -> Packed:
+    """Take chunks in rank order while their rendered form fits ``budget`` tokens; skip (and count) the rest.
+
+    A chunk that does not fit is skipped rather than cut, and a smaller one further down may still
+    fit; ``omitted`` says how many were left out. At most ``limit`` chunks are returned.
+    """
+    rendered = [wire.render(to_wire(item)) for item in ranked]
+    costs = counter.count_many(rendered)
+    kept: list[ScoredChunk] = []
+    kept_text: list[str] = []
+    used = 0
+    for item, text, cost in zip(ranked, rendered, costs, strict=True):
+        if limit is not None and len(kept) >= limit:
+            break
+        if used + cost <= budget:
+            kept.append(item)
+            kept_text.append(text)
+            used += cost
+    return Packed(ToolResult(chunks=kept, tokens=used, omitted=len(ranked) - len(kept)), kept_text)
+
+
+def pack_truncating(ordered: Sequence[ScoredChunk], *, budget: int, counter: TokenCounter) -> Packed:
+    """Take chunks in order until the budget is spent; the last one may be cut, and is then marked."""
+    kept: list[ScoredChunk] = []
+    kept_text: list[str] = []
+    used = 0
+    for position, item in enumerate(ordered):
+        text = wire.render(to_wire(item))
+        cost = counter.count(text)
+        if used + cost <= budget:
+            kept.append(item)
+            kept_text.append(text)
+            used += cost
+            continue
+        cut = _cut_to_fit(item, budget - used, counter)
+        if cut is not None:
+            kept.append(cut)
+            kept_text.append(wire.render(to_wire(cut, truncated=True)))
+            used += counter.count(kept_text[-1])
+        omitted = len(ordered) - position - (1 if cut is not None else 0)
+        return Packed(ToolResult(chunks=kept, tokens=used, omitted=omitted, truncated=True), kept_text)
+    return Packed(ToolResult(chunks=kept, tokens=used), kept_text)
+
+
+def _cut_to_fit(item: ScoredChunk, room: int, counter: TokenCounter) -> ScoredChunk | None:
+    """The longest word-boundary prefix of the chunk whose marked, rendered form fits ``room`` tokens."""
+    words = item.chunk.text.split(" ")
+    low, high, best = 1, len(words) - 1, None
+    while low <= high:
+        middle = (low + high) // 2
+        text = " ".join(words[:middle]) + "\n" + wire.TRUNCATION_MARKER
+        candidate = replace(item, chunk=replace(item.chunk, text=text))
+        if counter.count(wire.render(to_wire(candidate, truncated=True))) <= room:
+            best, low = candidate, middle + 1
+        else:
+            high = middle - 1
+    return best

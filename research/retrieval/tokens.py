@@ -1,0 +1,46 @@
+"""Token counting for chunking and packing: the embedding model's word-piece tokenizer, or an estimate."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+_WORDS = re.compile(r"\w+|[^\w\s]")
+
+
+class TokenCounter(Protocol):
+    def count(self, text: str) -> int: ...
+
+    def count_many(self, texts: Sequence[str]) -> list[int]: ...
+
+
+class EstimatingCounter:
+    """No tokenizer needed: one token per punctuation mark, about one per 6 characters of a word."""
+
+    def count(self, text: str) -> int:
+        return sum(1 + (len(piece) - 1) // 6 for piece in _WORDS.findall(text))
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        return [self.count(text) for text in texts]
+
+
+class WordPieceCounter:
+    """Exact counts with a Hugging Face ``tokenizer.json`` (Rust ``tokenizers``), no special tokens."""
+
+    def __init__(self, tokenizer_file: Path) -> None:
+        from tokenizers import Tokenizer
+
+        self._tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        self._tokenizer.no_truncation()
+        self._tokenizer.no_padding()
+
+    def count(self, text: str) -> int:
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        if not texts:
+            return []
+        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        return [len(encoding.ids) for encoding in encodings]

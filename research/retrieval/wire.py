@@ -1,0 +1,72 @@
+"""The chunk wire format: how a chunk appears in a tool result, shared by the tools and by pruning.
+
+A chunk is rendered as one element whose attributes and text are HTML-escaped, so any text
+round-trips exactly::
+
+    <chunk id="d41d8cd98f00b204#3" doc="d41d8cd98f00b204" title="Globex pricing" score="0.0323">
+    Globex raised the Team plan to $49 per seat in June 2026 ...
+    </chunk>
+
+A pruned chunk keeps its place as a stub: ``<chunk id="..." pruned="true"/>``. A chunk cut to fit
+the budget carries ``truncated="true"`` and ends with the marker line ``[... truncated]``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+TRUNCATION_MARKER = "[... truncated]"
+
+_ELEMENT = re.compile(r'<chunk((?: [a-z]+="[^"]*")*)>\n(.*?)\n</chunk>', re.DOTALL)
+_STUB = re.compile(r'<chunk id="([^"]*)" pruned="true"/>')
+_ATTRIBUTE = re.compile(r' ([a-z]+)="([^"]*)"')
+
+
+@dataclass(frozen=True)
+class WireChunk:
+    chunk_id: str
+    doc_id: str
+    title: str
+    score: float
+    text: str
+    truncated: bool = False
+
+
+def _attr(value: str) -> str:
+    return html.escape(value, quote=True)
+
+
+def render(chunk: WireChunk) -> str:
+    truncated = ' truncated="true"' if chunk.truncated else ""
+    return (
+        f'<chunk id="{_attr(chunk.chunk_id)}" doc="{_attr(chunk.doc_id)}" title="{_attr(chunk.title)}" '
+        f'score="{chunk.score:.4f}"{truncated}>\n{html.escape(chunk.text, quote=False)}\n</chunk>'
+    )
+
+
+def render_stub(chunk_id: str) -> str:
+    return f'<chunk id="{_attr(chunk_id)}" pruned="true"/>'
+
+
+def parse(text: str) -> list[WireChunk]:
+    """Every rendered chunk in ``text``, in order (stubs are skipped; see :func:`parse_stubs`)."""
+    chunks = []
+    for match in _ELEMENT.finditer(text):
+        attributes = {name: html.unescape(value) for name, value in _ATTRIBUTE.findall(match.group(1))}
+        chunks.append(
+            WireChunk(
+                chunk_id=attributes["id"],
+                doc_id=attributes["doc"],
+                title=attributes.get("title", ""),
+                score=float(attributes.get("score", "0")),
+                text=html.unescape(match.group(2)),
+                truncated=attributes.get("truncated") == "true",
+            )
+        )
+    return chunks
+
+
+def parse_stubs(text: str) -> list[str]:
+    return [html.unescape(chunk_id) for chunk_id in _STUB.findall(text)]

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import pytest
+
+from research.retrieval.corpus import HybridCorpus, SearchConfig
+from research.retrieval.dense import GrepError
+from research.retrieval.types import Chunk, chunk_id_for
+from tests.research.retrieval.conftest import make_corpus
+
+DOCS = {
+    "globex": ["Globex raised the Team plan to 49 dollars per seat in June 2026.", "Globex hired Dana Reyes as VP."],
+    "initech": ["Initech sells vector search to banks.", "Initech pricing is usage based since March 2026."],
+    "hooli": ["Hooli launched Project Nimbus, a managed retrieval service.", "Nimbus targets retailers in Europe."],
+}
+
+
+def _chunks(doc_id: str, texts: list[str]) -> list[Chunk]:
+    return [Chunk(chunk_id_for(doc_id, i), doc_id, i, text, title=doc_id.title()) for i, text in enumerate(texts)]
+
+
+@pytest.fixture
+def filled(corpus: HybridCorpus) -> HybridCorpus:
+    for doc_id, texts in DOCS.items():
+        corpus.add(_chunks(doc_id, texts))
+    corpus.refresh_sparse()
+    return corpus
+
+
+def test_search_fuses_bm25_and_dense_hits(filled: HybridCorpus) -> None:
+    result = filled.search("Globex Team plan price June")
+    assert result.chunks[0].chunk_id == "globex#0"
+    assert set(result.chunks[0].ranks) == {"bm25", "dense"}
+    assert result.tokens <= filled.config.search_budget
+
+
+def test_search_never_returns_excluded_chunks(filled: HybridCorpus) -> None:
+    result = filled.search("Globex Team plan price June", exclude=frozenset({"globex#0"}))
+    assert "globex#0" not in {c.chunk_id for c in result.chunks}
+    assert result.chunks
+
+
+def test_search_respects_a_tight_budget(filled: HybridCorpus) -> None:
+    result = filled.search("pricing", budget=40)
+    assert result.tokens <= 40
+    assert result.omitted > 0
+
+
+def test_grep_finds_regex_matches_in_document_order_with_exclusions(filled: HybridCorpus) -> None:
+    assert [c.chunk_id for c in filled.grep(r"20\d\d").chunks] == ["globex#0", "initech#1"]
+    assert [c.chunk_id for c in filled.grep(r"20\d\d", exclude=frozenset({"globex#0"})).chunks] == ["initech#1"]
+
+
+def test_grep_caps_at_the_limit(chroma, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    corpus = make_corpus(chroma, tmp_path, SearchConfig(grep_limit=2))
+    corpus.add(_chunks("many", [f"match {i}" for i in range(6)]))
+    assert len(corpus.grep("match").chunks) == 2
+
+
+def test_grep_reports_an_invalid_pattern(filled: HybridCorpus) -> None:
+    with pytest.raises(GrepError, match="invalid pattern"):
+        filled.grep("(unclosed")
+
+
+def test_read_document_returns_its_chunks_in_order_and_truncates_with_a_marker(filled: HybridCorpus) -> None:
+    whole = filled.read_document("hooli", budget=10_000)
+    assert [c.chunk_id for c in whole.chunks] == ["hooli#0", "hooli#1"]
+    assert not whole.truncated
+    cut = filled.read_document("hooli", budget=45)
+    assert cut.truncated
+    assert cut.tokens <= 45
+    assert cut.chunks[-1].chunk.text.endswith("[... truncated]")
+
+
+def test_read_document_skips_seen_chunks_and_explains_an_empty_read(filled: HybridCorpus) -> None:
+    assert [c.chunk_id for c in filled.read_document("hooli", budget=999, exclude=frozenset({"hooli#0"})).chunks] == [
+        "hooli#1"
+    ]
+    assert "no unseen chunks" in filled.read_document("nope", budget=999).note
+
+
+def test_deleting_a_document_removes_it_from_both_indexes(filled: HybridCorpus) -> None:
+    filled.delete_documents(["globex"])
+    filled.refresh_sparse()
+    assert filled.sparse.query("Globex", n=10, exclude=frozenset()) == []
+    assert all(c.chunk.doc_id != "globex" for c in filled.search("Globex Team plan").chunks)
+    assert filled.dense.count() == 4
+
+
+def test_re_adding_the_same_chunks_does_not_duplicate(filled: HybridCorpus) -> None:
+    filled.add(_chunks("globex", DOCS["globex"]))
+    assert filled.dense.count() == 6
+    assert filled.refresh_sparse() == 6

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from research.retrieval.rerankers import NoReranker, RerankError
+from research.retrieval.rerankers.cross_encoder import CrossEncoderReranker
+from research.retrieval.rerankers.http import HttpReranker
+from tests.support.http_stub import serve
+
+
+def test_no_reranker_keeps_the_order() -> None:
+    assert NoReranker().scores("q", ["a", "b"]) is None
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"results": [{"index": 1, "relevance_score": 0.9}, {"index": 0, "relevance_score": 0.1}]},  # vLLM, Cohere
+        [{"index": 1, "score": 0.9}, {"index": 0, "score": 0.1}],  # TEI
+    ],
+)
+def test_the_http_reranker_reads_vllm_cohere_and_tei_replies(reply: Any) -> None:
+    requests: list[dict[str, Any]] = []
+
+    def route(request: dict[str, Any]) -> tuple[int, Any]:
+        requests.append(request)
+        return 200, reply
+
+    with serve({"/rerank": route}) as url:
+        scores = HttpReranker(url=f"{url}/rerank", model="bge").scores("pricing", ["a", "b"])
+    assert scores == [0.1, 0.9]
+    assert requests[0]["query"] == "pricing"
+    assert requests[0]["documents"] == ["a", "b"]
+
+
+def test_the_http_reranker_reports_errors() -> None:
+    failing = (500, {"error": "x"})
+    with serve({"/rerank": lambda request: failing}) as url, pytest.raises(RerankError, match="endpoint failed"):
+        HttpReranker(url=f"{url}/rerank", model="bge").scores("q", ["a"])
+    partial = (200, {"results": [{"index": 0, "relevance_score": 1}]})
+    with serve({"/rerank": lambda request: partial}) as url, pytest.raises(RerankError, match="every document"):
+        HttpReranker(url=f"{url}/rerank", model="bge").scores("q", ["a", "b"])
+
+
+def test_the_cross_encoder_needs_a_local_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(FileNotFoundError, match="nothing is downloaded"):
+        CrossEncoderReranker(tmp_path / "missing")
