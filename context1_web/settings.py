@@ -162,10 +162,28 @@ VLLM_API_KEY = env.optional_string("VLLM_API_KEY")
 VLLM_MODEL = env.string("VLLM_MODEL", "chromadb/context-1")
 VLLM_TIMEOUT = env.number("VLLM_TIMEOUT", 120.0, minimum=1.0)
 
+# --- Retrieval: embeddings, reranking, chunking, search budgets
+EMBEDDER_BACKEND = env.choice("EMBEDDER_BACKEND", "minilm", choices=("minilm", "openai", "hashing"))
+EMBEDDER_MODEL_PATH = env.optional_string("EMBEDDER_MODEL_PATH")  # minilm: a local sentence-transformers folder
+EMBEDDINGS_URL = env.url("EMBEDDINGS_URL", schemes=("http", "https"))  # openai: server root
+EMBEDDINGS_MODEL = env.string("EMBEDDINGS_MODEL", "")
+RERANKER_BACKEND = env.choice("RERANKER_BACKEND", "none", choices=("none", "cross-encoder", "http"))
+RERANKER_MODEL_PATH = env.optional_string("RERANKER_MODEL_PATH")
+RERANKER_URL = env.url("RERANKER_URL", schemes=("http", "https"))  # full URL of the /rerank endpoint
+RERANKER_MODEL = env.string("RERANKER_MODEL", "")
+CHUNK_TOKENS = env.integer("CHUNK_TOKENS", 512, minimum=32, maximum=4096)
+SEARCH_CANDIDATES = env.integer("SEARCH_CANDIDATES", 50, minimum=1, maximum=1000)
+SEARCH_BUDGET_TOKENS = env.integer("SEARCH_BUDGET_TOKENS", 3000, minimum=100)
+MAX_UPLOAD_MB = env.integer("MAX_UPLOAD_MB", 100, minimum=1)
+PARSE_TIMEOUT = env.number("PARSE_TIMEOUT", 120.0, minimum=1.0)
+PARSE_MEMORY_MB = env.integer("PARSE_MEMORY_MB", 1024, minimum=128)
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 2**20  # larger uploads stream to temporary files
+DATA_UPLOAD_MAX_NUMBER_FILES = env.integer("MAX_UPLOAD_FILES", 500, minimum=1)
+
 HEALTH_CHECK_TIMEOUT = env.number("HEALTH_CHECK_TIMEOUT", 3.0, minimum=0.1)
 
 # Dotted paths of callables run once in each worker process before it takes tasks.
-WORKER_WARMUP = env.strings("WORKER_WARMUP", ["research.warmup.open_chroma"])
+WORKER_WARMUP = env.strings("WORKER_WARMUP", ["research.warmup.open_chroma", "research.warmup.load_embedder"])
 
 LOG_LEVEL = env.choice("LOG_LEVEL", "INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
 LOGGING = {

@@ -40,8 +40,12 @@ class WorkspaceConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.send_json({"type": "error", "detail": "this socket does not accept messages"})
 
     async def group_message(self, event: dict[str, Any]) -> None:
-        # htmx's ws extension swaps the fragment into the page by its hx-swap-oob target.
-        await self.send(text_data=render_to_string("research/partials/notice.html", {"notice": event["payload"]}))
+        # htmx's ws extension swaps each fragment into the page by its hx-swap-oob target.
+        payload = event["payload"]
+        if payload.get("type") == "html":
+            await self.send(text_data=payload["html"])
+            return
+        await self.send(text_data=render_to_string("research/partials/notice.html", {"notice": payload}))
 
     async def _member_workspace_id(self, user: Any, slug: str) -> int | None:
         if user is None or not user.is_authenticated:

@@ -9,11 +9,14 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from research.models import Workspace
-from research.services import workspace_create
+from research.models import Corpus, Membership, Role, Upload, Workspace
+from research.services import IncomingFile, corpus_create, upload_create, workspace_create
 
 DEMO_USERNAME = "demo"
 DEMO_WORKSPACE = "Demo workspace"
+DEMO_CORPUS = "Demo corpus"
+DEMO_CORPUS_DIR = Path(__file__).resolve().parent / "demo_corpus"
+DEMO_FORMAT_FOLDERS = ("html", "pdf", "email", "csv", "markdown")
 
 
 @dataclass(frozen=True)
@@ -46,3 +49,25 @@ def demo_seed(*, login_file: Path) -> DemoLogin:
             name=DEMO_WORKSPACE, owner=user, description="Fictional companies to try research runs on."
         )
     return DemoLogin(username=DEMO_USERNAME, password=password, workspace=workspace, created=created)
+
+
+def demo_corpus_files() -> list[Path]:
+    """The demo corpus as uploaded: every file of the format folders (not the PDF sources or the README)."""
+    return sorted(
+        path
+        for folder in DEMO_FORMAT_FOLDERS
+        for path in (DEMO_CORPUS_DIR / folder).glob("*")
+        if path.is_file() and not path.name.startswith(".")
+    )
+
+
+def demo_corpus_seed(*, workspace: Workspace, enqueue: bool = True) -> Upload | None:
+    """Create the demo corpus and upload the demo files into it, once; None when it already exists."""
+    if Corpus.objects.filter(workspace=workspace, name=DEMO_CORPUS).exists():
+        return None
+    owner = Membership.objects.select_related("workspace", "user").get(
+        workspace=workspace, role=Role.OWNER, user__username=DEMO_USERNAME
+    )
+    corpus = corpus_create(actor=owner, name=DEMO_CORPUS, description="Fictional vendors, customers and analysts.")
+    files = [IncomingFile(name=path.name, chunks=[path.read_bytes()]) for path in demo_corpus_files()]
+    return upload_create(actor=owner, corpus=corpus, files=files, enqueue=enqueue)

@@ -53,3 +53,132 @@ class Membership(models.Model):
     @property
     def can_manage(self) -> bool:
         return self.role == Role.OWNER
+
+
+class Corpus(models.Model):
+    """A searchable collection of documents in a workspace (one Chroma collection, one BM25 index)."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="corpora")
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=140)
+    description = models.TextField(blank=True)
+    chunk_tokens = models.PositiveIntegerField(default=512)
+    parse_options = models.JSONField(default=dict, blank=True)  # csv_mode, json field mapping, ...
+    content_version = models.PositiveIntegerField(default=0)  # bumped by every change to its chunks
+    sparse_version = models.PositiveIntegerField(default=0)  # content_version the BM25 index was built at
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "slug"], name="corpus_unique_slug")]
+        ordering = ["name", "id"]
+        verbose_name_plural = "corpora"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def collection_name(self) -> str:
+        return f"c1w-corpus-{self.pk}"
+
+
+class Stage(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    STORED = "stored", "Stored"
+    PARSED = "parsed", "Parsed"
+    CHUNKED = "chunked", "Chunked"
+    EMBEDDED = "embedded", "Embedded"
+    INDEXED = "indexed", "Indexed"
+    EXPANDED = "expanded", "Archive expanded"
+    FAILED = "failed", "Failed"
+
+
+TERMINAL_STAGES = (Stage.INDEXED, Stage.EXPANDED, Stage.FAILED)
+
+
+class Upload(models.Model):
+    """One upload action: a batch of files (archives included) sent to a corpus."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="uploads")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"upload {self.pk} to {self.corpus_id}"
+
+
+class UploadFile(models.Model):
+    """One file of an upload (or one member of an uploaded archive) on its way through ingestion."""
+
+    upload = models.ForeignKey(Upload, on_delete=models.CASCADE, related_name="files")
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=1024)
+    size = models.PositiveBigIntegerField(default=0)
+    sha256 = models.CharField(max_length=64, blank=True)
+    stored_path = models.CharField(max_length=1024, blank=True)  # relative to MEDIA_ROOT
+    stage = models.CharField(max_length=10, choices=Stage.choices, default=Stage.QUEUED)
+    error = models.TextField(blank=True)
+    warnings = models.JSONField(default=list, blank=True)
+    documents_added = models.PositiveIntegerField(default=0)
+    documents_unchanged = models.PositiveIntegerField(default=0)
+    chunks_added = models.PositiveIntegerField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    claimed_until = models.DateTimeField(null=True, blank=True)  # lease of the worker processing it
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def done(self) -> bool:
+        return self.stage in TERMINAL_STAGES
+
+
+class Document(models.Model):
+    """A document in a corpus; its identity is (source file, key within the file), its content a hash."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="documents")
+    doc_id = models.CharField(max_length=40)
+    title = models.CharField(max_length=500, blank=True)
+    source_name = models.CharField(max_length=1024)
+    doc_key = models.CharField(max_length=300, blank=True)
+    kind = models.CharField(max_length=20)
+    content_hash = models.CharField(max_length=64)
+    metadata = models.JSONField(default=dict, blank=True)
+    chunk_count = models.PositiveIntegerField(default=0)
+    upload_file = models.ForeignKey(UploadFile, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["corpus", "doc_id"], name="document_unique_doc_id")]
+        ordering = ["title", "id"]
+
+    def __str__(self) -> str:
+        return self.title or self.source_name
+
+
+class Chunk(models.Model):
+    """The text of one indexed chunk, kept for the document viewer and for citations."""
+
+    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    chunk_id = models.CharField(max_length=60)
+    text = models.TextField()
+    start = models.PositiveIntegerField(default=0)
+    end = models.PositiveIntegerField(default=0)
+    tokens = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["document", "index"], name="chunk_unique_index")]
+        ordering = ["document_id", "index"]
+
+    def __str__(self) -> str:
+        return self.chunk_id

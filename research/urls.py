@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from django.urls import path
 
-from research import views
+from research.views import corpora, health, workspaces
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.health, name="health"),
-    path("w/<slug:slug>/", views.workspace_detail, name="workspace_detail"),
-    path("w/<slug:slug>/members/", views.member_add, name="member_add"),
+    path("", workspaces.home, name="home"),
+    path("healthz", health.health, name="health"),
+    path("w/<slug:slug>/", workspaces.workspace_detail, name="workspace_detail"),
+    path("w/<slug:slug>/members/", workspaces.member_add, name="member_add"),
+    path("w/<slug:slug>/corpora/", corpora.corpus_create, name="corpus_create"),
+    path("w/<slug:slug>/c/<slug:corpus_slug>/", corpora.corpus_detail, name="corpus_detail"),
+    path("w/<slug:slug>/c/<slug:corpus_slug>/uploads/", corpora.upload_create, name="upload_create"),
+    path("w/<slug:slug>/c/<slug:corpus_slug>/d/<str:doc_id>/", corpora.document_detail, name="document_detail"),
+    path("w/<slug:slug>/c/<slug:corpus_slug>/d/<str:doc_id>/delete/", corpora.document_delete, name="document_delete"),
 ]

@@ -7,3 +7,10 @@ from research.composition import chroma_client
 
 def open_chroma() -> None:
     chroma_client().heartbeat()
+
+
+def load_embedder() -> None:
+    from research.composition import embedder, token_counter
+
+    embedder().embed_query("warm up")
+    token_counter().count("warm up")

@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from research.demo import demo_seed
+from research.demo import demo_corpus_seed, demo_seed
 
 
 class Command(BaseCommand):
@@ -18,3 +18,10 @@ class Command(BaseCommand):
         password = login.password or "(unchanged; reset it with `manage.py changepassword demo`)"
         verb = "created" if login.created else "ready"
         self.stdout.write(f"Demo login {verb}: username {login.username}  password {password}")
+        upload = demo_corpus_seed(workspace=login.workspace)
+        if upload is not None:
+            count = upload.files.count()
+            self.stdout.write(
+                f"Demo corpus: {count} files queued for ingestion; the worker's progress lines follow, "
+                f"and the corpus page shows each file's stage live"
+            )

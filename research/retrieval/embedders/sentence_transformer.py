@@ -38,7 +38,7 @@ class SentenceTransformerEmbedder:
         return f"sentence-transformers:{self.model_path.name}"
 
     def _windows(self, text: str) -> list[str]:
-        encoding = self._model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+        encoding = self._model.tokenizer(text, add_special_tokens=False, return_offsets_mapping=True, verbose=False)
         offsets = encoding["offset_mapping"]
         if len(offsets) <= self._window:
             return [text]

@@ -1,35 +1,17 @@
-"""HTTP views: thin, typed, rendering whole pages or (for HTMX requests) the partial they update."""
+"""Workspace views: thin, typed, rendering whole pages or (for HTMX requests) the partial they update."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from research import selectors, services
-from research.forms import MemberAddForm, WorkspaceForm
-from research.health import health_report
+from research.forms import CorpusForm, MemberAddForm, WorkspaceForm
 from research.models import Membership
-
-
-def _user(request: HttpRequest) -> User:
-    """The logged-in user (views that call this are behind ``login_required``)."""
-    assert isinstance(request.user, User)
-    return request.user
-
-
-def _is_htmx(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False))
-
-
-def _apply_errors(form: WorkspaceForm | MemberAddForm, error: ValidationError) -> None:
-    for field, messages in error.message_dict.items():
-        for message in messages:
-            form.add_error(field if field in form.fields else None, message)
+from research.views.common import apply_errors, is_htmx, user_of
 
 
 @login_required
@@ -39,16 +21,16 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             workspace = services.workspace_create(
-                name=form.cleaned_data["name"], description=form.cleaned_data["description"], owner=_user(request)
+                name=form.cleaned_data["name"], description=form.cleaned_data["description"], owner=user_of(request)
             )
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
-            if not _is_htmx(request):
+            if not is_htmx(request):
                 return redirect("workspace_detail", slug=workspace.slug)
             form = WorkspaceForm()
     context = {"workspaces": selectors.workspace_list_for_user(user=request.user), "form": form}
-    template = "research/home.html#workspaces" if _is_htmx(request) else "research/home.html"
+    template = "research/home.html#workspaces" if is_htmx(request) else "research/home.html"
     status = 422 if request.method == "POST" and form.errors else 200
     return render(request, template, context, status=status)
 
@@ -66,6 +48,8 @@ def _workspace_context(membership: Membership, form: MemberAddForm) -> dict[str,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),
         "member_form": form,
+        "corpora": selectors.corpus_list(workspace=membership.workspace),
+        "corpus_form": CorpusForm(),
     }
 
 
@@ -79,19 +63,12 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.membership_add(actor=membership, **form.cleaned_data)
         except ValidationError as error:
-            _apply_errors(form, error)
+            apply_errors(form, error)
         else:
-            if not _is_htmx(request):
+            if not is_htmx(request):
                 return redirect("workspace_detail", slug=slug)
             form = MemberAddForm()
     if form.errors:
         status = 422
-    template = "research/workspace_detail.html#members" if _is_htmx(request) else "research/workspace_detail.html"
+    template = "research/workspace_detail.html#members" if is_htmx(request) else "research/workspace_detail.html"
     return render(request, template, _workspace_context(membership, form), status=status)
-
-
-@never_cache
-@require_GET
-def health(request: HttpRequest) -> JsonResponse:
-    report = health_report()
-    return JsonResponse(report, status=200 if report["ok"] else 503)

@@ -1,0 +1,1 @@
+"""HTTP views, one module per area: workspaces, corpora, health."""
