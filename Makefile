@@ -10,10 +10,10 @@ TEST_DATA_DIR ?= $(CURDIR)/.test-data
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/context1
 TEST_PREFIX := c1w-test-$(shell date +%s%N)
-TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
+TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) EMBEDDER_BACKEND=hashing SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
 PYTEST_ARGS ?=
 
-.PHONY: run test lint test-sqlite test-postgres install install-dev clean
+.PHONY: run test lint test-sqlite test-postgres install install-dev browser clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found: Context-1 Web needs Python 3.11 (set PYTHON=...)"; exit 2; }
@@ -46,13 +46,20 @@ lint: $(DEV_STAMP)
 	$(TEST_ENV) $(BIN)/mypy
 	$(BIN)/lint-imports
 
-test-sqlite: $(DEV_STAMP)
-	@mkdir -p $(TEST_DATA_DIR)
+# Browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+browser:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then echo "==> installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "error: the browser tests need Debian's chromium: sudo apt-get install chromium"; exit 2; fi; }
+
+test-sqlite: $(DEV_STAMP) browser
+	@rm -rf $(TEST_DATA_DIR) && mkdir -p $(TEST_DATA_DIR)
 	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
-test-postgres: $(DEV_STAMP)
-	@mkdir -p $(TEST_DATA_DIR)
-	$(TEST_ENV) DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/pytest $(PYTEST_ARGS)
+test-postgres: $(DEV_STAMP) browser
+	@rm -rf $(TEST_DATA_DIR) && mkdir -p $(TEST_DATA_DIR)
+	$(TEST_ENV) DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/pytest -m "not embedded" $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) $(TEST_DATA_DIR) .mypy_cache .ruff_cache .pytest_cache

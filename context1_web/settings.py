@@ -117,6 +117,8 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 MEDIA_ROOT = env.path("MEDIA_ROOT", DATA_DIR / "media")
+# Serve static files straight from static/ too, so a server started without collectstatic still has its JS and CSS.
+WHITENOISE_USE_FINDERS = True
 
 # --- Redis: Celery broker and Channels layer (embedded server on a unix socket when REDIS_URL is unset)
 REDIS = redis_config(

@@ -19,7 +19,7 @@ from research.retrieval.rerankers import NoReranker, Reranker
 from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import EstimatingCounter, TokenCounter, WordPieceCounter
 
-_corpora: dict[int, HybridCorpus] = {}
+_corpora: dict[str, HybridCorpus] = {}
 _corpora_lock = threading.Lock()
 
 
@@ -84,22 +84,22 @@ def search_config() -> SearchConfig:
 def corpus_index(corpus: Corpus) -> HybridCorpus:
     """The hybrid index of ``corpus`` (cached per process: the BM25 matrix and Chroma collection stay open)."""
     with _corpora_lock:
-        index = _corpora.get(corpus.pk)
+        index = _corpora.get(corpus.index_key)
         if index is None:
             index = HybridCorpus(
                 dense=DenseIndex(chroma_client(), corpus.collection_name),
-                sparse=SparseIndex(settings.DATA_DIR / "bm25" / str(corpus.pk)),
+                sparse=SparseIndex(settings.DATA_DIR / "bm25" / corpus.index_key),
                 embedder=embedder(),
                 reranker=reranker(),
                 counter=token_counter(),
                 config=search_config(),
             )
-            _corpora[corpus.pk] = index
+            _corpora[corpus.index_key] = index
         return index
 
 
-def corpus_index_forget(corpus_id: int) -> None:
+def corpus_index_forget(index_key: str) -> None:
     with _corpora_lock:
-        index = _corpora.pop(corpus_id, None)
+        index = _corpora.pop(index_key, None)
     if index is not None:
         index.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 
@@ -55,6 +57,10 @@ class Membership(models.Model):
         return self.role == Role.OWNER
 
 
+def _new_index_key() -> str:
+    return uuid.uuid4().hex
+
+
 class Corpus(models.Model):
     """A searchable collection of documents in a workspace (one Chroma collection, one BM25 index)."""
 
@@ -64,6 +70,8 @@ class Corpus(models.Model):
     description = models.TextField(blank=True)
     chunk_tokens = models.PositiveIntegerField(default=512)
     parse_options = models.JSONField(default=dict, blank=True)  # csv_mode, json field mapping, ...
+    # Names its Chroma collection and BM25 folder: never reused, even if a database restore reuses ids.
+    index_key = models.CharField(max_length=32, unique=True, default=_new_index_key, editable=False)
     content_version = models.PositiveIntegerField(default=0)  # bumped by every change to its chunks
     sparse_version = models.PositiveIntegerField(default=0)  # content_version the BM25 index was built at
     created_at = models.DateTimeField(auto_now_add=True)
@@ -79,7 +87,7 @@ class Corpus(models.Model):
 
     @property
     def collection_name(self) -> str:
-        return f"c1w-corpus-{self.pk}"
+        return f"c1w-{self.index_key}"
 
 
 class Stage(models.TextChoices):

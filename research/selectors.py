@@ -51,7 +51,7 @@ def corpus_get(*, membership: Membership, slug: str) -> Corpus:
 
 def upload_list(*, corpus: Corpus, limit: int = 10) -> list[Upload]:
     uploads = list(Upload.objects.filter(corpus=corpus).order_by("-created_at", "-id")[:limit])
-    files = UploadFile.objects.filter(upload__in=uploads).select_related("upload__corpus").order_by("id")
+    files = UploadFile.objects.filter(upload__in=uploads).select_related("upload__corpus__workspace").order_by("id")
     by_upload: dict[int, list[UploadFile]] = {}
     for item in files:
         by_upload.setdefault(item.upload_id, []).append(item)
@@ -73,3 +73,12 @@ def document_get(*, corpus: Corpus, doc_id: str) -> Document:
 
 def chunk_list(*, document: Document) -> QuerySet[Chunk]:
     return Chunk.objects.filter(document=document).order_by("index")
+
+
+def upload_file_get(*, corpus: Corpus, file_id: int) -> UploadFile:
+    item = (
+        UploadFile.objects.select_related("upload__corpus__workspace").filter(upload__corpus=corpus, pk=file_id).first()
+    )
+    if item is None:
+        raise Http404("No such file")
+    return item

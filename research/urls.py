@@ -14,6 +14,7 @@ urlpatterns = [
     path("w/<slug:slug>/corpora/", corpora.corpus_create, name="corpus_create"),
     path("w/<slug:slug>/c/<slug:corpus_slug>/", corpora.corpus_detail, name="corpus_detail"),
     path("w/<slug:slug>/c/<slug:corpus_slug>/uploads/", corpora.upload_create, name="upload_create"),
+    path("w/<slug:slug>/c/<slug:corpus_slug>/files/<int:file_id>/", corpora.upload_file_row, name="upload_file_row"),
     path("w/<slug:slug>/c/<slug:corpus_slug>/d/<str:doc_id>/", corpora.document_detail, name="document_detail"),
     path("w/<slug:slug>/c/<slug:corpus_slug>/d/<str:doc_id>/delete/", corpora.document_delete, name="document_delete"),
 ]

@@ -76,6 +76,16 @@ def upload_create(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResp
 
 @login_required
 @require_GET
+def upload_file_row(request: HttpRequest, slug: str, corpus_slug: str, file_id: int) -> HttpResponse:
+    """One file's current row: pages poll unfinished rows, so a push lost by the channel layer is caught up."""
+    membership = selectors.membership_get(user=request.user, slug=slug)
+    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    item = selectors.upload_file_get(corpus=corpus, file_id=file_id)
+    return render(request, "research/partials/upload_file.html", {"file": item})
+
+
+@login_required
+@require_GET
 def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     membership = selectors.membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)

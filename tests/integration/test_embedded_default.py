@@ -12,7 +12,7 @@ import pytest
 
 from tests.support import processes
 
-pytestmark = pytest.mark.services
+pytestmark = [pytest.mark.services, pytest.mark.embedded]
 
 _CLEAR = ("DATABASE_URL", "REDIS_URL", "CHROMA_URL", "SECRET_KEY", "VLLM_BASE_URL", "DJANGO_SETTINGS_MODULE")
 

@@ -1,0 +1,112 @@
+"""JSON and JSON Lines files: each object becomes a document through a field mapping (title, text, metadata)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from research.retrieval.parsing.common import OutputBudget, Source
+from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
+
+_LINE_EXTENSIONS = frozenset({".jsonl", ".ndjson"})
+_MISSING = object()
+
+
+class ItemError(ValueError):
+    """One JSON item cannot become a document; the others are still kept."""
+
+
+def parse_json(source: Source, options: ParseOptions, budget: OutputBudget) -> ParseOutcome:
+    lines = source.extension in _LINE_EXTENSIONS
+    documents: list[ParsedDocument] = []
+    errors: list[str] = []
+    items = _line_items(source.text) if lines else _file_items(source.text)
+    for label, key, item in items:
+        try:
+            documents.append(_document(item, key, source, options, budget))
+        except ItemError as error:
+            errors.append(f"{label}: {error}")
+    return ParseOutcome(source_name=source.name, documents=documents, errors=errors)
+
+
+def _file_items(text: str) -> Iterator[tuple[str, str, object]]:
+    """(label for errors, doc_key, value) for a JSON object or each element of a JSON array."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ParseError(f"invalid JSON: {error}") from None
+    except RecursionError:
+        raise ParseError("invalid JSON: nested too deeply") from None
+    if isinstance(value, dict):
+        yield "the object", "", value
+    elif isinstance(value, list):
+        for number, item in enumerate(value, 1):
+            yield f"item {number}", f"item-{number}", item
+    else:
+        raise ParseError("the JSON file holds neither an object nor an array of objects")
+
+
+def _line_items(text: str) -> Iterator[tuple[str, str, object]]:
+    """(label, doc_key, value) per non-blank line; an unreadable line yields an ItemError as its value."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            value: object = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as error:
+            value = ItemError(f"invalid JSON ({getattr(error, 'msg', 'nested too deeply')})")
+        yield f"line {number}", f"item-{number}", value
+
+
+def _document(item: object, key: str, source: Source, options: ParseOptions, budget: OutputBudget) -> ParsedDocument:
+    if isinstance(item, ItemError):
+        raise item
+    if not isinstance(item, dict):
+        raise ItemError(f"not an object but {type(item).__name__}")
+    text = _scalar(item, options.json_text_field)
+    if text is None:
+        raise ItemError(f"no {options.json_text_field!r} field")
+    if not text.strip():
+        raise ItemError(f"the {options.json_text_field!r} field is empty")
+    title = _scalar(item, options.json_title_field) or ""
+    metadata = {name: value for name in options.json_metadata_fields if (value := _any(item, name)) is not None}
+    return ParsedDocument(
+        title=title.strip() or (f"{source.stem} {key.replace('-', ' ')}" if key else source.stem),
+        text=budget.charge(text),
+        source_name=source.name,
+        doc_key=key,
+        metadata=metadata,
+        kind="json",
+    )
+
+
+def _lookup(item: dict[str, object], name: str) -> object:
+    """A field by its exact name, else by a dotted path into nested objects ("meta.author")."""
+    if name in item:
+        return item[name]
+    value: object = item
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return _MISSING
+        value = value[part]
+    return value
+
+
+def _scalar(item: dict[str, object], name: str) -> str | None:
+    """A text field: strings as they are, numbers as text; missing or null gives None."""
+    value = _lookup(item, name)
+    if value is _MISSING or value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise ItemError(f"the {name!r} field is {type(value).__name__}, not text")
+
+
+def _any(item: dict[str, object], name: str) -> str | None:
+    """A metadata field as text: strings as they are, anything else as compact JSON."""
+    value = _lookup(item, name)
+    if value is _MISSING or value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))

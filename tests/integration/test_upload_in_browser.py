@@ -1,0 +1,72 @@
+"""Upload through the browser into a real Celery worker, with live per-file progress over the WebSocket."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from research import services
+from research.models import Document, Membership, Stage, UploadFile
+from tests.support import processes
+from tests.support.browser import chromium, screenshot_path
+
+pytestmark = pytest.mark.services
+
+
+def test_a_person_uploads_files_and_watches_them_ingested(  # type: ignore[no-untyped-def]
+    process_env, make_user, make_workspace, tmp_path: Path
+) -> None:
+    ada = make_user("ada", password="a-long-password-1")
+    workspace = make_workspace(ada, name="Market watch")
+    corpus = services.corpus_create(actor=Membership.objects.get(user=ada), name="Competitors")
+    files = {
+        "globex.txt": b"Globex raised the Team plan to 49 dollars per seat in June 2026.",
+        "initech.md": b"# Initech\n\nInitech sells vector search to banks in Europe.",
+        "broken.pdf": b"%PDF-1.4 this is not really a PDF",
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    port = processes.free_port()
+    web_log, worker_log = tmp_path / "web.log", tmp_path / "worker.log"
+    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
+    web = processes.start(processes.python(*daphne), env=process_env, log=web_log)
+    worker = processes.start(processes.python("-m", "worker"), env=process_env, log=worker_log)
+    try:
+        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=web_log)
+        processes.wait_for(lambda: " ready." in worker_log.read_text(), timeout=120, what="worker", process=worker,
+                           log=worker_log)  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 1100, "height": 900})
+            page.goto(f"{base}/accounts/login/")
+            page.fill("#id_username", "ada")
+            page.fill("#id_password", "a-long-password-1")
+            page.click("button[type=submit]")
+            page.wait_for_url(f"{base}/")
+            page.goto(f"{base}/w/{workspace.slug}/c/{corpus.slug}/")
+            page.set_input_files("#id_upload", [str(tmp_path / name) for name in files])
+            page.click("text=Upload and ingest")
+            # No reload from here on: the stages arrive over the WebSocket and htmx swaps them in.
+            try:
+                page.wait_for_selector('.stage[data-stage="failed"]', timeout=60_000)
+            except Exception:
+                page.screenshot(path=str(screenshot_path("upload-debug")), full_page=True)
+                print(processes.tail(worker_log, 80))
+                print(processes.tail(web_log, 40))
+                raise
+            page.wait_for_function("document.querySelectorAll('.stage[data-stage=\"indexed\"]').length === 2",
+                                   timeout=120_000)  # fmt: skip
+            text = page.inner_text("#uploads")
+            page.screenshot(path=str(screenshot_path("upload-progress")), full_page=True)
+            assert "globex.txt" in text
+            assert "1 new or changed document, 0 unchanged, 1 chunk" in text
+            page.reload()
+            assert "2 documents" in page.inner_text("main")
+            page.screenshot(path=str(screenshot_path("corpus-after-upload")), full_page=True)
+    finally:
+        processes.stop(worker)
+        processes.stop(web)
+    stages = dict(UploadFile.objects.values_list("name", "stage"))
+    assert stages == {"globex.txt": Stage.INDEXED, "initech.md": Stage.INDEXED, "broken.pdf": Stage.FAILED}
+    assert Document.objects.filter(corpus=corpus).count() == 2

@@ -1,0 +1,210 @@
+"""Each parser family on real generated files: text, Markdown, HTML, PDF, DOCX and e-mail."""
+
+from __future__ import annotations
+
+import pytest
+
+from research.retrieval.parsing import ParseError, ParseOptions, parse_bytes
+from tests.research.retrieval import samples
+
+
+def test_it_keeps_plain_text_as_it_is_with_the_file_stem_as_title() -> None:
+    outcome = parse_bytes("notes/meeting.txt", "Café minutes\r\n  indented line\n".encode())
+
+    [document] = outcome.documents
+    assert document.text == "Café minutes\r\n  indented line\n"
+    assert (document.title, document.doc_key, document.kind, document.source_name) == (
+        "meeting",
+        "",
+        "text",
+        "notes/meeting.txt",
+    )
+    assert outcome.errors == []
+
+
+def test_it_decodes_utf16_and_legacy_encodings() -> None:
+    utf16 = parse_bytes("a.txt", "Grüße aus Köln".encode("utf-16"))
+    french = (
+        "Le café de la gare est fermé le dimanche. Les élèves préfèrent étudier à la bibliothèque, "
+        "où il fait plus chaud. À midi, on mange une crêpe et on boit un thé glacé."
+    )
+    legacy = parse_bytes("b.txt", french.encode("cp1252"))
+
+    assert utf16.documents[0].text == "Grüße aus Köln"
+    assert legacy.documents[0].text == french
+
+
+def test_it_titles_markdown_by_its_first_heading_not_one_inside_code() -> None:
+    markdown = "```\n# not a heading\n```\n\nIntro *text*.\n\n## The **Real** Title\n\nBody.\n"
+
+    [document] = parse_bytes("readme.md", markdown.encode()).documents
+
+    assert document.title == "The Real Title"
+    assert document.text == markdown
+    assert document.kind == "markdown"
+
+
+def test_it_titles_markdown_without_heading_by_file_stem() -> None:
+    [document] = parse_bytes("plain.markdown", b"just a paragraph\n").documents
+
+    assert document.title == "plain"
+
+
+def test_it_extracts_the_main_text_of_html_and_drops_boilerplate() -> None:
+    [document] = parse_bytes("fusion.html", samples.html_page()).documents
+
+    assert "Reciprocal rank fusion combines several ranked lists" in document.text
+    assert "Cormack, Clarke and Buettcher" in document.text
+    for boilerplate in ("Pricing page link", "newsletter banner", "All rights reserved", "SECRET-TRACKER", "color"):
+        assert boilerplate not in document.text
+    assert document.title == "Reciprocal rank fusion"
+    assert document.metadata == {"author": "Ada Lovelace"}
+    assert document.kind == "html"
+
+
+def test_it_falls_back_to_plain_conversion_for_tiny_html() -> None:
+    [document] = parse_bytes("tiny.htm", b"<p>short one</p><script>var x = 1;</script>").documents
+
+    assert document.text.strip() == "short one"
+    assert document.title == "tiny"
+
+
+def test_it_joins_pdf_pages_and_reads_metadata() -> None:
+    data = samples.pdf(
+        ["First page about sparse retrieval.", "Second page about dense retrieval."], title="Report", author="Ada"
+    )
+
+    [document] = parse_bytes("report.pdf", data).documents
+
+    assert document.text == "First page about sparse retrieval.\n\nSecond page about dense retrieval."
+    assert document.title == "Report"
+    assert document.metadata == {"author": "Ada", "date": "2024-03-05T10:30:00+00:00", "pages": "2"}
+    assert document.kind == "pdf"
+
+
+def test_it_titles_an_untitled_pdf_by_file_stem() -> None:
+    [document] = parse_bytes("scan-2024.pdf", samples.pdf(["Some text."])).documents
+
+    assert document.title == "scan-2024"
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (samples.pdf(["Top secret."], user_password="letmein"), "encrypted PDF: a password is needed"),
+        (
+            samples.pdf(["Some text that will be cut."])[:700],
+            "corrupt PDF: PdfStreamError: Stream has ended unexpectedly",
+        ),
+        (samples.pdf([""]), "no text found in the PDF: scanned pages need OCR, which is not supported"),
+    ],
+    ids=["encrypted", "truncated", "no-text"],
+)
+def test_it_refuses_unusable_pdfs_with_a_clear_reason(data: bytes, reason: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_bytes("bad.pdf", data)
+
+    assert caught.value.reason == reason
+
+
+def test_it_opens_a_pdf_encrypted_without_a_user_password() -> None:
+    data = samples.pdf(["Readable by anyone."], user_password="")
+
+    assert parse_bytes("open.pdf", data).documents[0].text == "Readable by anyone."
+
+
+def test_it_reads_docx_paragraphs_and_tables_in_order_with_core_properties() -> None:
+    [document] = parse_bytes("design.docx", samples.docx_file()).documents
+
+    assert document.text == (
+        "Retrieval design\n\n"
+        "Hybrid search fuses BM25 and dense results.\n\n"
+        "Stage | Tool | Notes\nsparse | bm25s | fast\ndense | chroma\n\n"
+        "Reciprocal rank fusion comes last."
+    )
+    assert document.title == "Design Notes"
+    assert document.metadata == {"author": "Grace Hopper", "date": "2024-03-05T10:30:00+00:00"}
+    assert document.kind == "docx"
+
+
+def test_it_titles_a_docx_without_title_property_by_its_heading() -> None:
+    [document] = parse_bytes("untitled.docx", samples.docx_file(title="")).documents
+
+    assert document.title == "Retrieval design"
+
+
+def test_it_refuses_a_docx_with_a_broken_part() -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_bytes("broken.docx", samples.docx_with_broken_xml())
+
+    assert caught.value.reason.startswith("corrupt DOCX file: XMLSyntaxError: ")
+
+
+def test_it_reads_an_eml_with_headers_as_metadata_and_attachment_names() -> None:
+    [document] = parse_bytes("mail.eml", samples.eml_with_attachment()).documents
+
+    assert document.title == "Quarterly numbers"
+    assert document.text == "Plain body: revenue grew 12 percent."
+    assert document.metadata == {
+        "from": "Ann Example <ann@example.org>",
+        "to": "bob@example.org, Cid <cid@example.org>",
+        "cc": "dee@example.org",
+        "subject": "Quarterly numbers",
+        "message_id": "<q1@example.org>",
+        "attachments": "report.pdf, numbers.csv",
+        "date": "2024-03-05T10:30:00+00:00",
+    }
+    assert "%PDF" not in document.text
+
+
+def test_it_converts_an_html_only_email_body_to_text() -> None:
+    [document] = parse_bytes("news.eml", samples.eml_html_only()).documents
+
+    assert document.text == "Only an HTML body here."
+    assert "attachments" not in document.metadata
+
+
+def test_it_refuses_an_eml_without_headers() -> None:
+    with pytest.raises(ParseError, match=r"file says \.eml but it has no e-mail headers"):
+        parse_bytes("x.eml", b"\n\njust some words\n")
+
+
+def test_it_makes_one_document_per_mbox_message_keyed_by_message_id() -> None:
+    outcome = parse_bytes("archive.mbox", samples.three_message_mbox())
+
+    assert [(d.title, d.doc_key) for d in outcome.documents] == [
+        ("First", "one@example.org"),
+        ("Second", "msg-2"),  # the same Message-ID again: keys stay unique
+        ("Third", "msg-3"),
+    ]
+    assert outcome.documents[2].text == "The third message has no id."
+    assert {d.kind for d in outcome.documents} == {"email"}
+
+
+def test_it_refuses_an_mbox_without_messages() -> None:
+    with pytest.raises(ParseError, match="no messages found in the mbox file"):
+        parse_bytes("empty.mbox", b"no from line here\n")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["a.txt", "a.md", "a.html", "a.eml", "a.csv", "a.json"],
+)
+def test_it_refuses_text_over_the_output_limit(name: str) -> None:
+    data = {
+        "a.json": b'{"text": "' + b"x" * 200 + b'"}',
+        "a.eml": b"Subject: s\n\n" + b"x" * 200,
+        "a.html": b"<html><body><p>" + b"x " * 100 + b"</p></body></html>",
+        "a.csv": b"col\n" + b"x" * 200 + b"\n",
+    }.get(name, b"x" * 200 + b"\n")
+
+    with pytest.raises(ParseError, match="longer than the limit of 100 characters"):
+        parse_bytes(name, data, ParseOptions(max_output_chars=100))
+
+
+def test_it_counts_the_output_limit_over_all_documents_of_a_file() -> None:
+    data = b"col\n" + b"".join(b"row %d with some words\n" % n for n in range(20))
+
+    assert len(parse_bytes("t.csv", data, ParseOptions(max_output_chars=1000)).documents) == 20
+    with pytest.raises(ParseError, match="longer than the limit"):
+        parse_bytes("t.csv", data, ParseOptions(max_output_chars=300))

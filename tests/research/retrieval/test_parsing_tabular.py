@@ -1,0 +1,148 @@
+"""CSV (row and table modes) and JSON / JSON Lines with field mappings; bad rows are reported, the rest kept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from research.retrieval.parsing import ParseError, ParseOptions, parse_bytes
+from tests.research.retrieval import samples
+
+
+def test_it_makes_one_document_per_csv_row_with_a_title_column() -> None:
+    outcome = parse_bytes("sales.csv", samples.csv_file(samples.SALES), ParseOptions(csv_title_column="product"))
+
+    assert [(d.title, d.doc_key, d.text) for d in outcome.documents] == [
+        ("Widget", "row-1", "product: Widget\nregion: EU\namount: 10"),
+        ("Gadget", "row-2", "product: Gadget\nregion: US\namount: 20"),
+        ("Gizmo", "row-3", "product: Gizmo\nregion: EU\namount: 30"),
+    ]
+    assert outcome.documents[0].metadata == {"row": "1"}
+    assert {d.kind for d in outcome.documents} == {"csv"}
+    assert outcome.errors == []
+
+
+def test_it_sniffs_the_delimiter_and_titles_rows_by_file_stem_without_title_column() -> None:
+    outcome = parse_bytes("sales.csv", samples.csv_file(samples.SALES, delimiter=";"))
+
+    assert outcome.documents[1].title == "sales row 2"
+    assert outcome.documents[1].text == "product: Gadget\nregion: US\namount: 20"
+
+
+def test_it_reads_tab_separated_files() -> None:
+    outcome = parse_bytes("sales.tsv", samples.csv_file(samples.SALES, delimiter="\t"))
+
+    assert outcome.documents[2].text == "product: Gizmo\nregion: EU\namount: 30"
+
+
+def test_it_groups_a_csv_table_by_a_column() -> None:
+    options = ParseOptions(csv_mode="table", csv_group_by="region")
+
+    outcome = parse_bytes("sales.csv", samples.csv_file(samples.SALES), options)
+
+    assert [(d.doc_key, d.title, d.text) for d in outcome.documents] == [
+        ("group-EU", "sales (region: EU)", "product | region | amount\nWidget | EU | 10\nGizmo | EU | 30"),
+        ("group-US", "sales (region: US)", "product | region | amount\nGadget | US | 20"),
+    ]
+    assert outcome.documents[0].metadata == {"rows": "2", "group_by": "region", "group": "EU"}
+
+
+def test_it_keeps_a_whole_csv_table_as_one_document_without_group_by() -> None:
+    rows = [["name", "note"], ["a", "x | y"], ["b", "two\nlines"]]
+
+    [document] = parse_bytes("notes.csv", samples.csv_file(rows), ParseOptions(csv_mode="table")).documents
+
+    assert document.text == "name | note\na | x \\| y\nb | two lines"
+    assert (document.doc_key, document.title, document.metadata) == ("", "notes", {"rows": "2"})
+
+
+def test_it_reports_ragged_csv_rows_and_keeps_the_others() -> None:
+    outcome = parse_bytes("people.csv", samples.ragged_csv(), ParseOptions(csv_title_column="name"))
+
+    assert outcome.errors == ["row 2: 4 values but the header has 3 columns"]
+    assert [(d.doc_key, d.title, d.text) for d in outcome.documents] == [
+        ("row-1", "Ann", "name: Ann\nage: 30\ncity: Paris"),
+        ("row-3", "Cid", "name: Cid"),
+        ("row-5", "Dee", "name: Dee\nage: 50"),
+    ]
+
+
+@pytest.mark.parametrize("option", ["csv_title_column", "csv_group_by"])
+def test_it_refuses_an_option_naming_a_missing_column(option: str) -> None:
+    options = ParseOptions(csv_mode="row" if option == "csv_title_column" else "table", **{option: "colour"})
+
+    with pytest.raises(ParseError) as caught:
+        parse_bytes("sales.csv", samples.csv_file(samples.SALES), options)
+
+    assert caught.value.reason == f"the CSV file has no column 'colour' for {option} (columns: product, region, amount)"
+
+
+def test_it_refuses_a_csv_with_only_a_header() -> None:
+    with pytest.raises(ParseError, match="no text found in the file"):
+        parse_bytes("header.csv", b"a,b,c\n")
+
+
+def test_it_maps_json_array_fields_and_reports_an_item_without_text() -> None:
+    options = ParseOptions(
+        json_title_field="heading", json_text_field="body", json_metadata_fields=("year", "meta.author", "absent")
+    )
+
+    outcome = parse_bytes("records.json", samples.json_records(), options)
+
+    assert [(d.doc_key, d.title, d.text, d.metadata) for d in outcome.documents] == [
+        ("item-1", "First", "Alpha text", {"year": "2024", "meta.author": "Ann"}),
+        ("item-2", "Second", "Beta text", {"year": "2023"}),
+    ]
+    assert outcome.errors == ["item 3: no 'body' field"]
+    assert {d.kind for d in outcome.documents} == {"json"}
+
+
+def test_it_reads_a_single_json_object_as_one_document() -> None:
+    data = json.dumps({"title": "Solo", "text": "Only one.", "tags": ["a", "b"]}).encode()
+
+    [document] = parse_bytes("solo.json", data, ParseOptions(json_metadata_fields=("tags",))).documents
+
+    assert (document.doc_key, document.title, document.text) == ("", "Solo", "Only one.")
+    assert document.metadata == {"tags": '["a","b"]'}
+
+
+def test_it_reads_json_lines_and_reports_a_bad_line() -> None:
+    options = ParseOptions(json_title_field="heading", json_text_field="body")
+
+    outcome = parse_bytes("records.jsonl", samples.jsonl_records(), options)
+
+    assert [(d.doc_key, d.title, d.text) for d in outcome.documents] == [
+        ("item-1", "One", "First line text"),
+        ("item-4", "Three", "Third line text"),
+    ]
+    assert outcome.errors == ["line 2: invalid JSON (Expecting property name enclosed in double quotes)"]
+
+
+def test_it_reports_items_of_the_wrong_shape() -> None:
+    data = json.dumps([{"text": "fine"}, "a string", {"text": {"nested": True}}, {"text": "   "}]).encode()
+
+    outcome = parse_bytes("mixed.json", data)
+
+    assert [d.title for d in outcome.documents] == ["mixed item 1"]
+    assert outcome.errors == [
+        "item 2: not an object but str",
+        "item 3: the 'text' field is dict, not text",
+        "item 4: the 'text' field is empty",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b'{"text": "unfinished', "invalid JSON: Unterminated string starting at: line 1 column 10 (char 9)"),
+        (b"42", "the JSON file holds neither an object nor an array of objects"),
+        (b'[{"title": "no text"}]', "nothing usable in the file: item 1: no 'text' field"),
+        (b"[" * 100_000, "invalid JSON: nested too deeply"),
+    ],
+)
+def test_it_refuses_unusable_json(data: bytes, reason: str) -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_bytes("bad.json", data)
+
+    assert caught.value.reason == reason

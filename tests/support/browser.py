@@ -1,0 +1,35 @@
+"""Headless Chromium (Debian's /usr/bin/chromium) driven by Playwright, for what a person sees."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from playwright.sync_api import Browser, sync_playwright
+
+from tests.support.processes import REPO
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = REPO / "test-artifacts"
+# Without the background-networking flags Chromium keeps calling out, and this machine's network refuses it.
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]  # fmt: skip
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+        raise AssertionError("Chromium is missing: `make test` installs Debian's chromium (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def screenshot_path(name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / f"{name}.png"
