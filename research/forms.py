@@ -22,6 +22,33 @@ class MemberAddForm(forms.Form):
 class CorpusForm(forms.Form):
     name = forms.CharField(max_length=120, label="Corpus name")
     description = forms.CharField(max_length=2000, required=False, label="Description (optional)")
+    csv_mode = forms.ChoiceField(
+        choices=[("row", "one document per row"), ("table", "one document per table (or per group)")],
+        initial="row", label="CSV files",
+    )  # fmt: skip
+    csv_title_column = forms.CharField(max_length=200, required=False, label="CSV column that titles a row (optional)")
+    csv_group_by = forms.CharField(max_length=200, required=False, label="CSV column to group rows by (table mode)")
+    json_title_field = forms.CharField(max_length=200, initial="title", label="JSON field holding the title")
+    json_text_field = forms.CharField(max_length=200, initial="text", label="JSON field holding the text")
+    json_metadata_fields = forms.CharField(
+        max_length=1000, required=False, label="JSON fields kept as metadata (comma-separated)"
+    )
+
+    def parse_options(self) -> dict[str, object]:
+        """The corpus's parsing options from the cleaned form (blank optional fields left out)."""
+        data = self.cleaned_data
+        options: dict[str, object] = {
+            "csv_mode": data["csv_mode"],
+            "json_title_field": data["json_title_field"].strip() or "title",
+            "json_text_field": data["json_text_field"].strip() or "text",
+        }
+        for key in ("csv_title_column", "csv_group_by"):
+            if data[key].strip():
+                options[key] = data[key].strip()
+        fields = [name.strip() for name in data["json_metadata_fields"].split(",") if name.strip()]
+        if fields:
+            options["json_metadata_fields"] = fields
+        return options
 
 
 class MultipleFileInput(forms.ClearableFileInput):

@@ -61,7 +61,10 @@ def _require_editor(actor: Membership) -> None:
 
 
 @transaction.atomic
-def corpus_create(*, actor: Membership, name: str, description: str = "", chunk_tokens: int | None = None) -> Corpus:
+def corpus_create(
+    *, actor: Membership, name: str, description: str = "", chunk_tokens: int | None = None,
+    parse_options: dict[str, object] | None = None,
+) -> Corpus:  # fmt: skip
     _require_editor(actor)
     name = name.strip()
     if not name:
@@ -72,7 +75,7 @@ def corpus_create(*, actor: Membership, name: str, description: str = "", chunk_
         slug, suffix = f"{base}-{suffix}", suffix + 1
     return Corpus.objects.create(
         workspace=actor.workspace, name=name, slug=slug, description=description.strip(), created_by=actor.user,
-        chunk_tokens=chunk_tokens or settings.CHUNK_TOKENS,
+        chunk_tokens=chunk_tokens or settings.CHUNK_TOKENS, parse_options=parse_options or {},
     )  # fmt: skip
 
 

@@ -33,7 +33,10 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = CorpusForm(request.POST)
     if form.is_valid():
         try:
-            corpus = services.corpus_create(actor=membership, **form.cleaned_data)
+            corpus = services.corpus_create(
+                actor=membership, name=form.cleaned_data["name"], description=form.cleaned_data["description"],
+                parse_options=form.parse_options(),
+            )  # fmt: skip
         except ValidationError as error:
             apply_errors(form, error)
         else:

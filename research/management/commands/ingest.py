@@ -42,6 +42,11 @@ class Command(BaseCommand):
         parser.add_argument("--user", help="act as this member (default: the workspace's first owner)")
         parser.add_argument("--sync", action="store_true", help="ingest in this process instead of the workers")
         parser.add_argument("--wait", action="store_true", help="queue for the workers and follow the progress")
+        parser.add_argument(
+            "--csv-mode", choices=("row", "table"), help="new corpus: one document per CSV row or table"
+        )
+        parser.add_argument("--json-text-field", help="new corpus: the JSON field holding a document's text")
+        parser.add_argument("--json-title-field", help="new corpus: the JSON field holding a document's title")
 
     def handle(self, *args: Any, **options: Any) -> None:
         actor = self._actor(options["workspace"], options["user"])
@@ -49,7 +54,13 @@ class Command(BaseCommand):
         if corpus is None:
             if not options["create"]:
                 raise CommandError(f"no corpus {options['corpus']!r} in {actor.workspace.slug} (add --create)")
-            corpus = services.corpus_create(actor=actor, name=options["corpus"])
+            parse_options = {
+                key: options[flag]
+                for key, flag in (("csv_mode", "csv_mode"), ("json_text_field", "json_text_field"),
+                                  ("json_title_field", "json_title_field"))
+                if options[flag]
+            }  # fmt: skip
+            corpus = services.corpus_create(actor=actor, name=options["corpus"], parse_options=parse_options)
         files = [services.IncomingFile(name=path.name, chunks=_read(path)) for path in _files(options["paths"])]
         upload = services.upload_create(actor=actor, corpus=corpus, files=files, enqueue=not options["sync"])
         self.stdout.write(f"upload {upload.pk}: {len(files)} file(s) into {corpus.name!r}")

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import GrepError
@@ -90,3 +92,30 @@ def test_re_adding_the_same_chunks_does_not_duplicate(filled: HybridCorpus) -> N
     filled.add(_chunks("globex", DOCS["globex"]))
     assert filled.dense.count() == 6
     assert filled.refresh_sparse() == 6
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    excluded=st.sets(st.sampled_from([f"{d}#{i}" for d in DOCS for i in range(2)])),
+    query=st.sampled_from(["Globex price", "Initech banks", "Nimbus retailers Europe", "pricing 2026", "VP hire"]),
+)
+def test_excluded_chunks_never_come_back_from_any_tool(
+    filled_module: HybridCorpus, excluded: set[str], query: str
+) -> None:
+    frozen = frozenset(excluded)
+    assert not {c.chunk_id for c in filled_module.search(query, exclude=frozen).chunks} & frozen
+    assert not {c.chunk_id for c in filled_module.grep("[0-9]|e", exclude=frozen).chunks} & frozen
+    for doc_id in DOCS:
+        assert (
+            not {c.chunk_id for c in filled_module.read_document(doc_id, budget=9999, exclude=frozen).chunks} & frozen
+        )
+    assert not {i for i, _ in filled_module.sparse.query(query, n=50, exclude=frozen)} & frozen
+
+
+@pytest.fixture(scope="module")
+def filled_module(chroma, tmp_path_factory) -> HybridCorpus:  # type: ignore[no-untyped-def]
+    corpus = make_corpus(chroma, tmp_path_factory.mktemp("excl"), SearchConfig(grep_limit=10))
+    for doc_id, texts in DOCS.items():
+        corpus.add(_chunks(doc_id, texts))
+    corpus.refresh_sparse()
+    return corpus

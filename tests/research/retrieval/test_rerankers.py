@@ -47,3 +47,17 @@ def test_the_http_reranker_reports_errors() -> None:
 def test_the_cross_encoder_needs_a_local_folder(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(FileNotFoundError, match="nothing is downloaded"):
         CrossEncoderReranker(tmp_path / "missing")
+
+
+def test_the_cross_encoder_loads_a_local_model_offline_and_scores_pairs() -> None:
+    import torch
+
+    from research.retrieval.embedders.sentence_transformer import packaged_minilm_path
+
+    torch.manual_seed(0)  # the packaged model has no classification head: it is initialised at random
+    reranker = CrossEncoderReranker(packaged_minilm_path())
+    scores = reranker.scores("Globex pricing", ["Globex raised prices.", "Banana bread recipe.", ""])
+    assert scores is not None
+    assert len(scores) == 3
+    assert all(isinstance(score, float) for score in scores)
+    assert reranker.name == "cross-encoder:model"
