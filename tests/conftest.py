@@ -7,11 +7,13 @@ from collections.abc import Callable
 
 import pytest
 import redis
+from chromadb.api import ClientAPI
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
 from research.models import Membership, Role, Workspace
+from research.retrieval.chroma_client import open_client
 from research.services import workspace_create
 
 _counter = itertools.count(1)
@@ -27,6 +29,12 @@ def _real_services_answer() -> None:
         pytest.exit(f"Redis at {settings.REDIS.client_url} does not answer ({error}); start it or set REDIS_URL", 3)
     finally:
         client.close()
+
+
+@pytest.fixture(scope="session")
+def chroma(tmp_path_factory: pytest.TempPathFactory) -> ClientAPI:
+    """A real embedded Chroma in a temporary folder, for index tests."""
+    return open_client(url=None, path=tmp_path_factory.mktemp("chroma"))
 
 
 @pytest.fixture

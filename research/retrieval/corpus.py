@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+from research.protocol.fusion import RRF_K, rrf
 from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder
-from research.retrieval.fusion import RRF_K, rrf
 from research.retrieval.packing import pack, pack_truncating
 from research.retrieval.rerankers import Reranker
 from research.retrieval.sparse import SparseIndex

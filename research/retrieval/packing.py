@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from research.retrieval import wire
+from research.protocol import wire
 from research.retrieval.tokens import TokenCounter
 from research.retrieval.types import ScoredChunk, ToolResult
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from chromadb.api import ClientAPI
 
-from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders.hashing import HashingEmbedder
@@ -18,11 +17,6 @@ from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import EstimatingCounter
 
 _names = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def chroma(tmp_path_factory: pytest.TempPathFactory) -> ClientAPI:
-    return open_client(url=None, path=tmp_path_factory.mktemp("chroma"))
 
 
 def make_corpus(chroma: ClientAPI, folder: Path, config: SearchConfig | None = None) -> HybridCorpus:

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research.retrieval import wire
+from research.protocol import wire
 from research.retrieval.packing import pack, pack_truncating
 from research.retrieval.tokens import EstimatingCounter
 from research.retrieval.types import Chunk, ScoredChunk

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research.retrieval import wire
+from research.protocol import wire
 
 texts = st.text(min_size=0, max_size=300)
 ids = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), min_size=1, max_size=40)

@@ -5,7 +5,7 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research.retrieval.fusion import rrf
+from research.protocol.fusion import rrf
 
 ids = st.lists(st.sampled_from([f"c{i}" for i in range(30)]), max_size=25, unique=True)
 

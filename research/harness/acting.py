@@ -1,0 +1,199 @@
+"""Acting on one turn's tool calls: corpus calls run concurrently, then prunes, then complete."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from research.harness import budget
+from research.harness.config import HarnessConfig
+from research.harness.context import Context, Observation
+from research.harness.events import ChunkRef, ChunksPruned, Event, ToolCalled, ToolReturned
+from research.harness.messages import ToolCall
+from research.harness.ports import Corpus, CorpusResult, CorpusToolError
+from research.harness.tools import (
+    ALWAYS_ALLOWED,
+    COMPLETE,
+    GREP,
+    PRUNE,
+    READ,
+    SEARCH,
+    ParsedCall,
+    ToolArgumentError,
+    parse_call,
+)
+from research.protocol import wire
+
+logger = logging.getLogger(__name__)
+REPEAT_NUDGE = (
+    "You already made this exact call in an earlier turn; its results are above. Try another query or finish."
+)
+
+
+@dataclass
+class TurnOutcome:
+    observations: list[Observation] = field(default_factory=list)
+    completed: tuple[str, ...] | None = None  # the ranked chunk ids of a successful complete
+
+
+@dataclass
+class Actor:
+    """Runs one rollout's tool calls against the corpus; remembers calls to detect repeats."""
+
+    rollout: int
+    question: str
+    corpus: Corpus
+    context: Context
+    config: HarnessConfig
+    emit: Callable[[Event], None]
+    past_calls: set[tuple[str, str]] = field(default_factory=set)
+
+    async def act(self, turn: int, calls: tuple[ToolCall, ...], *, hard: bool) -> TurnOutcome:
+        outcome = TurnOutcome()
+        slots: list[Observation | None] = []
+        corpus_calls: list[tuple[int, ParsedCall]] = []
+        deferred: list[tuple[int, ParsedCall]] = []
+        for call in calls:
+            immediate, parsed = self._screen(turn, call, hard=hard)
+            slots.append(immediate)
+            if parsed is not None:
+                (deferred if parsed.call.name in ALWAYS_ALLOWED else corpus_calls).append((len(slots) - 1, parsed))
+        results = await asyncio.gather(*(self._run_corpus_call(parsed) for _, parsed in corpus_calls))
+        seen_this_turn: set[str] = set()
+        for (slot, parsed), result in zip(corpus_calls, results, strict=True):
+            slots[slot] = self._observe_corpus(turn, parsed, result, seen_this_turn)
+        for slot, parsed in deferred:
+            slots[slot] = (
+                self._prune(turn, parsed) if parsed.call.name == PRUNE else self._complete(turn, parsed, outcome)
+            )
+        outcome.observations = [slot for slot in slots if slot is not None]
+        return outcome
+
+    def _screen(self, turn: int, call: ToolCall, *, hard: bool) -> tuple[Observation | None, ParsedCall | None]:
+        """Validate a call and emit tool_called; an error, a refusal or a repeat is answered at once."""
+        try:
+            parsed = parse_call(call)
+        except ToolArgumentError as error:
+            self.emit(
+                ToolCalled(
+                    rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, query="", arguments=call.arguments
+                )
+            )
+            return self._error(turn, call, str(error)), None
+        self.emit(
+            ToolCalled(
+                rollout=self.rollout,
+                turn=turn,
+                call_id=call.id,
+                tool=call.name,
+                query=parsed.subject,
+                arguments=call.arguments,
+            )
+        )
+        if hard and call.name not in ALWAYS_ALLOWED:
+            return self._error(turn, call, budget.refusal(call.name)), None
+        if call.name not in ALWAYS_ALLOWED and parsed.key in self.past_calls:
+            return self._error(turn, call, REPEAT_NUDGE), None
+        self.past_calls.add(parsed.key)
+        return None, parsed
+
+    def _error(self, turn: int, call: ToolCall, message: str) -> Observation:
+        self.emit(ToolReturned(rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, error=message))
+        return Observation(call_id=call.id, tool=call.name, header=message, chunks=[])
+
+    async def _run_corpus_call(self, parsed: ParsedCall) -> CorpusResult | str:
+        exclude = frozenset(self.context.chunks)  # dedup: every chunk seen in this rollout, invisible to the model
+        room = budget.room_for_tool_result(self.context.used(), self.config.budget)
+        name, args = parsed.call.name, parsed.arguments
+        try:
+            if name == SEARCH:
+                return await asyncio.to_thread(
+                    self.corpus.search, args["query"], exclude=exclude, budget=min(room, self.config.search_tokens)
+                )
+            if name == GREP:
+                return await asyncio.to_thread(
+                    self.corpus.grep, args["pattern"], exclude=exclude, budget=min(room, self.config.search_tokens)
+                )
+            return await asyncio.to_thread(
+                self.corpus.read_document,
+                args["doc_id"],
+                query=self.question,
+                exclude=exclude,
+                budget=min(room, self.config.read_tokens),
+            )
+        except CorpusToolError as error:
+            return f"Error: {error}"
+        except Exception as error:
+            logger.exception("corpus call %s failed", name)
+            return f"Error: the corpus could not run {name} ({type(error).__name__}); try again or another tool."
+
+    def _observe_corpus(self, turn: int, parsed: ParsedCall, result: CorpusResult | str, seen: set[str]) -> Observation:
+        call = parsed.call
+        if isinstance(result, str):
+            return self._error(turn, call, result)
+        fresh = [hit for hit in result.hits if hit.chunk_id not in seen]
+        refs = tuple(
+            ChunkRef(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, score=h.score, new=h.chunk_id not in seen)
+            for h in result.hits
+        )
+        seen.update(hit.chunk_id for hit in result.hits)
+        chunks = [wire.WireChunk(h.chunk_id, h.doc_id, h.title, h.score, h.text, h.truncated) for h in fresh]
+        observation = Observation(
+            call_id=call.id, tool=call.name, header=_header(parsed, result, len(chunks)), chunks=chunks
+        )
+        self.emit(
+            ToolReturned(
+                rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, chunks=refs, omitted=result.omitted
+            )
+        )
+        return observation
+
+    def _prune(self, turn: int, parsed: ParsedCall) -> Observation:
+        outcome = self.context.prune(parsed.arguments["chunk_ids"])
+        if outcome.pruned:
+            self.emit(
+                ChunksPruned(
+                    rollout=self.rollout, turn=turn, chunk_ids=outcome.pruned, freed_tokens=outcome.freed_tokens
+                )
+            )
+        text = f"Pruned {len(outcome.pruned)} chunk(s), freeing about {outcome.freed_tokens:,} tokens."
+        if outcome.unknown:
+            text += f" Error: unknown chunk id(s): {', '.join(outcome.unknown)}."
+        if outcome.already:
+            text += f" Already pruned: {', '.join(outcome.already)}."
+        self.emit(
+            ToolReturned(
+                rollout=self.rollout,
+                turn=turn,
+                call_id=parsed.call.id,
+                tool=PRUNE,
+                error=None if not outcome.unknown else "unknown chunk ids",
+            )
+        )
+        return Observation(call_id=parsed.call.id, tool=PRUNE, header=text, chunks=[])
+
+    def _complete(self, turn: int, parsed: ParsedCall, outcome: TurnOutcome) -> Observation:
+        ranked = list(dict.fromkeys(parsed.arguments["ranked_chunk_ids"]))
+        unknown = [chunk_id for chunk_id in ranked if chunk_id not in self.context.chunks]
+        if unknown:
+            message = f"Error: unknown chunk id(s) in complete: {', '.join(unknown)}. Use ids from the results above."
+            return self._error(turn, parsed.call, message)
+        self.emit(ToolReturned(rollout=self.rollout, turn=turn, call_id=parsed.call.id, tool=COMPLETE))
+        outcome.completed = tuple(ranked)
+        return Observation(
+            call_id=parsed.call.id, tool=COMPLETE, header=f"Completed with {len(ranked)} chunk(s).", chunks=[]
+        )
+
+
+def _header(parsed: ParsedCall, result: CorpusResult, shown: int) -> str:
+    what = {SEARCH: "search_corpus", GREP: "grep_corpus", READ: "read_document"}[parsed.call.name]
+    header = f"{what}({parsed.subject!r}): {shown} new chunk(s)."
+    if result.omitted:
+        header += f" {result.omitted} more did not fit the token budget."
+    if result.truncated:
+        header += " The last chunk was cut to fit."
+    if result.note:
+        header += f" {result.note}"
+    return header

@@ -1,0 +1,110 @@
+"""A research run: N rollouts in parallel on one corpus, their rankings fused by RRF as they go."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from research.harness.config import HarnessConfig
+from research.harness.context import Counter
+from research.harness.events import (
+    Event,
+    FusedRankingUpdated,
+    RankedDocument,
+    RolloutFinished,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+)
+from research.harness.loop import Rollout, RolloutOutcome
+from research.harness.ports import Corpus, EventSink, InferenceBackend
+from research.harness.ranking import fuse_rollouts
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    status: str  # "finished" | "failed" | "cancelled"
+    documents: tuple[RankedDocument, ...]
+    rollouts: tuple[RolloutOutcome, ...]
+    error: str | None = None
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate (about four characters a token), used when no counter is given."""
+    return (len(text) + 3) // 4
+
+
+async def run_research(
+    *,
+    question: str,
+    corpus: Corpus,
+    backend_for: Callable[[int], InferenceBackend],
+    config: HarnessConfig,
+    sink: EventSink,
+    count: Counter = estimate_tokens,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> RunResult:
+    emit = sink.emit
+    emit(RunStarted(question=question, rollouts=config.rollouts, budget=config.budget.limit))
+    rollouts: list[Rollout] = []
+
+    def fused_update(rollout: int, turn: int) -> None:
+        documents = fuse_rollouts([r.ranking() for r in rollouts], top_k=config.top_k)
+        emit(FusedRankingUpdated(rollout=rollout, turn=turn, documents=tuple(documents)))
+
+    for index in range(config.rollouts):
+        rollouts.append(
+            Rollout(
+                index=index,
+                question=question,
+                backend=backend_for(index),
+                corpus=corpus,
+                config=config,
+                emit=emit,
+                count=count,
+                cancelled=cancelled,
+                on_turn=fused_update,
+            )
+        )
+    outcomes = await asyncio.gather(*(_guarded(r, emit) for r in rollouts))
+    return _finish(outcomes, config, emit, cancelled())
+
+
+async def _guarded(rollout: Rollout, emit: Callable[[Event], None]) -> RolloutOutcome:
+    """Run one rollout; a failure ends only this rollout."""
+    try:
+        outcome = await rollout.run()
+    except Exception as error:
+        logger.warning("rollout %s failed: %s", rollout.index, error, exc_info=True)
+        outcome = RolloutOutcome(reason="failed", turns=rollout.turn, error=f"{type(error).__name__}: {error}")
+    emit(
+        RolloutFinished(
+            rollout=rollout.index,
+            turns=outcome.turns,
+            reason=outcome.reason,
+            documents=tuple(outcome.documents),
+            error=outcome.error,
+        )
+    )
+    return outcome
+
+
+def _finish(
+    outcomes: list[RolloutOutcome], config: HarnessConfig, emit: Callable[[Event], None], cancelled: bool
+) -> RunResult:
+    ok = [outcome for outcome in outcomes if outcome.reason != "failed"]
+    if cancelled:
+        emit(RunCancelled(reason="cancelled by the user"))
+        return RunResult("cancelled", (), tuple(outcomes))
+    if not ok:
+        error = "; ".join(sorted({outcome.error or "unknown error" for outcome in outcomes}))
+        emit(RunFailed(error=f"every rollout failed: {error}"))
+        return RunResult("failed", (), tuple(outcomes), error)
+    documents = tuple(fuse_rollouts([outcome.documents for outcome in ok], top_k=config.top_k))
+    emit(RunFinished(documents=documents, rollouts_ok=len(ok), rollouts_failed=len(outcomes) - len(ok)))
+    return RunResult("finished", documents, tuple(outcomes))

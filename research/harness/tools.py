@@ -1,0 +1,108 @@
+"""The tools offered to the model: JSON-schema specs, argument validation, and calls to the corpus."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from research.harness.messages import ToolCall, ToolSpec
+
+SEARCH, GREP, READ, PRUNE, COMPLETE = "search_corpus", "grep_corpus", "read_document", "prune_chunks", "complete"
+ALWAYS_ALLOWED = frozenset({PRUNE, COMPLETE})  # still available past the hard token limit
+
+_STRING = {"type": "string", "minLength": 1, "maxLength": 1000}
+_IDS = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "minItems": 1, "maxItems": 200}
+
+TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        SEARCH,
+        "Hybrid BM25 + dense search of the corpus; returns unseen chunks, best first.",
+        {"type": "object", "properties": {"query": _STRING}, "required": ["query"], "additionalProperties": False},
+    ),
+    ToolSpec(
+        GREP,
+        "Regular-expression search of chunk text (up to 5 unseen chunks).",
+        {"type": "object", "properties": {"pattern": _STRING}, "required": ["pattern"], "additionalProperties": False},
+    ),
+    ToolSpec(
+        READ,
+        "Read a document's unseen chunks, most relevant to the question first.",
+        {"type": "object", "properties": {"doc_id": _STRING}, "required": ["doc_id"], "additionalProperties": False},
+    ),
+    ToolSpec(
+        PRUNE,
+        "Remove chunks from your context to free token budget.",
+        {"type": "object", "properties": {"chunk_ids": _IDS}, "required": ["chunk_ids"], "additionalProperties": False},
+    ),
+    ToolSpec(
+        COMPLETE,
+        "Finish: the chunk ids that support the answer, most useful first.",
+        {
+            "type": "object",
+            "properties": {"ranked_chunk_ids": _IDS},
+            "required": ["ranked_chunk_ids"],
+            "additionalProperties": False,
+        },
+    ),
+)
+_SPECS = {spec.name: spec for spec in TOOL_SPECS}
+
+
+class ToolArgumentError(ValueError):
+    """The model's call cannot be run as written; the message goes back to it as an error observation."""
+
+
+@dataclass(frozen=True)
+class ParsedCall:
+    call: ToolCall
+    arguments: dict[str, Any]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Identity for repeated-call detection: the tool and its normalised arguments."""
+        return self.call.name, json.dumps(self.arguments, sort_keys=True).lower()
+
+    @property
+    def subject(self) -> str:
+        """What the call is about, as text (the sub-query, pattern, document id or chunk ids)."""
+        value = next(iter(self.arguments.values()), "")
+        return ", ".join(value) if isinstance(value, list) else str(value)
+
+
+def parse_call(call: ToolCall) -> ParsedCall:
+    spec = _SPECS.get(call.name)
+    if spec is None:
+        raise ToolArgumentError(f"Error: unknown tool {call.name!r}. Available: {', '.join(_SPECS)}.")
+    try:
+        arguments = json.loads(call.arguments or "{}")
+    except json.JSONDecodeError as error:
+        raise ToolArgumentError(f"Error: the arguments of {call.name} are not valid JSON ({error.msg}).") from None
+    if not isinstance(arguments, dict):
+        raise ToolArgumentError(f"Error: the arguments of {call.name} must be a JSON object.")
+    _validate(spec, arguments)
+    return ParsedCall(call, arguments)
+
+
+def _validate(spec: ToolSpec, arguments: dict[str, Any]) -> None:
+    properties: dict[str, Any] = spec.parameters["properties"]
+    missing = [name for name in spec.parameters["required"] if name not in arguments]
+    extra = [name for name in arguments if name not in properties]
+    if missing or extra:
+        problem = f"missing {', '.join(missing)}" if missing else f"unexpected {', '.join(extra)}"
+        raise ToolArgumentError(f"Error: {spec.name} arguments: {problem}. Expected: {', '.join(properties)}.")
+    for name, schema in properties.items():
+        _check(spec.name, name, arguments[name], schema)
+
+
+def _check(tool: str, name: str, value: Any, schema: dict[str, Any]) -> None:
+    if schema["type"] == "string":
+        if not isinstance(value, str) or not value.strip():
+            raise ToolArgumentError(f"Error: {tool}.{name} must be a non-empty string.")
+        if len(value) > schema["maxLength"]:
+            raise ToolArgumentError(f"Error: {tool}.{name} is longer than {schema['maxLength']} characters.")
+        return
+    if not isinstance(value, list) or not value or not all(isinstance(item, str) and item for item in value):
+        raise ToolArgumentError(f"Error: {tool}.{name} must be a non-empty list of chunk id strings.")
+    if len(value) > schema["maxItems"]:
+        raise ToolArgumentError(f"Error: {tool}.{name} has more than {schema['maxItems']} items.")

@@ -1,0 +1,1 @@
+"""Formats shared by the retrieval package and the harness (framework-free, dependency-free)."""

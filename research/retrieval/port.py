@@ -1,0 +1,39 @@
+"""The hybrid corpus as the harness's ``Corpus`` port: tool results mapped to the harness's types."""
+
+from __future__ import annotations
+
+from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError
+from research.retrieval.corpus import HybridCorpus
+from research.retrieval.dense import GrepError
+from research.retrieval.types import ToolResult
+
+
+def _result(result: ToolResult) -> CorpusResult:
+    hits = tuple(
+        CorpusHit(chunk_id=item.chunk_id, doc_id=item.chunk.doc_id, title=item.chunk.title, score=item.score,
+                  text=item.chunk.text, truncated=item.chunk.text.endswith("[... truncated]") and result.truncated)
+        for item in result.chunks
+    )  # fmt: skip
+    return CorpusResult(hits=hits, omitted=result.omitted, truncated=result.truncated, note=result.note)
+
+
+class CorpusPort:
+    """Adapts a :class:`HybridCorpus` to the harness (search, grep, read with exclusions and token caps)."""
+
+    def __init__(self, corpus: HybridCorpus) -> None:
+        self.corpus = corpus
+
+    def search(self, query: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
+        return _result(self.corpus.search(query, exclude=exclude, budget=budget))
+
+    def grep(self, pattern: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
+        try:
+            return _result(self.corpus.grep(pattern, exclude=exclude, budget=budget))
+        except GrepError as error:
+            raise CorpusToolError(str(error)) from None
+
+    def read_document(self, doc_id: str, *, query: str, exclude: frozenset[str], budget: int) -> CorpusResult:
+        result = self.corpus.read_document(doc_id, budget=budget, query=query, exclude=exclude)
+        if not result.chunks and "no unseen chunks" in result.note and not self.corpus.dense.document_chunks(doc_id):
+            raise CorpusToolError(f"no document {doc_id!r} in this corpus (use a doc id from the results)")
+        return _result(result)

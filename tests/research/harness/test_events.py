@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+import json
+
+from research.harness.budget import BudgetConfig
+from research.harness.config import HarnessConfig
+from research.harness.events import EVENT_TYPES, ListSink, from_dict, to_dict
+from research.harness.run import run_research
+from research.inference.scripted import ScriptedBackend, call, turn
+from tests.support.fake_corpus import FakeCorpus
+
+
+async def test_every_event_of_a_run_round_trips_through_json() -> None:
+    script = [
+        turn(call("search_corpus", {"query": "Globex price"}), call("grep_corpus", {"pattern": "VP"})),
+        turn(call("prune_chunks", {"chunk_ids": ["globex#0"]})),
+        turn(call("complete", {"ranked_chunk_ids": ["globex#1"]})),
+    ]
+    sink = ListSink()
+    corpus = FakeCorpus({"globex": ["Globex price rose. " + "filler " * 300, "Globex hired a VP."]})
+    config = HarnessConfig(rollouts=2, budget=BudgetConfig(limit=1_000))
+    await run_research(question="q", corpus=corpus, backend_for=lambda i: ScriptedBackend(script), config=config,
+                       sink=sink)  # fmt: skip
+    kinds = {event.type for event in sink.events}
+    assert kinds >= set(EVENT_TYPES) - {"run_failed", "run_cancelled"}
+    for event in sink.events:
+        assert from_dict(json.loads(json.dumps(to_dict(event)))) == event
