@@ -163,6 +163,13 @@ VLLM_BASE_URL = env.url("VLLM_BASE_URL", schemes=("http", "https"))
 VLLM_API_KEY = env.optional_string("VLLM_API_KEY")
 VLLM_MODEL = env.string("VLLM_MODEL", "chromadb/context-1")
 VLLM_TIMEOUT = env.number("VLLM_TIMEOUT", 120.0, minimum=1.0)
+VLLM_TEMPERATURE = env.number("VLLM_TEMPERATURE", 1.0, minimum=0.0)  # sampling makes the rollouts differ
+# The search agent: heuristic (offline, the default) or openai (vLLM at VLLM_BASE_URL)
+INFERENCE_BACKEND = env.choice(
+    "INFERENCE_BACKEND", "openai" if VLLM_BASE_URL else "heuristic", choices=("heuristic", "openai")
+)
+BUDGET_SOFT_NUDGE = env.boolean("BUDGET_SOFT_NUDGE", True)
+BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", 0.85, minimum=0.5)
 
 # --- Retrieval: embeddings, reranking, chunking, search budgets
 EMBEDDER_BACKEND = env.choice("EMBEDDER_BACKEND", "minilm", choices=("minilm", "openai", "hashing"))

@@ -155,7 +155,7 @@ async def test_past_the_hard_cutoff_only_prune_and_complete_run() -> None:
         turn(call("search_corpus", {"query": "Initech"}), call("prune_chunks", {"chunk_ids": ["globex#0"]})),
     ]
     big = FakeCorpus({"globex": ["Globex price June " + "word " * 700, "Globex hired Dana " + "word " * 200]})
-    result, events, backend, corpus = await run(script, corpus=big, config=config)
+    _, events, backend, corpus = await run(script, corpus=big, config=config)
     levels = [e.level for e in events if isinstance(e, BudgetLevelChanged)]
     assert levels[0] == "hard"
     assert budget.HARD_NOTICE in backend.requests[1][-1].content
@@ -181,7 +181,7 @@ async def test_complete_ends_the_rollout_with_the_models_ranking() -> None:
     ]
     result, events, backend, _ = await run(script)
     assert [d.doc_id for d in result.documents] == ["initech", "globex"]
-    assert [e for e in events if isinstance(e, RolloutFinished)][0].reason == "completed"
+    assert next(e for e in events if isinstance(e, RolloutFinished)).reason == "completed"
     assert len(backend.requests) == 2
 
 
@@ -189,7 +189,7 @@ async def test_it_stops_at_the_maximum_number_of_turns() -> None:
     queries = iter(["Globex", "Initech", "Hooli", "Nimbus", "price"])
     backend = ScriptedBackend(lambda messages, tools: turn(call("search_corpus", {"query": next(queries)})))
     result, events, _, _ = await run(backend, config=HarnessConfig(rollouts=1, max_turns=3))
-    finished = [e for e in events if isinstance(e, RolloutFinished)][0]
+    finished = next(e for e in events if isinstance(e, RolloutFinished))
     assert (finished.reason, finished.turns) == ("max_turns", 3)
     assert result.status == "finished"
 
@@ -278,7 +278,7 @@ async def test_exact_usage_from_the_backend_is_used_for_the_budget() -> None:
     _, events, backend, _ = await run(script)
     line = backend.requests[1][-1].content.splitlines()
     assert any(text.startswith("[Token usage: 20,") for text in line)
-    recorded = [e for e in events if type(e).__name__ == "TurnRecorded"][0]
+    recorded = next(e for e in events if type(e).__name__ == "TurnRecorded")
     assert (recorded.prompt_tokens, recorded.cached_tokens, recorded.exact) == (20_000, 18_000, True)
 
 

@@ -17,8 +17,12 @@ async def test_dedup_exclusions_reach_the_real_index(chroma, tmp_path) -> None: 
              "initech": ["Initech prices for banks."]}  # fmt: skip
     index.add([Chunk(chunk_id_for(d, i), d, i, t, d.title()) for d, ts in texts.items() for i, t in enumerate(ts)])
     index.refresh_sparse()
-    script = [turn(call("search_corpus", {"query": "prices"})), turn(call("search_corpus", {"query": "prices plans"})),
-              turn(call("read_document", {"doc_id": "globex"})), turn(call("read_document", {"doc_id": "nope"}))]  # fmt: skip
+    script = [
+        turn(call("search_corpus", {"query": "prices"})),
+        turn(call("search_corpus", {"query": "prices plans"})),
+        turn(call("read_document", {"doc_id": "globex"})),
+        turn(call("read_document", {"doc_id": "nope"})),
+    ]  # fmt: skip
     sink = ListSink()
     backend = ScriptedBackend(script)
     await run_research(question="prices", corpus=CorpusPort(index), backend_for=lambda i: backend,

@@ -1,0 +1,80 @@
+"""Running the harness from the Django side: settings become harness config and backends (composition)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.conf import settings
+
+from research.composition import corpus_index, token_counter
+from research.harness.budget import BudgetConfig
+from research.harness.config import HarnessConfig
+from research.harness.ports import EventSink, InferenceBackend
+from research.harness.run import RunResult, run_research
+from research.models import Corpus
+from research.retrieval.port import CorpusPort
+
+
+def backend_factory() -> Callable[[int], InferenceBackend]:
+    """A backend per rollout, by name from settings: the offline heuristic, or vLLM's OpenAI-compatible API."""
+    if settings.INFERENCE_BACKEND == "openai" and settings.VLLM_BASE_URL:
+        from research.inference.openai_compat import OpenAICompatBackend
+
+        def openai_backend(rollout: int) -> InferenceBackend:
+            return OpenAICompatBackend(
+                base_url=settings.VLLM_BASE_URL,
+                model=settings.VLLM_MODEL,
+                api_key=settings.VLLM_API_KEY,
+                timeout=settings.VLLM_TIMEOUT,
+                temperature=settings.VLLM_TEMPERATURE,
+            )
+
+        return openai_backend
+    from research.inference.heuristic import HeuristicBackend
+
+    return lambda rollout: HeuristicBackend(variant=rollout)
+
+
+def harness_config(*, rollouts: int, budget: int, max_turns: int) -> HarnessConfig:
+    return HarnessConfig(
+        budget=BudgetConfig(
+            limit=budget, soft_nudge=settings.BUDGET_SOFT_NUDGE, hard_fraction=settings.BUDGET_HARD_FRACTION
+        ),
+        rollouts=rollouts,
+        max_turns=max_turns,
+    )
+
+
+async def run_in_process(
+    *,
+    question: str,
+    corpus_name: str,
+    workspace_slug: str | None,
+    rollouts: int,
+    budget: int,
+    max_turns: int,
+    sink: EventSink,
+) -> RunResult:
+    """Run a research job here and now (the CLI); raises LookupError for an unknown corpus."""
+    from asgiref.sync import sync_to_async
+
+    def find() -> Corpus:
+        corpora = Corpus.objects.filter(name=corpus_name)
+        if workspace_slug:
+            corpora = corpora.filter(workspace__slug=workspace_slug)
+        found = list(corpora[:2])
+        if len(found) != 1:
+            raise LookupError(
+                f"{'no' if not found else 'more than one'} corpus named {corpus_name!r} (use --workspace)"
+            )
+        return found[0]
+
+    corpus = await sync_to_async(find)()
+    return await run_research(
+        question=question,
+        corpus=CorpusPort(corpus_index(corpus)),
+        backend_for=backend_factory(),
+        config=harness_config(rollouts=rollouts, budget=budget, max_turns=max_turns),
+        sink=sink,
+        count=token_counter().count,
+    )

@@ -1,0 +1,58 @@
+"""The heuristic backend inside the real loop: decomposition, multi-hop bridges, pruning, stopping."""
+
+from __future__ import annotations
+
+from research.harness.config import HarnessConfig
+from research.harness.events import ChunksPruned, ListSink, RolloutFinished, ToolCalled
+from research.harness.run import run_research
+from research.inference.heuristic import HeuristicBackend, entities, terms
+from tests.support.fake_corpus import FakeCorpus
+
+# Two hops: the question names Halvorix's codename program; only the first document names its
+# sponsor (Dana Okonkwo), and only the second says where she worked before.
+DOCS = {
+    "press": ["Halvorix announced Project Halyard, its serverless tier, sponsored by Dana Okonkwo."],
+    "bio": ["Dana Okonkwo previously led the storage engine team at Stellique Data."],
+    "noise": ["Cafeteria menu for the week: soup, salad and bread."],
+    "pricing": ["Halvorix pricing for the serverless tier starts at 50 dollars."],
+}
+QUESTION = "Who sponsors Halvorix's serverless codename program, and where did that executive work before?"
+
+
+async def run(variant_count: int = 1, **kwargs):  # type: ignore[no-untyped-def]
+    sink = ListSink()
+    corpus = FakeCorpus(DOCS, per_call=2)
+    result = await run_research(question=QUESTION, corpus=corpus,
+                                backend_for=lambda i: HeuristicBackend(variant=i, **kwargs),
+                                config=HarnessConfig(rollouts=variant_count), sink=sink)  # fmt: skip
+    return result, sink.events, corpus
+
+
+def test_terms_and_entities() -> None:
+    assert "halvo" in terms("Halvorix's serverless tier")
+    assert "the" not in terms("the serverless tier")
+    assert entities("Dana Okonkwo joined Stellique Data in 2025.") == ["Dana Okonkwo", "Stellique Data", "2025"]
+
+
+async def test_it_follows_a_bridge_entity_to_the_second_hop() -> None:
+    result, events, corpus = await run()
+    queries = [e.query for e in events if isinstance(e, ToolCalled) and e.tool == "search_corpus"]
+    assert queries[0] == QUESTION
+    assert any(q.startswith("Dana Okonkwo") for q in queries[1:]), queries
+    assert {d.doc_id for d in result.documents} >= {"press", "bio"}
+    assert next(e for e in events if isinstance(e, RolloutFinished)).reason == "completed"
+
+
+async def test_it_prunes_chunks_with_low_measured_relevance() -> None:
+    docs_with_noise = await run(prune_below=0.2)
+    events = docs_with_noise[1]
+    pruned = {chunk for e in events if isinstance(e, ChunksPruned) for chunk in e.chunk_ids}
+    assert "noise#0" not in {c for d in docs_with_noise[0].documents for c in d.chunk_ids}
+    assert pruned <= {"noise#0", "pricing#0", "bio#0", "press#0"}
+
+
+async def test_it_is_deterministic_and_rollouts_vary() -> None:
+    first, second = await run(variant_count=2), await run(variant_count=2)
+    assert first[0].documents == second[0].documents
+    firsts = {e.rollout: e.query for e in first[1] if isinstance(e, ToolCalled) and e.turn == 1}
+    assert firsts[0] != firsts[1]
