@@ -17,12 +17,13 @@ from research.retrieval.port import CorpusPort
 
 def backend_factory() -> Callable[[int], InferenceBackend]:
     """A backend per rollout, by name from settings: the offline heuristic, or vLLM's OpenAI-compatible API."""
-    if settings.INFERENCE_BACKEND == "openai" and settings.VLLM_BASE_URL:
+    base_url: str | None = settings.VLLM_BASE_URL
+    if settings.INFERENCE_BACKEND == "openai" and base_url:
         from research.inference.openai_compat import OpenAICompatBackend
 
         def openai_backend(rollout: int) -> InferenceBackend:
             return OpenAICompatBackend(
-                base_url=settings.VLLM_BASE_URL,
+                base_url=base_url,
                 model=settings.VLLM_MODEL,
                 api_key=settings.VLLM_API_KEY,
                 timeout=settings.VLLM_TIMEOUT,

@@ -35,7 +35,7 @@ def test_terms_and_entities() -> None:
 
 
 async def test_it_follows_a_bridge_entity_to_the_second_hop() -> None:
-    result, events, corpus = await run()
+    result, events, _ = await run()
     queries = [e.query for e in events if isinstance(e, ToolCalled) and e.tool == "search_corpus"]
     assert queries[0] == QUESTION
     assert any(q.startswith("Dana Okonkwo") for q in queries[1:]), queries
