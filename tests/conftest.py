@@ -12,11 +12,17 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
+from research.inference.network_guard import forbid_real_requests
 from research.models import Membership, Role, Workspace
 from research.retrieval.chroma_client import open_client
 from research.services import workspace_create
 
 _counter = itertools.count(1)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No test may reach a model server off this machine (tests/support/openai_server.py is local)."""
+    forbid_real_requests()
 
 
 @pytest.fixture(scope="session", autouse=True)
