@@ -170,6 +170,8 @@ INFERENCE_BACKEND = env.choice(
 )
 BUDGET_SOFT_NUDGE = env.boolean("BUDGET_SOFT_NUDGE", True)
 BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", 0.85, minimum=0.5)
+if BUDGET_HARD_FRACTION > 1.0:
+    raise ImproperlyConfigured("BUDGET_HARD_FRACTION must lie between 0.5 and 1.0")
 
 # --- Retrieval: embeddings, reranking, chunking, search budgets
 EMBEDDER_BACKEND = env.choice("EMBEDDER_BACKEND", "minilm", choices=("minilm", "openai", "hashing"))

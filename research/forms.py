@@ -24,12 +24,16 @@ class CorpusForm(forms.Form):
     description = forms.CharField(max_length=2000, required=False, label="Description (optional)")
     csv_mode = forms.ChoiceField(
         choices=[("row", "one document per row"), ("table", "one document per table (or per group)")],
-        initial="row", label="CSV files",
+        initial="row", required=False, label="CSV files",
     )  # fmt: skip
     csv_title_column = forms.CharField(max_length=200, required=False, label="CSV column that titles a row (optional)")
     csv_group_by = forms.CharField(max_length=200, required=False, label="CSV column to group rows by (table mode)")
-    json_title_field = forms.CharField(max_length=200, initial="title", label="JSON field holding the title")
-    json_text_field = forms.CharField(max_length=200, initial="text", label="JSON field holding the text")
+    json_title_field = forms.CharField(
+        max_length=200, initial="title", required=False, label="JSON field holding the title"
+    )
+    json_text_field = forms.CharField(
+        max_length=200, initial="text", required=False, label="JSON field holding the text"
+    )
     json_metadata_fields = forms.CharField(
         max_length=1000, required=False, label="JSON fields kept as metadata (comma-separated)"
     )
@@ -38,7 +42,7 @@ class CorpusForm(forms.Form):
         """The corpus's parsing options from the cleaned form (blank optional fields left out)."""
         data = self.cleaned_data
         options: dict[str, object] = {
-            "csv_mode": data["csv_mode"],
+            "csv_mode": data["csv_mode"] or "row",
             "json_title_field": data["json_title_field"].strip() or "title",
             "json_text_field": data["json_text_field"].strip() or "text",
         }

@@ -30,6 +30,9 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*(?:[ \t]+(?:of|de|von|the|and|&)?[ \t]*[A-Z][\w&'-]*)*|\d{4})\b")
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 BRIDGE_RELEVANCE = 0.5
+QUESTION_WEIGHT, BRIDGE_WEIGHT, SUBQUERY_WEIGHT = 2.0, 1.0, 0.5  # which search found a chunk (final_ranking)
+FIRST_HOP_HEAD = 8
+RELEVANCE_WEIGHT = 0.001
 _USAGE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 
 
@@ -62,6 +65,24 @@ class Seen:
     chunk: wire.WireChunk
     relevance: float
     order: int
+    weight: float = 1.0  # QUESTION_WEIGHT for chunks the whole-question search returned
+
+
+def rank_key(seen: Seen) -> tuple[float, int]:
+    """Order within a group: the chunk's retrieval (RRF) score, nudged by its measured relevance."""
+    return -(seen.chunk.score + RELEVANCE_WEIGHT * seen.relevance), seen.order
+
+
+def final_ranking(items: Sequence[Seen], head: int) -> list[Seen]:
+    """The whole-question search's first ``head`` chunks, then the follow-up searches' and the rest
+    alternately: the first hop keeps its best evidence and each later hop gets places near the top."""
+    direct = sorted((s for s in items if s.weight == QUESTION_WEIGHT), key=rank_key)
+    other = sorted((s for s in items if s.weight == BRIDGE_WEIGHT), key=rank_key)
+    ranked = direct[:head]
+    rest = direct[head:] + sorted((s for s in items if s.weight < BRIDGE_WEIGHT), key=rank_key)
+    while other or rest:
+        ranked.extend(queue.pop(0) for queue in (other, rest) if queue)
+    return ranked
 
 
 class HeuristicBackend:
@@ -70,7 +91,7 @@ class HeuristicBackend:
         *,
         variant: int = 0,
         max_hops: int = 3,
-        prune_below: float = 0.2,
+        prune_below: float = 0.1,
         calls_per_turn: int = 4,
         max_ranked: int = 20,
     ) -> None:
@@ -118,7 +139,7 @@ class HeuristicBackend:
         new_last_turn = self._new_relevant_last_turn(messages, relevant)
         used, limit = self._usage(messages)
         if turns > self.max_hops or not new_last_turn or used >= limit // 2:
-            ranked = sorted(relevant or live, key=lambda s: (-s.relevance, s.order))
+            ranked = final_ranking(relevant or live, FIRST_HOP_HEAD)
             if not ranked:
                 return ModelTurn(content="No supporting documents found.")
             return self._turn(
@@ -129,7 +150,7 @@ class HeuristicBackend:
         if to_prune:
             calls.append(self._call("prune_chunks", chunk_ids=to_prune))
         if not calls:
-            ranked_ids = [s.chunk.chunk_id for s in sorted(relevant, key=lambda s: (-s.relevance, s.order))]
+            ranked_ids = [s.chunk.chunk_id for s in final_ranking(relevant, FIRST_HOP_HEAD)]
             return self._turn([self._call("complete", ranked_chunk_ids=ranked_ids[: self.max_ranked])])
         return self._turn(calls)
 
@@ -138,14 +159,29 @@ class HeuristicBackend:
         chunk that names an entity this rollout followed from an earlier hop, at least ``BRIDGE_RELEVANCE``."""
         wanted = terms(question)
         followed = self._followed_entities(question, messages)
-        chunks = [c for m in messages if m.role == "tool" for c in wire.parse(m.content)]
-        unique = {c.chunk_id: c for c in chunks}
+        first_turn = next((m for m in messages if m.role == "assistant"), None)
+        opening = {c.id for c in first_turn.tool_calls} if first_turn else set()
+        question_calls = {
+            c.id for c in (first_turn.tool_calls if first_turn else ()) if question.strip() in c.arguments
+        }
+        unique: dict[str, tuple[wire.WireChunk, float]] = {}
+        for message in messages:
+            if message.role == "tool":
+                weight = (
+                    QUESTION_WEIGHT
+                    if message.tool_call_id in question_calls
+                    else SUBQUERY_WEIGHT
+                    if message.tool_call_id in opening
+                    else BRIDGE_WEIGHT
+                )
+                for chunk in wire.parse(message.content):
+                    unique.setdefault(chunk.chunk_id, (chunk, weight))
         seen = []
-        for order, chunk in enumerate(unique.values()):
+        for order, (chunk, weight) in enumerate(unique.values()):
             relevance = len(wanted & terms(chunk.title + " " + chunk.text)) / max(1, len(wanted))
             if any(entity in chunk.text for entity in followed):
                 relevance = max(relevance, BRIDGE_RELEVANCE)
-            seen.append(Seen(chunk, relevance, order))
+            seen.append(Seen(chunk, relevance, order, weight))
         return seen
 
     def _followed_entities(self, question: str, messages: Sequence[Message]) -> set[str]:
