@@ -7,6 +7,7 @@ The full unpruned trajectory is kept alongside for metrics.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -51,7 +52,8 @@ class PruneOutcome:
 
 class Context:
     def __init__(self, *, system: str, question: str, tools: Sequence[ToolSpec], count: Counter) -> None:
-        self._count = count
+        # Messages are re-counted every turn; most are unchanged, so counts are memoised by text.
+        self._count: Counter = functools.lru_cache(maxsize=8192)(count)
         opening = [Message("system", system), Message("user", question)]
         self._entries: list[Message | Observation] = list(opening)
         self.trajectory: list[Message] = list(opening)

@@ -27,18 +27,22 @@ def pack(ranked: Sequence[ScoredChunk], *, budget: int, counter: TokenCounter, l
     A chunk that does not fit is skipped rather than cut, and a smaller one further down may still
     fit; ``omitted`` says how many were left out. At most ``limit`` chunks are returned.
     """
-    rendered = [wire.render(to_wire(item)) for item in ranked]
-    costs = counter.count_many(rendered)
     kept: list[ScoredChunk] = []
     kept_text: list[str] = []
     used = 0
-    for item, text, cost in zip(ranked, rendered, costs, strict=True):
-        if limit is not None and len(kept) >= limit:
+    window = max(1, limit or len(ranked))
+    for start in range(0, len(ranked), window):  # count in small batches: most calls stop at the limit
+        if (limit is not None and len(kept) >= limit) or used >= budget:
             break
-        if used + cost <= budget:
-            kept.append(item)
-            kept_text.append(text)
-            used += cost
+        batch = ranked[start : start + window]
+        rendered = [wire.render(to_wire(item)) for item in batch]
+        for item, text, cost in zip(batch, rendered, counter.count_many(rendered), strict=True):
+            if limit is not None and len(kept) >= limit:
+                break
+            if used + cost <= budget:
+                kept.append(item)
+                kept_text.append(text)
+                used += cost
     return Packed(ToolResult(chunks=kept, tokens=used, omitted=len(ranked) - len(kept)), kept_text)
 
 
