@@ -1,1 +1,1 @@
-"""Evaluation: task and corpus formats, metrics, runners."""
+"""Evaluation: task and corpus formats, dataset converters, metrics, runners, retrieval benchmarks."""

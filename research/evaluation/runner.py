@@ -1,0 +1,244 @@
+"""Evaluation runs: the agent and a single-pass hybrid search on a dataset's tasks, over a temporary index."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from research.evaluation.datasets import DatasetFormat, load_dataset
+from research.evaluation.formats import CorpusDoc, Task
+from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
+from research.harness.budget import BudgetConfig
+from research.harness.config import HarnessConfig
+from research.harness.events import ListSink
+from research.harness.messages import Message, ModelTurn, ToolSpec
+from research.harness.ports import InferenceBackend
+from research.harness.run import run_research
+from research.inference.scripted import ScriptedBackend, call, turn
+from research.protocol import wire
+from research.retrieval.chroma_client import open_client
+from research.retrieval.chunking import chunk_text
+from research.retrieval.corpus import HybridCorpus
+from research.retrieval.dense import DenseIndex
+from research.retrieval.embedders import Embedder
+from research.retrieval.port import CorpusPort
+from research.retrieval.rerankers import NoReranker
+from research.retrieval.sparse import SparseIndex
+from research.retrieval.tokens import TokenCounter
+from research.retrieval.types import Chunk, chunk_id_for
+
+Progress = Callable[[str], None]
+BackendFactory = Callable[[int], InferenceBackend]
+INDEX_BATCH = 512
+_FOUND = {None: "-", True: "yes", False: "no"}
+
+
+@dataclass(frozen=True)
+class EvalSettings:
+    backend: str = "heuristic"  # heuristic | scripted | openai
+    rollouts: int = 4
+    budget: int = 32_768
+    top_k: int = 10
+    max_turns: int = 16
+    chunk_tokens: int = 512
+    embedder: str = "minilm"  # minilm | hashing
+    base_url: str | None = None
+    model: str = "chromadb/context-1"
+    api_key: str | None = None
+    timeout: float = 120.0
+    temperature: float | None = None
+
+    def harness(self) -> HarnessConfig:
+        return HarnessConfig(
+            budget=BudgetConfig(limit=self.budget), rollouts=self.rollouts, max_turns=self.max_turns, top_k=self.top_k
+        )
+
+    def public(self) -> dict[str, Any]:
+        """The settings for the report (never the API key)."""
+        return {key: value for key, value in dataclasses.asdict(self).items() if key != "api_key"}
+
+
+def search_then_complete(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelTurn:
+    """The scripted policy: search the question once, then complete with what came back, in order."""
+    if not any(message.role == "assistant" for message in messages):
+        question = next(message.content for message in messages if message.role == "user")
+        return turn(call("search_corpus", {"query": question}))
+    seen = [c.chunk_id for m in messages if m.role == "tool" for c in wire.parse(m.content)]
+    return turn(call("complete", {"ranked_chunk_ids": seen})) if seen else turn(content="Nothing found.")
+
+
+def backend_factory(settings: EvalSettings) -> BackendFactory:
+    """A backend per rollout: the heuristic (variant = rollout), the scripted policy, or an OpenAI-compatible API."""
+    if settings.backend == "heuristic":
+        from research.inference.heuristic import HeuristicBackend
+
+        return lambda rollout: HeuristicBackend(variant=rollout)
+    if settings.backend == "scripted":
+        return lambda rollout: ScriptedBackend(search_then_complete)
+    if settings.backend == "openai":
+        if not settings.base_url:
+            raise ValueError("the openai backend needs a server URL (--base-url or VLLM_BASE_URL)")
+        from research.inference.openai_compat import OpenAICompatBackend
+
+        base_url = settings.base_url
+        return lambda rollout: OpenAICompatBackend(
+            base_url=base_url, model=settings.model, api_key=settings.api_key,
+            timeout=settings.timeout, temperature=settings.temperature,
+        )  # fmt: skip
+    raise ValueError(f"unknown backend {settings.backend!r} (heuristic, scripted or openai)")
+
+
+def document_chunks(docs: Sequence[CorpusDoc], *, counter: TokenCounter, chunk_tokens: int) -> list[Chunk]:
+    """Each document cut as ingestion cuts it (whole sentences, at most ``chunk_tokens``); titles in metadata."""
+    return [
+        Chunk(chunk_id_for(doc.doc_id, span.index), doc.doc_id, span.index, span.text, doc.title)
+        for doc in docs
+        for span in chunk_text(doc.text, max_tokens=chunk_tokens, counter=counter)
+    ]
+
+
+@contextmanager
+def temporary_index(
+    docs: Sequence[CorpusDoc], *, embedder: Embedder, counter: TokenCounter, chunk_tokens: int, progress: Progress
+) -> Iterator[HybridCorpus]:
+    """A hybrid index of ``docs`` (embedded Chroma and bm25s in a temporary folder), removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="c1-eval-", ignore_cleanup_errors=True) as folder:
+        client = open_client(url=None, path=Path(folder) / "chroma")
+        index = HybridCorpus(
+            dense=DenseIndex(client, "evaluation"), sparse=SparseIndex(Path(folder) / "bm25"),
+            embedder=embedder, reranker=NoReranker(), counter=counter,
+        )  # fmt: skip
+        try:
+            chunks = document_chunks(docs, counter=counter, chunk_tokens=chunk_tokens)
+            for start in range(0, len(chunks), INDEX_BATCH):
+                index.add(chunks[start : start + INDEX_BATCH])
+                progress(f"indexed {min(start + INDEX_BATCH, len(chunks))}/{len(chunks)} chunks")
+            index.refresh_sparse()
+            yield index
+        finally:
+            index.dense.drop()
+            index.close()
+
+
+def baseline_documents(index: HybridCorpus, question: str, top_k: int) -> tuple[list[str], int]:
+    """One hybrid search with the question: its top-K distinct documents, and the tokens of their chunks."""
+    ranked = index.candidates(question, exclude=frozenset())
+    docs = top_documents((item.chunk.doc_id for item in ranked), top_k)
+    kept = set(docs)
+    return docs, sum(index.counter.count_many([item.chunk.text for item in ranked if item.chunk.doc_id in kept]))
+
+
+@dataclass(frozen=True)
+class TaskOutcome:
+    task: Task
+    agent: TaskMetrics
+    baseline: TaskMetrics
+    agent_documents: tuple[str, ...]
+    baseline_documents: tuple[str, ...]
+    status: str
+    error: str | None
+    agent_s: float
+    baseline_s: float
+
+    def row(self) -> dict[str, Any]:
+        task = self.task
+        return {
+            "id": task.id, "question": task.question, "answer": task.answer,
+            "supporting_doc_ids": list(task.supporting_doc_ids), "status": self.status, "error": self.error,
+            "agent": {**self.agent.as_dict(), "documents": list(self.agent_documents), "wall_s": self.agent_s},
+            "baseline": {**self.baseline.as_dict(), "documents": list(self.baseline_documents),
+                         "wall_s": self.baseline_s},
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What one evaluation needs besides the data: settings, a backend per rollout, embedder, token counter."""
+
+    settings: EvalSettings
+    backend_for: BackendFactory
+    embedder: Embedder
+    counter: TokenCounter
+    progress: Progress
+
+
+def evaluate_task(task: Task, index: HybridCorpus, texts: dict[str, str], run: Evaluation) -> TaskOutcome:
+    settings, sink = run.settings, ListSink()
+    started = time.perf_counter()
+    result = asyncio.run(
+        run_research(
+            question=task.question, corpus=CorpusPort(index), backend_for=run.backend_for,
+            config=settings.harness(), sink=sink, count=run.counter.count,
+        )
+    )  # fmt: skip
+    agent_s = time.perf_counter() - started
+    agent_docs = top_documents((doc.doc_id for doc in result.documents), settings.top_k)
+    baseline_docs, baseline_tokens = baseline_documents(index, task.question, settings.top_k)
+    baseline_s = time.perf_counter() - started - agent_s
+    return TaskOutcome(
+        task=task,
+        agent=agent_metrics(task, agent_docs, texts, sink.events),
+        baseline=baseline_metrics(task, baseline_docs, texts, baseline_tokens),
+        agent_documents=tuple(agent_docs),
+        baseline_documents=tuple(baseline_docs),
+        status=result.status,
+        error=result.error,
+        agent_s=agent_s,
+        baseline_s=baseline_s,
+    )
+
+
+def _line(number: int, total: int, outcome: TaskOutcome) -> str:
+    a, b = outcome.agent, outcome.baseline
+    return (
+        f"[{number}/{total}] {outcome.task.id}: agent recall {a.recall or 0:.2f} answer {_FOUND[a.final_answer_found]}"
+        f" turns {a.turns_per_run:.1f} ({outcome.agent_s:.1f}s) | baseline recall {b.recall or 0:.2f}"
+        f" answer {_FOUND[b.final_answer_found]}" + (f" [{outcome.status}: {outcome.error}]" if outcome.error else "")
+    )
+
+
+def evaluate(tasks: Sequence[Task], docs: Sequence[CorpusDoc], *, run: Evaluation) -> dict[str, Any]:
+    """Index ``docs``, run the agent and the baseline on every task; the report (aggregates and per-task rows)."""
+    texts = {doc.doc_id: doc.text for doc in docs}
+    started = time.perf_counter()
+    with temporary_index(
+        docs, embedder=run.embedder, counter=run.counter, chunk_tokens=run.settings.chunk_tokens, progress=run.progress
+    ) as index:
+        chunks, indexed = index.dense.count(), time.perf_counter()
+        outcomes = []
+        for number, task in enumerate(tasks, start=1):
+            outcomes.append(evaluate_task(task, index, texts, run))
+            run.progress(_line(number, len(tasks), outcomes[-1]))
+    return {
+        "settings": run.settings.public(),
+        "dataset": {"tasks": len(tasks), "documents": len(docs), "chunks": chunks},
+        "agent": aggregate([o.agent for o in outcomes]),
+        "baseline": aggregate([o.baseline for o in outcomes]),
+        "wall_s": {
+            "index": indexed - started,
+            "agent": sum(o.agent_s for o in outcomes),
+            "baseline": sum(o.baseline_s for o in outcomes),
+            "total": time.perf_counter() - started,
+        },
+        "tasks": [outcome.row() for outcome in outcomes],
+    }
+
+
+def evaluate_dataset(
+    format: DatasetFormat, tasks_path: Path, corpus_path: Path | None, *, limit: int | None, run: Evaluation
+) -> dict[str, Any]:
+    """Load a dataset (the whole corpus, the first ``limit`` tasks) and evaluate it."""
+    tasks, docs = load_dataset(format, tasks_path, corpus_path)
+    tasks = tasks[:limit] if limit is not None else tasks
+    run.progress(f"{len(tasks)} task(s), {len(docs)} document(s); embedder {run.settings.embedder}")
+    report = evaluate(tasks, docs, run=run)
+    report["settings"].update(format=format, tasks=str(tasks_path), corpus=str(corpus_path) if corpus_path else None,
+                              limit=limit)  # fmt: skip
+    return report

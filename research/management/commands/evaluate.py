@@ -1,0 +1,85 @@
+"""`manage.py evaluate`: the agent against a single-pass hybrid search on a QA dataset, written as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from research.composition import token_counter
+from research.evaluation.formats import DatasetError
+from research.evaluation.metrics import side_by_side
+from research.evaluation.runner import EvalSettings, Evaluation, backend_factory, evaluate_dataset
+from research.retrieval.embedders import Embedder
+
+
+def _embedder(name: str) -> Embedder:
+    if name == "hashing":
+        from research.retrieval.embedders.hashing import HashingEmbedder
+
+        return HashingEmbedder(dimension=384)
+    from research.retrieval.embedders.sentence_transformer import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder()
+
+
+def _settings(options: dict[str, Any]) -> EvalSettings:
+    return EvalSettings(
+        backend=options["backend"], rollouts=options["rollouts"], budget=options["budget"],
+        top_k=options["top_k"], max_turns=options["max_turns"], chunk_tokens=options["chunk_tokens"],
+        embedder=options["embedder"], base_url=options["base_url"], model=options["model"],
+        api_key=settings.VLLM_API_KEY, timeout=settings.VLLM_TIMEOUT, temperature=settings.VLLM_TEMPERATURE,
+    )  # fmt: skip
+
+
+class Command(BaseCommand):
+    help = "Evaluate the search agent and a single hybrid search on a dataset (a temporary index of its corpus)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--format", required=True, choices=("jsonl", "musique", "hotpotqa"))
+        parser.add_argument("--tasks", required=True, type=Path, help="the task (question) file")
+        parser.add_argument("--corpus", type=Path, help="corpus file (jsonl: required; musique: extra distractors)")
+        parser.add_argument("--backend", default="heuristic", choices=("heuristic", "scripted", "openai"))
+        parser.add_argument("--rollouts", type=int, default=4)
+        parser.add_argument("--budget", type=int, default=32_768, help="token budget per rollout")
+        parser.add_argument("--top-k", type=int, default=10, help="documents returned by each system")
+        parser.add_argument("--max-turns", type=int, default=16)
+        parser.add_argument("--chunk-tokens", type=int, default=512)
+        parser.add_argument("--limit", type=int, help="evaluate only the first L tasks (the corpus stays whole)")
+        parser.add_argument("--embedder", default="minilm", choices=("minilm", "hashing"))
+        parser.add_argument("--base-url", default=settings.VLLM_BASE_URL, help="openai: the server (VLLM_BASE_URL)")
+        parser.add_argument("--model", default=settings.VLLM_MODEL, help="openai: the served model name")
+        parser.add_argument("--json", required=True, type=Path, help="where to write the report")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        config = _settings(options)
+        try:
+            config.harness()
+            backends = backend_factory(config)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        tasks, corpus = Path(options["tasks"]), Path(options["corpus"]) if options["corpus"] else None
+        for given in (tasks, corpus):
+            if given is not None and not given.is_file():
+                raise CommandError(f"no such file: {given}")
+        run = Evaluation(config, backends, _embedder(config.embedder), token_counter(), self._say)
+        try:
+            report = evaluate_dataset(options["format"], tasks, corpus, limit=options["limit"], run=run)
+        except (DatasetError, json.JSONDecodeError) as error:
+            raise CommandError(f"dataset: {error}") from None
+        path = Path(options["json"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        self._say("\n" + side_by_side({"agent": report["agent"], "baseline": report["baseline"]}))
+        walls = report["wall_s"]
+        self._say(
+            f"\nwall: index {walls['index']:.1f}s, agent {walls['agent']:.1f}s, baseline {walls['baseline']:.1f}s, "
+            f"total {walls['total']:.1f}s; report written to {path}"
+        )
+
+    def _say(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()

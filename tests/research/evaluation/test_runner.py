@@ -1,0 +1,135 @@
+"""The evaluation runner and `manage.py evaluate` on a tiny hand-made dataset, over a real temporary index."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from research.evaluation.formats import CorpusDoc, Task, write_corpus, write_tasks
+from research.evaluation.metrics import METRIC_NAMES
+from research.evaluation.runner import EvalSettings, Evaluation, backend_factory, evaluate_dataset
+from research.harness.ports import InferenceError
+from research.inference.scripted import ScriptedBackend
+from research.retrieval.embedders.hashing import HashingEmbedder
+from research.retrieval.tokens import EstimatingCounter
+
+DOCS = [
+    CorpusDoc("halvorix", "Halvorix", "Halvorix is a cloud firm. Its serverless program is sponsored by Mirela Dansk."),
+    CorpusDoc("dansk", "Mirela Dansk", "Mirela Dansk worked at Quintara Labs before she joined Halvorix in 2021."),
+    CorpusDoc("quintara", "Quintara Labs", "Quintara Labs is a robotics firm based in Oslo, Norway."),
+    CorpusDoc("initech", "Initech", "Initech sells vector search software to regional banks."),
+    CorpusDoc("globex", "Globex", "Globex raised the price of its Team plan in June."),
+    CorpusDoc("hooli", "Hooli", "Hooli launched Project Nimbus for retailers."),
+    CorpusDoc("umbra", "Umbra", "Umbra builds serverless databases for game studios."),
+]
+TASKS = [
+    Task("t1", "Who sponsors the serverless program of Halvorix?", "Mirela Dansk", (), ("halvorix",)),
+    Task("t2", "Where did the sponsor of the Halvorix serverless program work before?", "Quintara Labs", (),
+         ("halvorix", "dansk")),
+    Task("t3", "What does Initech sell to banks?", "vector search", ("vector search software",), ("initech",)),
+]  # fmt: skip
+
+
+@pytest.fixture
+def dataset(tmp_path: Path) -> tuple[Path, Path]:
+    tasks, corpus = tmp_path / "tasks.jsonl", tmp_path / "corpus.jsonl"
+    write_tasks(tasks, TASKS)
+    write_corpus(corpus, DOCS)
+    return tasks, corpus
+
+
+def evaluation(settings: EvalSettings, lines: list[str], backend_for=None) -> Evaluation:  # type: ignore[no-untyped-def]
+    backends = backend_for or backend_factory(settings)
+    return Evaluation(settings, backends, HashingEmbedder(dimension=384), EstimatingCounter(), lines.append)
+
+
+def test_it_evaluates_the_heuristic_agent_against_a_single_search(dataset: tuple[Path, Path]) -> None:
+    settings, lines = EvalSettings(backend="heuristic", rollouts=2, top_k=3, embedder="hashing"), []
+    report = evaluate_dataset("jsonl", *dataset, limit=None, run=evaluation(settings, lines))
+    assert report["dataset"] == {"tasks": 3, "documents": 7, "chunks": 7}
+    assert report["settings"]["rollouts"] == 2
+    assert "api_key" not in report["settings"]
+    for system in ("agent", "baseline"):
+        assert set(report[system]) == set(METRIC_NAMES)
+    rows = {row["id"]: row for row in report["tasks"]}
+    assert rows["t3"]["baseline"]["recall"] == 1.0
+    assert rows["t3"]["baseline"]["final_answer_found"] is True
+    assert rows["t1"]["agent"]["final_answer_found"] is True
+    assert all(row["status"] == "finished" for row in rows.values())
+    assert all(len(row["agent"]["documents"]) <= 3 for row in rows.values())
+    assert report["agent"]["turns_per_run"] > 1.0
+    assert report["baseline"]["turns_per_run"] == 1.0
+    assert report["agent"]["trajectory_recall"] >= report["agent"]["recall"]
+    assert [line.split(":")[0] for line in lines if line.startswith("[")] == ["[1/3] t1", "[2/3] t2", "[3/3] t3"]
+
+
+def test_the_scripted_single_search_agent_returns_what_the_baseline_returns(dataset: tuple[Path, Path]) -> None:
+    settings, lines = EvalSettings(backend="scripted", rollouts=1, top_k=3, embedder="hashing"), []
+    report = evaluate_dataset("jsonl", *dataset, limit=2, run=evaluation(settings, lines))
+    assert [row["id"] for row in report["tasks"]] == ["t1", "t2"]
+    for row in report["tasks"]:
+        assert row["agent"]["documents"] == row["baseline"]["documents"]
+        assert row["agent"]["recall"] == row["baseline"]["recall"]
+        assert row["agent"]["turns_per_run"] == 2.0  # search, then complete
+        assert row["agent"]["tool_calls_per_turn"] == 1.0
+        assert row["agent"]["prune_accuracy"] is None
+
+
+def test_a_failed_run_scores_nothing_and_the_baseline_still_runs(dataset: tuple[Path, Path]) -> None:
+    settings, lines = EvalSettings(backend="scripted", rollouts=1, embedder="hashing"), []
+
+    def broken(rollout: int) -> ScriptedBackend:
+        return ScriptedBackend([InferenceError("the model is down")])
+
+    report = evaluate_dataset("jsonl", *dataset, limit=1, run=evaluation(settings, lines, broken))
+    row = report["tasks"][0]
+    assert row["status"] == "failed"
+    assert "the model is down" in row["error"]
+    assert (row["agent"]["documents"], row["agent"]["recall"], row["agent"]["final_answer_found"]) == ([], 0.0, False)
+    assert row["baseline"]["recall"] == 1.0
+    assert "failed" in lines[-1]
+
+
+def test_it_refuses_unknown_or_unconfigured_backends() -> None:
+    with pytest.raises(ValueError, match="needs a server URL"):
+        backend_factory(EvalSettings(backend="openai"))
+    with pytest.raises(ValueError, match="unknown backend"):
+        backend_factory(EvalSettings(backend="oracle"))
+
+
+def test_the_evaluate_command_writes_every_figure(dataset: tuple[Path, Path], tmp_path: Path) -> None:
+    tasks, corpus = dataset
+    out, target = io.StringIO(), tmp_path / "reports" / "eval.json"
+    call_command(
+        "evaluate", format="jsonl", tasks=str(tasks), corpus=str(corpus), backend="heuristic", rollouts=2,
+        budget=8000, top_k=5, json=str(target), embedder="hashing", stdout=out,
+    )  # fmt: skip
+    report = json.loads(target.read_text())
+    for system in ("agent", "baseline"):
+        assert set(report[system]) >= {
+            "final_answer_found", "recall", "precision", "f1", "trajectory_recall", "prune_accuracy",
+            "turns_per_run", "tool_calls_per_turn", "tokens_per_run",
+        }  # fmt: skip
+    assert report["settings"] | {"budget": 8000, "top_k": 5, "rollouts": 2, "format": "jsonl"} == report["settings"]
+    assert len(report["tasks"]) == 3
+    assert set(report["wall_s"]) == {"index", "agent", "baseline", "total"}
+    text = out.getvalue()
+    assert "[3/3] t3" in text
+    assert text.count("recall") >= 4  # a progress line per task, and the table's row
+    assert "metric" in text
+    assert "baseline" in text
+
+
+def test_the_evaluate_command_explains_bad_input(dataset: tuple[Path, Path], tmp_path: Path) -> None:
+    tasks, _ = dataset
+    target = str(tmp_path / "eval.json")
+    with pytest.raises(CommandError, match="needs a corpus file"):
+        call_command("evaluate", format="jsonl", tasks=str(tasks), json=target, embedder="hashing")
+    with pytest.raises(CommandError, match="no such file"):
+        call_command("evaluate", format="musique", tasks=str(tmp_path / "nope.json"), json=target)
+    with pytest.raises(CommandError, match="rollouts"):
+        call_command("evaluate", format="jsonl", tasks=str(tasks), json=target, rollouts=9)
