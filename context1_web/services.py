@@ -63,24 +63,31 @@ def redis_config(*, url: str | None, data_dir: Path, key_prefix: str) -> RedisCo
     return RedisConfig(url=None, socket_path=socket_path, key_prefix=key_prefix)
 
 
+# Several processes (web, worker threads, beat) share one SQLite file: WAL lets readers run beside
+# the writer, IMMEDIATE transactions take the write lock up front (waiting up to the timeout)
+# instead of failing with "database is locked" when a read transaction tries to upgrade.
+SQLITE_OPTIONS = {
+    "timeout": 30,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def database_config(*, url: str | None, data_dir: Path, conn_max_age: int) -> dict[str, Any]:
     """Django's ``DATABASES['default']``: SQLite under DATA_DIR unless DATABASE_URL is set."""
     if url is None:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(data_dir / "db.sqlite3"),
-            # WAL lets the web, worker and beat processes read while one writes.
-            "OPTIONS": {
-                "timeout": 20,
-                "transaction_mode": "IMMEDIATE",
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
+            "OPTIONS": dict(SQLITE_OPTIONS),
             "TEST": {"NAME": str(data_dir / "test-db.sqlite3")},
         }
     try:
         config = dict(dj_database_url.parse(url, conn_max_age=conn_max_age))
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is not usable: {error}") from None
+    if config["ENGINE"].endswith("sqlite3"):
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 
 

@@ -37,6 +37,12 @@ def test_it_defaults_to_sqlite_in_wal_mode_under_the_data_dir(tmp_path: Path) ->
     assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
 
 
+def test_a_sqlite_url_gets_the_same_multi_process_options(tmp_path: Path) -> None:
+    config = database_config(url=f"sqlite:///{tmp_path}/x.db", data_dir=tmp_path, conn_max_age=0)
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
+
+
 def test_it_parses_a_postgres_url(tmp_path: Path) -> None:
     config = database_config(url="postgres://me@db.example:5433/app", data_dir=tmp_path, conn_max_age=60)
     assert config["ENGINE"] == "django.db.backends.postgresql"

@@ -14,9 +14,16 @@ from tests.support.browser import chromium, screenshot_path
 pytestmark = pytest.mark.services
 
 
+def _all_final(corpus_id: int) -> bool:
+    stages = set(UploadFile.objects.filter(upload__corpus_id=corpus_id).values_list("stage", flat=True))
+    return bool(stages) and stages <= {Stage.INDEXED, Stage.FAILED}
+
+
 def test_a_person_uploads_files_and_watches_them_ingested(  # type: ignore[no-untyped-def]
-    process_env, make_user, make_workspace, tmp_path: Path
+    process_env, make_user, make_workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Playwright's sync API runs an event loop in this thread; the ORM reads below are plain blocking reads.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     ada = make_user("ada", password="a-long-password-1")
     workspace = make_workspace(ada, name="Market watch")
     corpus = services.corpus_create(actor=Membership.objects.get(user=ada), name="Competitors")
@@ -34,8 +41,9 @@ def test_a_person_uploads_files_and_watches_them_ingested(  # type: ignore[no-un
     worker = processes.start(processes.python("-m", "worker"), env=process_env, log=worker_log)
     try:
         processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=web_log)
-        processes.wait_for(lambda: " ready." in worker_log.read_text(), timeout=120, what="worker", process=worker,
-                           log=worker_log)  # fmt: skip
+        processes.wait_for(
+            lambda: " ready." in worker_log.read_text(), timeout=120, what="worker", process=worker, log=worker_log
+        )
         base = f"http://127.0.0.1:{port}"
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1100, "height": 900})
@@ -47,16 +55,21 @@ def test_a_person_uploads_files_and_watches_them_ingested(  # type: ignore[no-un
             page.goto(f"{base}/w/{workspace.slug}/c/{corpus.slug}/")
             page.set_input_files("#id_upload", [str(tmp_path / name) for name in files])
             page.click("text=Upload and ingest")
-            # No reload from here on: the stages arrive over the WebSocket and htmx swaps them in.
+            # No reload from here on: the stages arrive over the WebSocket (and unfinished rows poll).
             try:
+                processes.wait_for(
+                    lambda: _all_final(corpus.pk), timeout=240, what="ingestion", process=worker, log=worker_log
+                )
                 page.wait_for_selector('.stage[data-stage="failed"]', timeout=60_000)
+                page.wait_for_function(
+                    "document.querySelectorAll('.stage[data-stage=\"indexed\"]').length === 2", timeout=60_000
+                )
             except Exception:
-                page.screenshot(path=str(screenshot_path("upload-debug")), full_page=True)
-                print(processes.tail(worker_log, 80))
-                print(processes.tail(web_log, 40))
+                page.screenshot(path=str(screenshot_path("upload-failure")), full_page=True)
+                print("stages:", list(UploadFile.objects.values_list("name", "stage", "error")))
+                print("page:", page.inner_text("#uploads"))
+                print(processes.tail(worker_log, 60))
                 raise
-            page.wait_for_function("document.querySelectorAll('.stage[data-stage=\"indexed\"]').length === 2",
-                                   timeout=120_000)  # fmt: skip
             text = page.inner_text("#uploads")
             page.screenshot(path=str(screenshot_path("upload-progress")), full_page=True)
             assert "globex.txt" in text
