@@ -83,7 +83,7 @@ def database_config(*, url: str | None, data_dir: Path, conn_max_age: int) -> di
             "TEST": {"NAME": str(data_dir / "test-db.sqlite3")},
         }
     try:
-        config = dict(dj_database_url.parse(url, conn_max_age=conn_max_age))
+        config: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=conn_max_age))
     except ValueError as error:
         raise ImproperlyConfigured(f"DATABASE_URL is not usable: {error}") from None
     if config["ENGINE"].endswith("sqlite3"):
