@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError
+from research.protocol import wire
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.dense import GrepError
 from research.retrieval.types import ToolResult
@@ -11,7 +12,7 @@ from research.retrieval.types import ToolResult
 def _result(result: ToolResult) -> CorpusResult:
     hits = tuple(
         CorpusHit(chunk_id=item.chunk_id, doc_id=item.chunk.doc_id, title=item.chunk.title, score=item.score,
-                  text=item.chunk.text, truncated=item.chunk.text.endswith("[... truncated]") and result.truncated)
+                  text=item.chunk.text, truncated=item.chunk.text.endswith(wire.TRUNCATION_MARKER) and result.truncated)
         for item in result.chunks
     )  # fmt: skip
     return CorpusResult(hits=hits, omitted=result.omitted, truncated=result.truncated, note=result.note)
