@@ -17,7 +17,7 @@ from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder
 from research.retrieval.rerankers import NoReranker, Reranker
 from research.retrieval.sparse import SparseIndex
-from research.retrieval.tokens import EstimatingCounter, TokenCounter, WordPieceCounter
+from research.retrieval.tokens import TokenCounter, packaged_counter
 
 _corpora: dict[str, HybridCorpus] = {}
 _corpora_lock = threading.Lock()
@@ -68,13 +68,7 @@ def reranker() -> Reranker:
 @cache
 def token_counter() -> TokenCounter:
     """The MiniLM word-piece tokenizer when the packaged model is installed, else the estimate."""
-    try:
-        from research.retrieval.embedders.sentence_transformer import packaged_minilm_path
-
-        tokenizer_file = packaged_minilm_path() / "tokenizer.json"
-    except ImportError:
-        return EstimatingCounter()
-    return WordPieceCounter(tokenizer_file) if tokenizer_file.is_file() else EstimatingCounter()
+    return packaged_counter()
 
 
 def search_config() -> SearchConfig:

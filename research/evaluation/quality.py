@@ -5,14 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from research.evaluation.formats import CorpusDoc, Task
-from research.evaluation.indexing import CHUNK_TOKENS, document_chunks
+from research.evaluation.formats import Task
 from research.retrieval.corpus import HybridCorpus
-from research.retrieval.tokens import TokenCounter
-from research.retrieval.types import Chunk, doc_id_of
+from research.retrieval.types import doc_id_of
 
 RETRIEVERS = ("bm25", "dense", "hybrid")
-INDEX_BATCH = 256
 NOTHING: frozenset[str] = frozenset()
 
 
@@ -21,28 +18,6 @@ class Recall:
     bm25: float
     dense: float
     hybrid: float
-
-
-def indexed_text(doc: CorpusDoc) -> str:
-    """What is indexed for a document: its title on the first line, then its text (titles carry entity names)."""
-    return f"{doc.title}\n{doc.text}" if doc.title else doc.text
-
-
-def index_documents(
-    corpus: HybridCorpus, docs: Sequence[CorpusDoc], *, counter: TokenCounter, chunk_tokens: int = CHUNK_TOKENS
-) -> int:
-    """Chunk, embed and index ``docs`` (dense, then the BM25 rebuild); returns the number of chunks."""
-    chunks: list[Chunk] = [
-        chunk
-        for doc in docs
-        for chunk in document_chunks(
-            doc.doc_id, indexed_text(doc), title=doc.title, counter=counter, max_tokens=chunk_tokens
-        )
-    ]
-    for start in range(0, len(chunks), INDEX_BATCH):
-        corpus.add(chunks[start : start + INDEX_BATCH])
-    corpus.refresh_sparse()
-    return len(chunks)
 
 
 def distinct_documents(chunk_ids: Iterable[str]) -> list[str]:

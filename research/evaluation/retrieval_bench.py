@@ -15,7 +15,7 @@ from chromadb.api import ClientAPI
 from research.evaluation import quality, synthetic
 from research.evaluation.baseline import LangChainStyleHybrid
 from research.evaluation.datasets import load_dataset
-from research.evaluation.indexing import default_counter, discard, open_corpus
+from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.measure import Stopwatch, peak_rss_mb
 from research.evaluation.speed import (
     EmbedRate,
@@ -29,7 +29,7 @@ from research.evaluation.speed import (
 from research.retrieval.chroma_client import open_client
 from research.retrieval.embedders import Embedder
 from research.retrieval.embedders.hashing import HashingEmbedder
-from research.retrieval.tokens import TokenCounter
+from research.retrieval.tokens import TokenCounter, packaged_counter
 
 Progress = Callable[[str], None]
 QualityDataset = Literal["musique", "hotpotqa"]
@@ -143,7 +143,7 @@ def speed_benchmark(
     counter: TokenCounter | None = None, progress: Progress = lambda _: None,
 ) -> dict[str, Any]:  # fmt: skip
     """Measure ingestion and search speed for each corpus size; everything is built under ``workdir``."""
-    options, counter = options or SpeedOptions(), counter or default_counter()
+    options, counter = options or SpeedOptions(), counter or packaged_counter()
     started = time.perf_counter()
     progress(f"measuring {embedder.name} on {options.embed_sample} chunks")
     sample = synthetic.chunks(options.embed_sample, seed=options.seed + 1)
@@ -179,13 +179,13 @@ def quality_benchmark(
     counter: TokenCounter | None = None, progress: Progress = lambda _: None,
 ) -> dict[str, Any]:  # fmt: skip
     """Recall@10 and @50 of supporting documents for BM25, dense and hybrid on one dataset."""
-    started, counter = time.perf_counter(), counter or default_counter()
+    started, counter = time.perf_counter(), counter or packaged_counter()
     tasks, docs = load_dataset(dataset, data_dir / QUALITY_FILES[dataset])
     client = open_client(url=None, path=workdir / "chroma")
     corpus = open_corpus(client, workdir / "bm25", embedder=embedder, counter=counter, label=dataset)
     try:
         progress(f"indexing {len(docs)} documents of {dataset} with {embedder.name}")
-        chunks = quality.index_documents(corpus, docs, counter=counter)
+        chunks = index_documents(corpus, docs, counter=counter)
         progress(f"querying {len(tasks)} questions")
         recalls = quality.mean_recalls(corpus, tasks, (10, 50))
     finally:

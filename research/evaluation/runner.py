@@ -14,6 +14,7 @@ from typing import Any
 
 from research.evaluation.datasets import DatasetFormat, load_dataset
 from research.evaluation.formats import CorpusDoc, Task
+from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
@@ -24,19 +25,13 @@ from research.harness.run import run_research
 from research.inference.scripted import ScriptedBackend, call, turn
 from research.protocol import wire
 from research.retrieval.chroma_client import open_client
-from research.retrieval.chunking import chunk_text
 from research.retrieval.corpus import HybridCorpus
-from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder
 from research.retrieval.port import CorpusPort
-from research.retrieval.rerankers import NoReranker
-from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import TokenCounter
-from research.retrieval.types import Chunk, chunk_id_for
 
 Progress = Callable[[str], None]
 BackendFactory = Callable[[int], InferenceBackend]
-INDEX_BATCH = 512
 _FOUND = {None: "-", True: "yes", False: "no"}
 
 
@@ -95,36 +90,20 @@ def backend_factory(settings: EvalSettings) -> BackendFactory:
     raise ValueError(f"unknown backend {settings.backend!r} (heuristic, scripted or openai)")
 
 
-def document_chunks(docs: Sequence[CorpusDoc], *, counter: TokenCounter, chunk_tokens: int) -> list[Chunk]:
-    """Each document cut as ingestion cuts it (whole sentences, at most ``chunk_tokens``); titles in metadata."""
-    return [
-        Chunk(chunk_id_for(doc.doc_id, span.index), doc.doc_id, span.index, span.text, doc.title)
-        for doc in docs
-        for span in chunk_text(doc.text, max_tokens=chunk_tokens, counter=counter)
-    ]
-
-
 @contextmanager
 def temporary_index(
     docs: Sequence[CorpusDoc], *, embedder: Embedder, counter: TokenCounter, chunk_tokens: int, progress: Progress
 ) -> Iterator[HybridCorpus]:
-    """A hybrid index of ``docs`` (embedded Chroma and bm25s in a temporary folder), removed afterwards."""
+    """A hybrid index of ``docs`` (embedded Chroma and bm25s in a temporary folder), removed afterwards; built
+    as the retrieval benchmark builds it, so its single-pass figures and this evaluation's agree."""
     with tempfile.TemporaryDirectory(prefix="c1-eval-", ignore_cleanup_errors=True) as folder:
         client = open_client(url=None, path=Path(folder) / "chroma")
-        index = HybridCorpus(
-            dense=DenseIndex(client, "evaluation"), sparse=SparseIndex(Path(folder) / "bm25"),
-            embedder=embedder, reranker=NoReranker(), counter=counter,
-        )  # fmt: skip
+        index = open_corpus(client, Path(folder), embedder=embedder, counter=counter, label="evaluation")
         try:
-            chunks = document_chunks(docs, counter=counter, chunk_tokens=chunk_tokens)
-            for start in range(0, len(chunks), INDEX_BATCH):
-                index.add(chunks[start : start + INDEX_BATCH])
-                progress(f"indexed {min(start + INDEX_BATCH, len(chunks))}/{len(chunks)} chunks")
-            index.refresh_sparse()
+            index_documents(index, docs, counter=counter, chunk_tokens=chunk_tokens, progress=progress)
             yield index
         finally:
-            index.dense.drop()
-            index.close()
+            discard(index)
 
 
 def baseline_documents(index: HybridCorpus, question: str, top_k: int) -> tuple[list[str], int]:

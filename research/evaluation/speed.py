@@ -80,6 +80,7 @@ def ingest(
                 for number, text in enumerate(texts[start : start + INGEST_BATCH], start=start)
                 for chunk in document_chunks(f"syn-{number:07d}", text, counter=counter, max_tokens=chunk_tokens)
             ]
+            batch = corpus.counted(batch)
         with watch.timing("embed"):
             vectors = stand_in.embed_documents([chunk.text for chunk in batch])
         with watch.timing("upsert"):

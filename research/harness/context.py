@@ -3,6 +3,11 @@
 Tool results are kept as parts (a header, chunks in the shared wire format, a footer) so that a
 pruned chunk's text can leave every later prompt, replaced by a short stub that keeps the structure.
 The full unpruned trajectory is kept alongside for metrics.
+
+Token accounting is incremental: a message is counted once when it is added, an observation as the
+sum of its parts (header, each chunk or its stub, footer, joined by blank lines, so counts add up for
+whitespace-splitting counters), and a prune or a new footer changes the running total by exactly
+the difference. The estimate of the whole context is therefore O(1) per turn, whatever its size.
 """
 
 from __future__ import annotations
@@ -29,17 +34,24 @@ class Observation:
     chunks: list[wire.WireChunk]
     footer: str = ""
     pruned: set[str] = field(default_factory=set)
+    _sent: tuple[tuple[str, int], Message] | None = field(default=None, repr=False, compare=False)
 
-    def render(self, *, unpruned: bool = False) -> str:
+    def parts(self, *, unpruned: bool = False) -> list[str]:
         hidden = set() if unpruned else self.pruned
         body = [wire.render_stub(c.chunk_id) if c.chunk_id in hidden else wire.render(c) for c in self.chunks]
-        parts = [self.header, *body]
-        if self.footer:
-            parts.append(self.footer)
-        return "\n\n".join(part for part in parts if part)
+        return [part for part in (self.header, *body, self.footer) if part]
+
+    def render(self, *, unpruned: bool = False) -> str:
+        return "\n\n".join(self.parts(unpruned=unpruned))
 
     def as_message(self, *, unpruned: bool = False) -> Message:
-        return Message(role="tool", content=self.render(unpruned=unpruned), tool_call_id=self.call_id, name=self.tool)
+        if unpruned:
+            return Message(role="tool", content=self.render(unpruned=True), tool_call_id=self.call_id, name=self.tool)
+        version = (self.footer, len(self.pruned))  # ``pruned`` only grows, so its size versions it
+        if self._sent is None or self._sent[0] != version:
+            message = Message(role="tool", content=self.render(), tool_call_id=self.call_id, name=self.tool)
+            self._sent = (version, message)
+        return self._sent[1]
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,7 @@ class Context:
         self._entries: list[Message | Observation] = list(opening)
         self.trajectory: list[Message] = list(opening)
         self._tools_tokens = sum(count(str(spec.as_openai())) for spec in tools)
+        self._total = self._tools_tokens + sum(self._message_tokens(m) for m in opening)
         self.chunks: dict[str, wire.WireChunk] = {}  # every chunk seen, in first-seen order
         self._where: dict[str, Observation] = {}
         self._exact: tuple[int, int] | None = None  # (exact tokens, estimate at that moment)
@@ -66,9 +79,11 @@ class Context:
     def add_message(self, message: Message) -> None:
         self._entries.append(message)
         self.trajectory.append(message)
+        self._total += self._message_tokens(message)
 
     def add_observation(self, observation: Observation) -> None:
         self._entries.append(observation)
+        self._total += self._observation_tokens(observation)
         self.trajectory.append(observation.as_message(unpruned=True))
         for chunk in observation.chunks:
             self.chunks.setdefault(chunk.chunk_id, chunk)
@@ -76,6 +91,7 @@ class Context:
 
     def set_footer(self, observation: Observation, footer: str) -> None:
         """Attach the usage line (and any budget notice) to an observation already in the context."""
+        self._total += self._count(footer) - self._count(observation.footer)
         observation.footer = footer
         for index in range(len(self.trajectory) - 1, -1, -1):
             if self.trajectory[index].tool_call_id == observation.call_id:
@@ -102,15 +118,27 @@ class Context:
                 observation.pruned.add(chunk_id)
                 freed += self._count(wire.render(self.chunks[chunk_id])) - self._count(wire.render_stub(chunk_id))
                 pruned.append(chunk_id)
+        self._total -= freed
         return PruneOutcome(tuple(pruned), tuple(unknown), tuple(already), max(0, freed))
 
     # --- token accounting -----------------------------------------------------------------
+    def _message_tokens(self, message: Message) -> int:
+        calls = sum(self._count(call.name) + self._count(call.arguments) for call in message.tool_calls)
+        return MESSAGE_OVERHEAD + self._count(message.content) + calls
+
+    def _observation_tokens(self, observation: Observation) -> int:
+        return MESSAGE_OVERHEAD + sum(self._count(part) for part in observation.parts())
+
     def estimate(self) -> int:
-        total = self._tools_tokens
-        for message in self.messages():
-            total += MESSAGE_OVERHEAD + self._count(message.content)
-            total += sum(self._count(call.name) + self._count(call.arguments) for call in message.tool_calls)
-        return total
+        """The estimated size of what would be sent now (kept as a running total)."""
+        return self._total
+
+    def recount(self) -> int:
+        """The same estimate computed from scratch (what the running total must always equal)."""
+        return self._tools_tokens + sum(
+            self._observation_tokens(entry) if isinstance(entry, Observation) else self._message_tokens(entry)
+            for entry in self._entries
+        )
 
     def record_exact(self, tokens: int) -> None:
         """The backend's exact size of the context as of now (prompt + reply tokens of the last call)."""

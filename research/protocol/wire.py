@@ -38,11 +38,18 @@ def _attr(value: str) -> str:
     return html.escape(value, quote=True)
 
 
+def body(text: str) -> str:
+    """A chunk's text as it appears inside the element (escaped)."""
+    return html.escape(text, quote=False)
+
+
 def render(chunk: WireChunk) -> str:
+    """The element; its text sits between two newlines, so ``render(c)`` is ``render(c with text "")`` with
+    ``body(c.text)`` inserted at a whitespace boundary (what lets packing add stored body counts)."""
     truncated = ' truncated="true"' if chunk.truncated else ""
     return (
         f'<chunk id="{_attr(chunk.chunk_id)}" doc="{_attr(chunk.doc_id)}" title="{_attr(chunk.title)}" '
-        f'score="{chunk.score:.4f}"{truncated}>\n{html.escape(chunk.text, quote=False)}\n</chunk>'
+        f'score="{chunk.score:.4f}"{truncated}>\n{body(chunk.text)}\n</chunk>'
     )
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from research.protocol import wire
 from research.protocol.fusion import RRF_K, rrf
 from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder
@@ -44,7 +45,12 @@ class HybridCorpus:
     def add(self, chunks: Sequence[Chunk]) -> None:
         """Embed and store ``chunks`` (upsert by chunk id, so a retry does not duplicate)."""
         if chunks:
-            self.dense.upsert(chunks, self.embedder.embed_documents([c.text for c in chunks]))
+            self.dense.upsert(self.counted(chunks), self.embedder.embed_documents([c.text for c in chunks]))
+
+    def counted(self, chunks: Sequence[Chunk]) -> list[Chunk]:
+        """``chunks`` with their wire body token counts, stored beside them so searches need not re-count."""
+        counts = self.counter.count_many([wire.body(c.text) for c in chunks])
+        return [replace(c, body_tokens=n, body_counter=self.counter.name) for c, n in zip(chunks, counts, strict=True)]
 
     def delete_documents(self, doc_ids: Sequence[str]) -> None:
         self.dense.delete_documents(doc_ids)

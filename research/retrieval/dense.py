@@ -20,14 +20,24 @@ class GrepError(ValueError):
     """The pattern is not a valid regular expression for the corpus's regex engine."""
 
 
+_BODY_TOKENS, _BODY_COUNTER = "_body_tokens", "_body_counter"
+
+
 def _metadata(chunk: Chunk) -> dict[str, str | int]:
-    return {**chunk.metadata, "doc_id": chunk.doc_id, "index": chunk.index, "title": chunk.title}
+    meta: dict[str, str | int] = {**chunk.metadata, "doc_id": chunk.doc_id, "index": chunk.index, "title": chunk.title}
+    if chunk.body_tokens is not None:
+        meta[_BODY_TOKENS], meta[_BODY_COUNTER] = chunk.body_tokens, chunk.body_counter
+    return meta
 
 
 def _chunk(chunk_id: str, text: str | None, metadata: Any) -> Chunk:
     meta = dict(metadata or {})
     doc_id, index, title = str(meta.pop("doc_id")), int(meta.pop("index")), str(meta.pop("title", ""))
-    return Chunk(chunk_id, doc_id, index, text or "", title, {k: str(v) for k, v in meta.items()})
+    body_tokens, body_counter = meta.pop(_BODY_TOKENS, None), str(meta.pop(_BODY_COUNTER, ""))
+    return Chunk(
+        chunk_id, doc_id, index, text or "", title, {k: str(v) for k, v in meta.items()},
+        body_tokens=None if body_tokens is None else int(body_tokens), body_counter=body_counter,
+    )  # fmt: skip
 
 
 class DenseIndex:

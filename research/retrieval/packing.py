@@ -21,6 +21,24 @@ def to_wire(item: ScoredChunk, *, truncated: bool = False) -> wire.WireChunk:
     return wire.WireChunk(chunk.chunk_id, chunk.doc_id, chunk.title, item.score, chunk.text, truncated)
 
 
+def costs(items: Sequence[ScoredChunk], counter: TokenCounter) -> list[int]:
+    """Each chunk's rendered token count: its stored body count (when ``counter`` made it) plus its frame's
+    count (the element with an empty body, a few dozen tokens), else the whole rendered element's count."""
+    frames = [wire.render(replace(to_wire(item), text="")) for item in items]
+    fresh = [i for i, item in enumerate(items) if not _stored(item, counter)]
+    result = counter.count_many(frames)
+    for i, n in zip(fresh, counter.count_many([wire.body(items[i].chunk.text) for i in fresh]), strict=True):
+        result[i] += n
+    for i, item in enumerate(items):
+        if _stored(item, counter):
+            result[i] += item.chunk.body_tokens or 0
+    return result
+
+
+def _stored(item: ScoredChunk, counter: TokenCounter) -> bool:
+    return item.chunk.body_tokens is not None and item.chunk.body_counter == counter.name
+
+
 def pack(ranked: Sequence[ScoredChunk], *, budget: int, counter: TokenCounter, limit: int | None = None) -> Packed:
     """Take chunks in rank order while their rendered form fits ``budget`` tokens; skip (and count) the rest.
 
@@ -35,13 +53,12 @@ def pack(ranked: Sequence[ScoredChunk], *, budget: int, counter: TokenCounter, l
         if (limit is not None and len(kept) >= limit) or used >= budget:
             break
         batch = ranked[start : start + window]
-        rendered = [wire.render(to_wire(item)) for item in batch]
-        for item, text, cost in zip(batch, rendered, counter.count_many(rendered), strict=True):
+        for item, cost in zip(batch, costs(batch, counter), strict=True):
             if limit is not None and len(kept) >= limit:
                 break
             if used + cost <= budget:
                 kept.append(item)
-                kept_text.append(text)
+                kept_text.append(wire.render(to_wire(item)))
                 used += cost
     return Packed(ToolResult(chunks=kept, tokens=used, omitted=len(ranked) - len(kept)), kept_text)
 

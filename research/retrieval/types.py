@@ -27,6 +27,10 @@ class Chunk:
     text: str
     title: str = ""
     metadata: dict[str, str] = field(default_factory=dict)
+    # The rendered body's token count, stored at indexing so packing need not tokenise it per search,
+    # and the name of the counter that produced it (a different counter ignores it).
+    body_tokens: int | None = None
+    body_counter: str = ""
 
 
 @dataclass(frozen=True)

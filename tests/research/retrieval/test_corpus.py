@@ -4,8 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from research.protocol import wire
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import GrepError
+from research.retrieval.packing import to_wire
 from research.retrieval.types import Chunk, chunk_id_for
 from tests.research.retrieval.conftest import make_corpus
 
@@ -33,6 +35,16 @@ def test_search_fuses_bm25_and_dense_hits(filled: HybridCorpus) -> None:
     assert result.chunks[0].chunk_id == "globex#0"
     assert set(result.chunks[0].ranks) == {"bm25", "dense"}
     assert result.tokens <= filled.config.search_budget
+
+
+def test_indexed_chunks_carry_their_body_token_counts_and_search_counts_from_them(filled: HybridCorpus) -> None:
+    hits = filled.search("Globex Team plan price June").chunks
+    assert hits
+    assert all(h.chunk.body_counter == filled.counter.name for h in hits)
+    assert all(h.chunk.body_tokens == filled.counter.count(wire.body(h.chunk.text)) for h in hits)
+    result = filled.search("Globex Team plan price June")
+    rendered = [wire.render(to_wire(item)) for item in result.chunks]
+    assert result.tokens == sum(filled.counter.count_many(rendered))
 
 
 def test_search_never_returns_excluded_chunks(filled: HybridCorpus) -> None:

@@ -1,11 +1,14 @@
 from __future__ import annotations
 
-from hypothesis import given
+from dataclasses import replace
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research.protocol import wire
-from research.retrieval.packing import pack, pack_truncating
-from research.retrieval.tokens import EstimatingCounter
+from research.retrieval.embedders.sentence_transformer import packaged_minilm_path
+from research.retrieval.packing import costs, pack, pack_truncating, to_wire
+from research.retrieval.tokens import EstimatingCounter, TokenCounter, WordPieceCounter
 from research.retrieval.types import Chunk, ScoredChunk
 
 counter = EstimatingCounter()
@@ -55,3 +58,36 @@ def test_a_smaller_chunk_further_down_still_fits() -> None:
 def test_the_limit_caps_the_number_of_chunks() -> None:
     packed = pack(_ranked([["a"]] * 5), budget=10_000, counter=counter, limit=2)
     assert [c.chunk_id for c in packed.result.chunks] == ["d0#0", "d1#0"]
+
+
+def _word_piece() -> WordPieceCounter:
+    return WordPieceCounter(packaged_minilm_path() / "tokenizer.json")
+
+
+texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(texts, texts), min_size=1, max_size=6), st.sampled_from(["estimate", "wordpiece"]))
+def test_stored_body_counts_give_exactly_the_rendered_count(
+    pairs: list[tuple[str, str]], which: str
+) -> None:  # the additivity packing relies on, for any text, with both counters
+    chosen: TokenCounter = counter if which == "estimate" else _word_piece()
+    items = [ScoredChunk(Chunk(f"d{i}#0", f"d{i}", 0, text, title), 0.5) for i, (title, text) in enumerate(pairs)]
+    stored = [
+        ScoredChunk(
+            replace(item.chunk, body_tokens=chosen.count(wire.body(item.chunk.text)), body_counter=chosen.name), 0.5
+        )
+        for item in items
+    ]
+    rendered = [chosen.count(wire.render(to_wire(item))) for item in items]
+    assert costs(stored, chosen) == rendered
+    assert costs(items, chosen) == rendered
+
+
+def test_a_count_made_by_another_counter_is_ignored() -> None:
+    item = ScoredChunk(Chunk("d#0", "d", 0, "alpha beta gamma"), 1.0)
+    stale = ScoredChunk(replace(item.chunk, body_tokens=10_000, body_counter="some-other-tokenizer"), 1.0)
+    assert costs([stale], counter) == costs([item], counter) == [counter.count(wire.render(to_wire(item)))]
+    wrong = ScoredChunk(replace(item.chunk, body_tokens=10_000, body_counter=counter.name), 1.0)
+    assert costs([wrong], counter)[0] > 10_000  # a stored count is trusted: it is what the corpus wrote
