@@ -16,3 +16,4 @@ app.conf.task_queues = QUEUES
 app.conf.task_default_queue = "default"
 app.conf.task_routes = TASK_ROUTES
 app.autodiscover_tasks()
+app.autodiscover_tasks(["research.runs"])  # research/runs/tasks.py: the run tasks

@@ -151,6 +151,20 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 if CELERY_VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT:
     raise ImproperlyConfigured("CELERY_VISIBILITY_TIMEOUT must exceed CELERY_TASK_SOFT_TIME_LIMIT + 300")
 
+# Research runs: a worker holds a run under a lease it renews about every second; a run whose lease
+# expires (its worker died) is re-queued by the sweeper (Celery beat) until it has been claimed
+# RUN_MAX_ATTEMPTS times, then failed with the reason.
+RUN_LEASE_SECONDS = env.integer("RUN_LEASE_SECONDS", 60, minimum=2, maximum=3600)
+RUN_MAX_ATTEMPTS = env.integer("RUN_MAX_ATTEMPTS", 3, minimum=1, maximum=20)
+RUN_SWEEP_SECONDS = env.integer("RUN_SWEEP_SECONDS", 30, minimum=1, maximum=3600)
+CELERY_BEAT_SCHEDULE = {
+    "sweep-runs": {
+        "task": "research.tasks.sweep_runs",
+        "schedule": float(RUN_SWEEP_SECONDS),
+        "options": {"expires": float(RUN_SWEEP_SECONDS)},  # a sweep nobody ran in time is dropped, not piled up
+    }
+}
+
 # Worker process shape: one process with threads by default, so an embedded Chroma has one writer.
 WORKER_POOL = env.choice("WORKER_POOL", "threads", choices=("threads", "prefork", "solo"))
 WORKER_CONCURRENCY = env.integer("WORKER_CONCURRENCY", 4, minimum=1, maximum=64)

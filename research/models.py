@@ -190,3 +190,78 @@ class Chunk(models.Model):
 
     def __str__(self) -> str:
         return self.chunk_id
+
+
+class RunStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+TERMINAL_RUN_STATUSES = (RunStatus.FINISHED, RunStatus.FAILED, RunStatus.CANCELLED)
+
+
+class RunTemplate(models.TextChoices):
+    QUESTION = "question", "Free question"
+
+
+class Run(models.Model):
+    """A research job: a question over one or several corpora of a workspace, run by a worker under a lease."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="runs")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    question = models.TextField()
+    corpora = models.ManyToManyField(Corpus, related_name="runs")
+    template = models.CharField(max_length=40, choices=RunTemplate.choices, default=RunTemplate.QUESTION)
+    rollouts = models.PositiveSmallIntegerField(default=4)
+    budget = models.PositiveIntegerField(default=32_768)
+    max_turns = models.PositiveSmallIntegerField(default=16)
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.QUEUED)
+    status_reason = models.TextField(blank=True)  # the error, the cancel reason, or why it was re-queued
+    lease_owner = models.CharField(max_length=200, blank=True)  # the worker attempt holding the run
+    claimed_until = models.DateTimeField(null=True, blank=True)  # the lease; renewed while the worker lives
+    attempts = models.PositiveIntegerField(default=0)  # claims so far; the current attempt's number
+    cancel_requested = models.BooleanField(default=False)
+    cancel_reason = models.TextField(blank=True)
+    last_seq = models.PositiveIntegerField(default=0)  # the sequence number of its latest stored event
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(default=list, blank=True)  # the final ranked documents
+    total_tokens = models.PositiveBigIntegerField(default=0)  # prompt + completion tokens of every model call
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["workspace", "-created_at"], name="run_workspace_recent"),
+            models.Index(fields=["status", "claimed_until"], name="run_status_lease"),
+        ]
+
+    def __str__(self) -> str:
+        return f"run {self.pk}: {self.question[:60]}"
+
+    @property
+    def done(self) -> bool:
+        return self.status in TERMINAL_RUN_STATUSES
+
+
+class RunEvent(models.Model):
+    """One stored event of a run; ``seq`` numbers a run's events 1, 2, 3, ... across all its attempts."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    attempt = models.PositiveIntegerField(default=1)  # the claim that produced it (a restart starts a new one)
+    type = models.CharField(max_length=40)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # The unique constraint is also the (run, seq) index every replay reads through.
+        constraints = [models.UniqueConstraint(fields=["run", "seq"], name="run_event_unique_seq")]
+        ordering = ["run_id", "seq"]
+
+    def __str__(self) -> str:
+        return f"{self.run_id}#{self.seq} {self.type}"

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 
 from research.composition import corpus_index, token_counter
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
+from research.harness.ports import Corpus as CorpusPortType
 from research.harness.ports import EventSink, InferenceBackend
 from research.harness.run import RunResult, run_research
-from research.models import Corpus
+from research.models import Corpus, Run
 from research.retrieval.port import CorpusPort
+from research.runs.corpora import MultiCorpus
 
 
 def backend_factory() -> Callable[[int], InferenceBackend]:
@@ -79,3 +82,26 @@ async def run_in_process(
         sink=sink,
         count=token_counter().count,
     )
+
+
+def corpus_port(corpora: Sequence[Corpus]) -> CorpusPortType:
+    """The harness's corpus for a run: one corpus as it is, several fused (research.runs.corpora)."""
+    if not corpora:
+        raise ValueError("a run needs at least one corpus")
+    ports = [CorpusPort(corpus_index(corpus)) for corpus in corpora]
+    return ports[0] if len(ports) == 1 else MultiCorpus(ports, count=token_counter().count)
+
+
+def run_harness(run: Run, *, sink: EventSink, cancelled: Callable[[], bool]) -> RunResult:
+    """Run a stored run's research job in this thread, on its own event loop (the worker's way in)."""
+    corpus = corpus_port(list(run.corpora.order_by("pk")))
+    job = run_research(
+        question=run.question,
+        corpus=corpus,
+        backend_for=backend_factory(),
+        config=harness_config(rollouts=run.rollouts, budget=run.budget, max_turns=run.max_turns),
+        sink=sink,
+        count=token_counter().count,
+        cancelled=cancelled,
+    )
+    return asyncio.run(job)

@@ -6,7 +6,19 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, QuerySet
 from django.http import Http404
 
-from research.models import Chunk, Corpus, Document, Membership, Upload, UploadFile, Workspace
+from research.models import (
+    TERMINAL_RUN_STATUSES,
+    Chunk,
+    Corpus,
+    Document,
+    Membership,
+    Run,
+    RunEvent,
+    Upload,
+    UploadFile,
+    Workspace,
+)
+from research.runs.journal import StoredEvent, stored
 
 
 def workspace_list_for_user(*, user: User | AnonymousUser) -> QuerySet[Workspace]:
@@ -82,3 +94,36 @@ def upload_file_get(*, corpus: Corpus, file_id: int) -> UploadFile:
     if item is None:
         raise Http404("No such file")
     return item
+
+
+def run_list(*, workspace: Workspace, limit: int = 50) -> list[Run]:
+    return list(
+        Run.objects.filter(workspace=workspace).prefetch_related("corpora").order_by("-created_at", "-id")[:limit]
+    )
+
+
+def run_get(*, membership: Membership, run_id: int) -> Run:
+    """A run of the member's workspace; 404 otherwise."""
+    run = Run.objects.filter(workspace=membership.workspace, pk=run_id).prefetch_related("corpora").first()
+    if run is None:
+        raise Http404("No such run")
+    return run
+
+
+def run_find_for_user(*, user_id: int, run_id: int) -> Run | None:
+    """The run if the user is a member of its workspace (the socket's check); None otherwise."""
+    return Run.objects.filter(pk=run_id, workspace__memberships__user_id=user_id).first()
+
+
+def run_events_after(*, run_id: int, after: int, limit: int = 500) -> list[StoredEvent]:
+    """Stored events with ``seq > after``, in order, at most ``limit`` of them."""
+    events = RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")[:limit]
+    return [stored(event) for event in events]
+
+
+def run_progress(*, run_id: int) -> tuple[int, bool]:
+    """The run's latest seq and whether it has ended (what a socket checks to catch up on dropped messages)."""
+    row = Run.objects.filter(pk=run_id).values_list("last_seq", "status").first()
+    if row is None:
+        return 0, True
+    return row[0], row[1] in TERMINAL_RUN_STATUSES

@@ -30,3 +30,11 @@ def test_the_worker_consumes_every_queue_with_late_acks() -> None:
     assert app.conf.worker_prefetch_multiplier == 1
     assert app.conf.task_time_limit > app.conf.task_soft_time_limit
     assert app.conf.broker_transport_options["visibility_timeout"] > app.conf.task_time_limit
+
+
+def test_the_run_tasks_are_registered_and_routed() -> None:
+    app.loader.import_default_modules()
+    assert {"research.tasks.run_execute", "research.tasks.sweep_runs"} <= set(app.tasks)
+    assert _queue_for("research.tasks.run_execute") == "runs"
+    assert _queue_for("research.tasks.sweep_runs") == "default"  # never stuck behind long runs
+    assert app.tasks["research.tasks.run_execute"].acks_late is True

@@ -1,0 +1,1 @@
+"""Research runs on the Django side: starting, claiming under a lease, the event journal, sweeping, cancelling."""

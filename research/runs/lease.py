@@ -1,0 +1,82 @@
+"""Claiming a run: an atomic conditional UPDATE gives one worker attempt a lease that it renews while it lives."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import DateTimeField, F, Q, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from research.models import Run, RunStatus
+from research.runs.journal import RUN_RESTARTED, event_append
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One worker attempt's hold on a run: every write it makes is guarded by still holding it."""
+
+    run_id: int
+    owner: str
+    attempt: int
+
+    @property
+    def guard(self) -> Q:
+        return Q(status=RunStatus.RUNNING, lease_owner=self.owner)
+
+
+def lease_length() -> timedelta:
+    return timedelta(seconds=settings.RUN_LEASE_SECONDS)
+
+
+def heartbeat_seconds() -> float:
+    """How often a worker renews its lease and looks for a cancel: about once a second, well inside the lease."""
+    return min(1.0, settings.RUN_LEASE_SECONDS / 3)
+
+
+def _new_owner() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:12]}"
+
+
+def claimable(now: object) -> Q:
+    """Queued, or running under a lease that has expired (its worker is gone)."""
+    return Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, claimed_until__lt=now)
+
+
+def run_claim(*, run_id: int) -> Claim | None:
+    """Take the run if it is claimable and has attempts left; None when another worker has it or it is done.
+
+    Exactly one of several concurrent claims (a duplicate or redelivered message) changes the row. A
+    claim after an earlier attempt stores a ``run_restarted`` event first: the run starts again from the
+    beginning, and the events of earlier attempts are superseded (kept, never renumbered).
+    """
+    now = timezone.now()
+    owner = _new_owner()
+    with transaction.atomic():
+        updated = (
+            Run.objects.filter(claimable(now), pk=run_id, attempts__lt=settings.RUN_MAX_ATTEMPTS)
+            .update(status=RunStatus.RUNNING, lease_owner=owner, claimed_until=now + lease_length(),
+                    attempts=F("attempts") + 1, started_at=Coalesce(F("started_at"), Value(now, DateTimeField())))
+        )  # fmt: skip
+        if updated != 1:
+            return None
+        attempt, last_seq, reason = Run.objects.values_list("attempts", "last_seq", "status_reason").get(pk=run_id)
+    claim = Claim(run_id=run_id, owner=owner, attempt=attempt)
+    if attempt > 1:
+        payload = {
+            "type": RUN_RESTARTED, "attempt": attempt, "max_attempts": settings.RUN_MAX_ATTEMPTS,
+            "superseded_through": last_seq, "reason": reason or "the previous worker stopped renewing its lease",
+        }  # fmt: skip
+        event_append(run_id=run_id, kind=RUN_RESTARTED, payload=payload, attempt=attempt, guard=claim.guard,
+                     status_reason="")  # fmt: skip
+        logger.warning("run %s: restarting as attempt %s (%s)", run_id, attempt, payload["reason"])
+    return claim

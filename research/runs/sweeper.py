@@ -1,0 +1,84 @@
+"""The periodic sweeper (Celery beat): no run stays "running" after its worker is gone, nor queued unseen.
+
+- running with an expired lease, attempts left: back to queued with the reason, a ``run_requeued``
+  event, and a new message (the next claim restarts it visibly, see ``lease.run_claim``);
+- running with an expired lease, no attempts left: failed, with a ``run_failed`` event saying why;
+- queued, last enqueued more than ten leases ago: enqueued again (a message lost with a Redis that
+  did not persist it); a duplicate message is harmless, since only one claim can win.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from research.models import Run, RunStatus
+from research.runs.journal import RUN_FAILED, RUN_REQUEUED, event_append
+from research.runs.lease import lease_length
+from research.runs.services import run_enqueue
+
+logger = logging.getLogger(__name__)
+
+STALE_QUEUED_LEASES = 10
+
+
+@dataclass
+class Sweep:
+    requeued: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+    reenqueued: list[int] = field(default_factory=list)
+
+
+def run_sweep(*, now: datetime | None = None) -> Sweep:
+    now = now or timezone.now()
+    sweep = Sweep()
+    expired = Run.objects.filter(status=RunStatus.RUNNING, claimed_until__lt=now)
+    for run_id, attempts in expired.values_list("pk", "attempts"):
+        if attempts >= settings.RUN_MAX_ATTEMPTS:
+            if _fail(run_id, attempts, now):
+                sweep.failed.append(run_id)
+        elif _requeue(run_id, attempts, now):
+            sweep.requeued.append(run_id)
+    stale = Run.objects.filter(status=RunStatus.QUEUED, enqueued_at__lt=now - STALE_QUEUED_LEASES * lease_length())
+    for run_id in stale.values_list("pk", flat=True):
+        if Run.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(enqueued_at=now) == 1:
+            run_enqueue(run_id)
+            sweep.reenqueued.append(run_id)
+    if sweep.requeued or sweep.failed or sweep.reenqueued:
+        logger.warning("run sweep: requeued %s, failed %s, enqueued again %s", sweep.requeued, sweep.failed,
+                       sweep.reenqueued)  # fmt: skip
+    return sweep
+
+
+def _lost(now: datetime) -> Q:
+    return Q(status=RunStatus.RUNNING, claimed_until__lt=now)
+
+
+def _requeue(run_id: int, attempts: int, now: datetime) -> bool:
+    reason = f"the worker running attempt {attempts} stopped (its lease expired); re-queued"
+    with transaction.atomic():
+        event = event_append(
+            run_id=run_id, kind=RUN_REQUEUED, attempt=attempts,
+            payload={"type": RUN_REQUEUED, "attempt": attempts, "reason": reason},
+            guard=_lost(now), status=RunStatus.QUEUED, status_reason=reason, lease_owner="", claimed_until=None,
+            enqueued_at=now,
+        )  # fmt: skip
+        if event is not None:
+            transaction.on_commit(lambda: run_enqueue(run_id))
+    return event is not None
+
+
+def _fail(run_id: int, attempts: int, now: datetime) -> bool:
+    reason = f"the worker was lost {attempts} times (attempts exhausted); giving up"
+    event = event_append(
+        run_id=run_id, kind=RUN_FAILED, attempt=attempts, payload={"type": RUN_FAILED, "error": reason},
+        guard=_lost(now), status=RunStatus.FAILED, status_reason=reason, lease_owner="", claimed_until=None,
+        finished_at=now,
+    )  # fmt: skip
+    return event is not None
