@@ -6,7 +6,8 @@ from typing import Any
 
 from django import forms
 
-from research.models import Role
+from research.models import Corpus, Role, RunTemplate, Workspace
+from research.runs import services as limits
 
 
 class WorkspaceForm(forms.Form):
@@ -78,3 +79,33 @@ class UploadForm(forms.Form):
         label="Files or .zip archives",
         help_text="Text, Markdown, HTML, PDF, DOCX, e-mail (.eml, .mbox), CSV, JSON/JSONL, or a .zip of them.",
     )
+
+
+class RunForm(forms.Form):
+    """Start a research run: the question, the corpora of this workspace to search, and the run's limits."""
+
+    question = forms.CharField(
+        max_length=limits.QUESTION_MAX, widget=forms.Textarea(attrs={"rows": 3}), label="Question"
+    )
+    corpora = forms.ModelMultipleChoiceField(
+        queryset=Corpus.objects.none(), widget=forms.CheckboxSelectMultiple, label="Corpora to search"
+    )
+    template = forms.ChoiceField(choices=RunTemplate.choices, initial=RunTemplate.QUESTION, label="Template")
+    rollouts = forms.IntegerField(
+        min_value=limits.ROLLOUTS[0], max_value=limits.ROLLOUTS[1], initial=limits.DEFAULT_ROLLOUTS,
+        label="Rollouts (run in parallel, rankings fused)",
+    )  # fmt: skip
+    budget = forms.IntegerField(
+        min_value=limits.BUDGET[0], max_value=limits.BUDGET[1], initial=limits.DEFAULT_BUDGET,
+        label="Token budget per rollout",
+    )  # fmt: skip
+    max_turns = forms.IntegerField(
+        min_value=limits.MAX_TURNS[0], max_value=limits.MAX_TURNS[1], initial=limits.DEFAULT_MAX_TURNS,
+        label="Maximum turns per rollout",
+    )  # fmt: skip
+
+    def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        corpora = self.fields["corpora"]
+        assert isinstance(corpora, forms.ModelMultipleChoiceField)
+        corpora.queryset = Corpus.objects.filter(workspace=workspace).order_by("name", "id")

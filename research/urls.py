@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from research.views import corpora, health, workspaces
+from research.views import corpora, health, runs, workspaces
 
 urlpatterns = [
     path("", workspaces.home, name="home"),
@@ -17,4 +17,11 @@ urlpatterns = [
     path("w/<slug:slug>/c/<slug:corpus_slug>/files/<int:file_id>/", corpora.upload_file_row, name="upload_file_row"),
     path("w/<slug:slug>/c/<slug:corpus_slug>/d/<str:doc_id>/", corpora.document_detail, name="document_detail"),
     path("w/<slug:slug>/c/<slug:corpus_slug>/d/<str:doc_id>/delete/", corpora.document_delete, name="document_delete"),
+    # Runs as JSON; w/<slug>/runs/ and w/<slug>/runs/<id>/ are left for the HTML pages.
+    path("w/<slug:slug>/runs.json", runs.run_list, name="run_list_json"),
+    path("w/<slug:slug>/runs/start/", runs.run_start, name="run_start"),
+    path("w/<slug:slug>/runs/estimate/", runs.run_estimate, name="run_estimate"),
+    path("w/<slug:slug>/runs/<int:run_id>.json", runs.run_detail_json, name="run_detail_json"),
+    path("w/<slug:slug>/runs/<int:run_id>/events/", runs.run_events, name="run_events"),
+    path("w/<slug:slug>/runs/<int:run_id>/cancel/", runs.run_cancel, name="run_cancel"),
 ]
