@@ -123,16 +123,17 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.send(text_data='{"type":"error","detail":"this socket does not accept messages"}')
 
-    async def group_message(self, event: dict[str, Any]) -> None:
-        message = event["payload"]
-        seq = int(message["seq"])
+    async def run_events(self, event: dict[str, Any]) -> None:
+        """A batch of live events (research.realtime.run_events_message), in seq order."""
         async with self.lock:
-            if seq <= self.last_seq:
-                return  # already sent (replayed, or caught up from the database)
-            if seq > self.last_seq + 1:
-                await self._replay()  # fill the gap from the database
-            if seq > self.last_seq:
-                await self._send(message)
+            for message in event["events"]:
+                seq = int(message["seq"])
+                if seq <= self.last_seq:
+                    continue  # already sent (replayed, or caught up from the database)
+                if seq > self.last_seq + 1:
+                    await self._replay()  # fill the gap from the database
+                if seq > self.last_seq:
+                    await self._send(message)
 
     async def catch_up(self) -> None:
         async with self.lock:

@@ -30,21 +30,27 @@ def publish(group: str, payload: dict[str, Any]) -> None:
     async_to_sync(_layer().group_send)(group, {"type": "group.message", "payload": payload})
 
 
+def run_events_message(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """One channel-layer message carrying a batch of a run's events (in seq order): one Redis hop per batch,
+    so a backlog is cleared in a few hops rather than one per event."""
+    return {"type": "run.events", "events": list(messages)}
+
+
+def publish_run_events(run_id: int, messages: Sequence[dict[str, Any]]) -> None:
+    """Send a batch of a run's stored events to the sockets watching it (at most once; see RunConsumer)."""
+    async_to_sync(_layer().group_send)(run_group(run_id), run_events_message(messages))
+
+
 class Publisher:
-    """Publishes from one long-lived thread through its own event loop, so the layer's Redis connections
-    are reused between messages (``publish`` starts a fresh loop, and connections, on every call)."""
+    """Publishes a run's event batches from one long-lived thread through its own event loop, so the layer's
+    Redis connections are reused between batches (``async_to_sync`` starts a fresh loop on every call)."""
 
     def __init__(self) -> None:
         self._loop = asyncio.new_event_loop()
         self._layer = _layer()
 
-    def publish_many(self, group: str, payloads: Sequence[dict[str, Any]]) -> None:
-        """Send ``payloads`` to ``group`` in order."""
-        self._loop.run_until_complete(self._send(group, payloads))
-
-    async def _send(self, group: str, payloads: Sequence[dict[str, Any]]) -> None:
-        for payload in payloads:
-            await self._layer.group_send(group, {"type": "group.message", "payload": payload})
+    def run_events(self, run_id: int, messages: Sequence[dict[str, Any]]) -> None:
+        self._loop.run_until_complete(self._layer.group_send(run_group(run_id), run_events_message(messages)))
 
     def close(self) -> None:
         self._loop.close()

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from research.models import Run, RunEvent
-from research.realtime import publish, run_group
+from research.realtime import publish_run_events
 
 # Events the Django side adds to a run's journal besides the harness's own (research/harness/events.py).
 RUN_REQUEUED = "run_requeued"  # the sweeper found the worker gone and put the run back in the queue
@@ -70,9 +70,7 @@ def events_store(
 
 
 def events_publish(*, run_id: int, events: Sequence[StoredEvent]) -> None:
-    group = run_group(run_id)
-    for event in events:
-        publish(group, event.message())
+    publish_run_events(run_id, [event.message() for event in events])
 
 
 def event_append(

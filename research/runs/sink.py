@@ -9,6 +9,7 @@ once a second; ``cancelled`` (the harness's callback) only reads a flag.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -21,7 +22,7 @@ from django.utils import timezone
 
 from research.harness.events import Event, TurnRecorded, to_dict
 from research.models import Run
-from research.realtime import Publisher, run_group
+from research.realtime import Publisher
 from research.runs.journal import StoredEvent, events_store
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 
@@ -29,6 +30,16 @@ logger = logging.getLogger(__name__)
 
 MAX_BATCH = 200
 DB_RETRIES = (0.5, 1.0, 2.0)  # seconds before each retry of a failed database write
+
+# SQLite has one writer at a time and a busy handler that sleeps (1, 2, 5, 10, ... ms) while another
+# connection writes, so concurrent runs' writer threads would wait far longer than their writes
+# take. In one process they take turns on this lock instead; PostgreSQL locks per run row.
+_SQLITE_WRITES = threading.Lock()
+
+
+def _writing() -> contextlib.AbstractContextManager[object]:
+    return _SQLITE_WRITES if connection.vendor == "sqlite" else contextlib.nullcontext()
+
 
 Item = tuple[str, dict[str, Any]]
 T = TypeVar("T")
@@ -119,8 +130,9 @@ class JournalSink:
 
         def store() -> list[StoredEvent] | None:
             until = timezone.now() + lease_length()
-            return events_store(run_id=claim.run_id, items=batch, attempt=claim.attempt, guard=claim.guard,
-                                claimed_until=until)  # fmt: skip
+            with _writing():
+                return events_store(run_id=claim.run_id, items=batch, attempt=claim.attempt, guard=claim.guard,
+                                    claimed_until=until)  # fmt: skip
 
         events = _retrying(store)
         if events is None:
@@ -130,7 +142,7 @@ class JournalSink:
 
     def _publish(self, events: list[StoredEvent], publisher: Publisher) -> None:
         try:
-            publisher.publish_many(run_group(self.claim.run_id), [event.message() for event in events])
+            publisher.run_events(self.claim.run_id, [event.message() for event in events])
         except Exception:  # the events are stored: sockets catch up from the database
             logger.warning("run %s: publishing %s events failed", self.claim.run_id, len(events), exc_info=True)
 
@@ -139,9 +151,10 @@ class JournalSink:
         claim = self.claim
 
         def beat() -> tuple[int, bool]:
-            renewed = Run.objects.filter(claim.guard, pk=claim.run_id).update(
-                claimed_until=timezone.now() + lease_length(), total_tokens=self.tokens
-            )
+            with _writing():
+                renewed = Run.objects.filter(claim.guard, pk=claim.run_id).update(
+                    claimed_until=timezone.now() + lease_length(), total_tokens=self.tokens
+                )
             wanted = Run.objects.filter(pk=claim.run_id).values_list("cancel_requested", flat=True).first()
             return renewed, bool(wanted)
 

@@ -139,11 +139,12 @@ async def test_events_published_during_the_replay_arrive_once_and_in_order(  # t
     def racing(*, run_id: int, after: int, limit: int = 500) -> list[StoredEvent]:
         rows = real(run_id=run_id, after=after, limit=limit)
         if not calls:
-            # While the socket replays: the writer commits and publishes 6 and 7, and the message of 5
-            # (committed before the read, published after the socket joined) arrives as well.
-            journal.events_publish(run_id=run_id, events=rows[-1:])
+            # While the socket replays: the batch message of 4 and 5 (committed before the read, published
+            # after the socket joined) arrives, the writer commits and publishes 6 and 7, and 6 again.
+            journal.events_publish(run_id=run_id, events=rows[-2:])
+            sixth = _append(run)
             _append(run)
-            _append(run)
+            journal.events_publish(run_id=run_id, events=[sixth])
         calls.append(after)
         return rows
 

@@ -40,13 +40,13 @@ def test_an_appended_event_is_published_only_after_commit(  # type: ignore[no-un
     corpus, start_run, monkeypatch, django_capture_on_commit_callbacks
 ) -> None:
     run = start_run([corpus])
-    published: list[tuple[str, dict[str, object]]] = []
-    monkeypatch.setattr(journal, "publish", lambda group, payload: published.append((group, payload)))
+    published: list[tuple[int, list[dict[str, object]]]] = []
+    monkeypatch.setattr(journal, "publish_run_events", lambda run_id, messages: published.append((run_id, messages)))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         event = journal.event_append(run_id=run.pk, kind="note", payload={"type": "note"}, attempt=1, guard=Q())
         assert published == []
     assert len(callbacks) >= 1
     assert event is not None
-    assert published == [(f"run.{run.pk}", event.message())]
-    assert published[0][1]["seq"] == 1
-    assert set(published[0][1]) == {"seq", "type", "payload", "attempt", "at"}
+    assert published == [(run.pk, [event.message()])]
+    assert published[0][1][0]["seq"] == 1
+    assert set(published[0][1][0]) == {"seq", "type", "payload", "attempt", "at"}
