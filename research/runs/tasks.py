@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from research.runs import execution, sweeper
+from research.runs import execution, stream_bench, sweeper
 
 
 @shared_task(name="research.tasks.run_execute", acks_late=True, ignore_result=True)
@@ -23,3 +23,9 @@ def run_execute(run_id: int) -> None:
 def sweep_runs() -> None:
     """Celery beat's periodic sweep (on the default queue, so busy run workers never delay it)."""
     sweeper.run_sweep()
+
+
+@shared_task(name="research.tasks.run_bench_stream", acks_late=True, ignore_result=True)
+def run_bench_stream(run_id: int, events: int, interval_ms: float, durable: bool) -> None:
+    """``manage.py bench_events`` only: stream synthetic events of a benchmark run through a sink."""
+    stream_bench.stream_events(run_id=run_id, events=events, interval_ms=interval_ms, durable=durable)
