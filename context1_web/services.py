@@ -11,6 +11,10 @@ from django.core.exceptions import ImproperlyConfigured
 
 # A unix socket path must fit in sockaddr_un.sun_path (108 bytes with the terminating NUL).
 _MAX_SOCKET_PATH = 100
+# channels_redis waits for a socket's next message with a 5 s blocking pop, and redis-py's default
+# read timeout is also 5 s: under load the client gave up first and the idle socket died (close
+# 1011, "Timeout reading"). The read timeout must outlast the blocking pop.
+CHANNEL_LAYER_SOCKET_TIMEOUT = 30.0
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,7 @@ class RedisConfig:
         return f"unix://{self.socket_path}"
 
     def channel_layer(self, *, capacity: int, expiry: int) -> dict[str, Any]:
-        host: str | dict[str, str] = self.url if self.url is not None else {"address": self.client_url}
+        host = {"address": self.client_url, "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT}
         return {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
