@@ -133,6 +133,7 @@ class Actor:
         call = parsed.call
         if isinstance(result, str):
             return self._error(turn, call, result)
+        seen_before = set(seen)
         fresh = [hit for hit in result.hits if hit.chunk_id not in seen]
         refs = tuple(
             ChunkRef(chunk_id=h.chunk_id, doc_id=h.doc_id, title=h.title, score=h.score, new=h.chunk_id not in seen)
@@ -140,8 +141,9 @@ class Actor:
         )
         seen.update(hit.chunk_id for hit in result.hits)
         chunks = [wire.WireChunk(h.chunk_id, h.doc_id, h.title, h.score, h.text, h.truncated) for h in fresh]
+        repeats = [(rank, h.chunk_id) for rank, h in enumerate(result.hits, start=1) if h.chunk_id in seen_before]
         observation = Observation(
-            call_id=call.id, tool=call.name, header=_header(parsed, result, len(chunks)), chunks=chunks
+            call_id=call.id, tool=call.name, header=_header(parsed, result, len(chunks), repeats), chunks=chunks
         )
         self.emit(
             ToolReturned(
@@ -187,9 +189,13 @@ class Actor:
         )
 
 
-def _header(parsed: ParsedCall, result: CorpusResult, shown: int) -> str:
+def _header(parsed: ParsedCall, result: CorpusResult, shown: int, repeats: list[tuple[int, str]]) -> str:
+    """The line above a tool result. Chunks another call of the same turn already returned are not repeated,
+    but named with their rank here, since several searches agreeing on a chunk is evidence."""
     what = {SEARCH: "search_corpus", GREP: "grep_corpus", READ: "read_document"}[parsed.call.name]
     header = f"{what}({parsed.subject!r}): {shown} new chunk(s)."
+    if repeats:
+        header += " " + wire.render_repeats(repeats)
     if result.omitted:
         header += f" {result.omitted} more did not fit the token budget."
     if result.truncated:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,17 +29,44 @@ STOPWORDS = frozenset(
 )  # fmt: skip
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*(?:[ \t]+(?:of|de|von|the|and|&)?[ \t]*[A-Z][\w&'-]*)*|\d{4})\b")
+_POSSESSIVE = re.compile(r"['\u2019]s$")
+CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 BRIDGE_RELEVANCE = 0.5
-QUESTION_WEIGHT, BRIDGE_WEIGHT, SUBQUERY_WEIGHT = 2.0, 1.0, 0.5  # which search found a chunk (final_ranking)
-FIRST_HOP_HEAD = 8
-RELEVANCE_WEIGHT = 0.001
+QUESTION_WEIGHT, SUBQUERY_WEIGHT, BRIDGE_WEIGHT = 2.0, 1.0, 0.5  # which search found a chunk (final_ranking)
+RANK_K = 1
+BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
 _USAGE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 
 
 def terms(text: str) -> set[str]:
     """Content terms, lower-cased and cut to five letters (a cheap stemmer)."""
     return {word.lower()[:5] for word in _WORD.findall(text) if word.lower() not in STOPWORDS and len(word) > 1}
+
+
+def fold(text: str) -> str:
+    """Lower-cased, accents dropped: "Aschenbrödel" and "Aschenbrodel" name the same thing."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+def anchor_entities(question: str) -> list[str]:
+    """The names the question itself gives (possessive 's dropped), folded: where a chain of hops starts."""
+    return list(dict.fromkeys(fold(_POSSESSIVE.sub("", e)) for e in entities(question)))
+
+
+def bridge_entities(text: str) -> list[str]:
+    """Names worth a follow-up search: not dates (a month or a bare year finds everything and nothing)."""
+    return [e for e in entities(text) if not e.isdigit() and fold(e).split()[0] not in CALENDAR]
+
+
+def relation_words(question: str, anchors: Sequence[str], limit: int) -> str:
+    """The question's content words that are not part of a name: what is asked about the names."""
+    named = {w.lower() for a in anchors for w in _WORD.findall(a)}
+    words = [w for w in _WORD.findall(question) if w.lower() not in STOPWORDS | named and len(w) > 2]
+    return " ".join(dict.fromkeys(words[:limit]))
 
 
 def key_words(question: str, limit: int) -> str:
@@ -65,24 +93,15 @@ class Seen:
     chunk: wire.WireChunk
     relevance: float
     order: int
-    weight: float = 1.0  # QUESTION_WEIGHT for chunks the whole-question search returned
+    evidence: float = 0.0  # see final_ranking
 
 
-def rank_key(seen: Seen) -> tuple[float, int]:
-    """Order within a group: the chunk's retrieval (RRF) score, nudged by its measured relevance."""
-    return -(seen.chunk.score + RELEVANCE_WEIGHT * seen.relevance), seen.order
-
-
-def final_ranking(items: Sequence[Seen], head: int) -> list[Seen]:
-    """The whole-question search's first ``head`` chunks, then the follow-up searches' and the rest
-    alternately: the first hop keeps its best evidence and each later hop gets places near the top."""
-    direct = sorted((s for s in items if s.weight == QUESTION_WEIGHT), key=rank_key)
-    other = sorted((s for s in items if s.weight == BRIDGE_WEIGHT), key=rank_key)
-    ranked = direct[:head]
-    rest = direct[head:] + sorted((s for s in items if s.weight < BRIDGE_WEIGHT), key=rank_key)
-    while other or rest:
-        ranked.extend(queue.pop(0) for queue in (other, rest) if queue)
-    return ranked
+def final_ranking(items: Sequence[Seen]) -> list[Seen]:
+    """Chunks by evidence, ties by first sight. A chunk's evidence sums, over every search that returned it,
+    the search's weight (the whole question, a sub-query of it, a bridge) over ``RANK_K`` + its place in
+    that result: RRF within the rollout with a small k, since results are at most ten long. Concurrent
+    searches of one turn are not excluded from each other, so a chunk several of them found adds up."""
+    return sorted(items, key=lambda s: (-s.evidence, s.order))
 
 
 class HeuristicBackend:
@@ -119,15 +138,23 @@ class HeuristicBackend:
         return ModelTurn(tool_calls=tuple(calls), finish_reason="tool_calls")
 
     def _decompose(self, question: str) -> list[ToolCall]:
+        """The whole question first (in every rollout), then sub-queries from a pool: its clauses, each
+        named entity with what is asked about it, its key words. Rollout ``variant`` takes the pool from a
+        different place, so rollouts decompose differently and their fusion rewards agreement."""
+        whole = question.strip()
         clauses = [
-            c.strip() for c in re.split(r"[,;?]|\band\b|\bwhich\b|\bwho\b|\bthat\b", question) if len(terms(c)) >= 2
+            c.strip()
+            for c in re.split(r"[,;?]|\band\b|\bwhich\b|\bwho\b|\bthat\b", question)
+            if len(terms(c)) >= 2 and terms(c) != terms(whole)
         ]
-        key = key_words(question, 4)
-        queries = [question.strip(), *clauses, *(f"{e} {key}" for e in entities(question))]
-        queries = list(dict.fromkeys(q for q in queries if q))
-        shift = self.variant % max(1, len(queries))
-        rotated = queries[shift:] + queries[:shift]
-        calls = [self._call("search_corpus", query=q) for q in rotated[: self.calls_per_turn]]
+        anchors = entities(question)
+        relation = relation_words(question, [fold(a) for a in anchors], BRIDGE_RELATION_WORDS)
+        pool = [*clauses, *(f"{_POSSESSIVE.sub('', e)} {relation}" for e in anchors), key_words(question, 6)]
+        rest = [q for q in dict.fromkeys(q.strip() for q in pool) if q and q != whole]
+        width = self.calls_per_turn - 1
+        shift = (self.variant * width) % max(1, len(rest))
+        chosen = [whole, *(rest[shift:] + rest[:shift])[:width]]
+        calls = [self._call("search_corpus", query=q) for q in chosen]
         calls += [self._call("grep_corpus", pattern=re.escape(p)) for p in _QUOTED.findall(question)[:2]]
         return calls
 
@@ -138,21 +165,26 @@ class HeuristicBackend:
         relevant = [s for s in live if s.relevance >= self.prune_below]
         new_last_turn = self._new_relevant_last_turn(messages, relevant)
         used, limit = self._usage(messages)
+        ranked = final_ranking(live)
         if turns > self.max_hops or not new_last_turn or used >= limit // 2:
-            ranked = final_ranking(relevant or live, FIRST_HOP_HEAD)
-            if not ranked:
-                return ModelTurn(content="No supporting documents found.")
-            return self._turn(
-                [self._call("complete", ranked_chunk_ids=[s.chunk.chunk_id for s in ranked[: self.max_ranked]])]
-            )
-        calls = self._bridges(question, messages, relevant)
-        to_prune = [s.chunk.chunk_id for s in live if s.relevance < self.prune_below]
+            return self._complete(ranked)
+        calls = self._bridges(question, messages, live)
+        # Prune what is neither relevant by its words nor among the best supported: a later hop's document
+        # rarely shares the question's words, but the searches that found it rank it well.
+        contenders = {s.chunk.chunk_id for s in ranked[: self.max_ranked]}
+        to_prune = [
+            s.chunk.chunk_id for s in live if s.relevance < self.prune_below and s.chunk.chunk_id not in contenders
+        ]
         if to_prune:
             calls.append(self._call("prune_chunks", chunk_ids=to_prune))
-        if not calls:
-            ranked_ids = [s.chunk.chunk_id for s in final_ranking(relevant, FIRST_HOP_HEAD)]
-            return self._turn([self._call("complete", ranked_chunk_ids=ranked_ids[: self.max_ranked])])
-        return self._turn(calls)
+        return self._turn(calls) if calls else self._complete(ranked)
+
+    def _complete(self, ranked: list[Seen]) -> ModelTurn:
+        if not ranked:
+            return ModelTurn(content="No supporting documents found.")
+        return self._turn(
+            [self._call("complete", ranked_chunk_ids=[s.chunk.chunk_id for s in ranked[: self.max_ranked]])]
+        )
 
     def _seen(self, question: str, messages: Sequence[Message]) -> list[Seen]:
         """Every chunk seen, with its relevance: the share of the question's terms it contains, or, for a
@@ -162,9 +194,12 @@ class HeuristicBackend:
         first_turn = next((m for m in messages if m.role == "assistant"), None)
         opening = {c.id for c in first_turn.tool_calls} if first_turn else set()
         question_calls = {
-            c.id for c in (first_turn.tool_calls if first_turn else ()) if question.strip() in c.arguments
+            c.id
+            for c in (first_turn.tool_calls if first_turn else ())
+            if json.loads(c.arguments).get("query", "").strip() == question.strip()
         }
-        unique: dict[str, tuple[wire.WireChunk, float]] = {}
+        unique: dict[str, wire.WireChunk] = {}
+        support: dict[str, float] = {}
         for message in messages:
             if message.role == "tool":
                 weight = (
@@ -174,14 +209,20 @@ class HeuristicBackend:
                     if message.tool_call_id in opening
                     else BRIDGE_WEIGHT
                 )
-                for chunk in wire.parse(message.content):
-                    unique.setdefault(chunk.chunk_id, (chunk, weight))
+                shown = wire.parse(message.content)
+                repeats = wire.parse_repeats(message.content)
+                taken = {rank for rank, _ in repeats}
+                free = (rank for rank in itertools.count(1) if rank not in taken)
+                for rank, chunk_id in [*zip(free, (c.chunk_id for c in shown), strict=False), *repeats]:
+                    support[chunk_id] = support.get(chunk_id, 0.0) + weight / (RANK_K + rank - 1)
+                for chunk in shown:
+                    unique.setdefault(chunk.chunk_id, chunk)
         seen = []
-        for order, (chunk, weight) in enumerate(unique.values()):
+        for order, chunk in enumerate(unique.values()):
             relevance = len(wanted & terms(chunk.title + " " + chunk.text)) / max(1, len(wanted))
             if any(entity in chunk.text for entity in followed):
                 relevance = max(relevance, BRIDGE_RELEVANCE)
-            seen.append(Seen(chunk, relevance, order, weight))
+            seen.append(Seen(chunk, relevance, order, support[chunk.chunk_id]))
         return seen
 
     def _followed_entities(self, question: str, messages: Sequence[Message]) -> set[str]:
@@ -201,17 +242,26 @@ class HeuristicBackend:
                 return int(match.group(1).replace(",", "")), int(match.group(2).replace(",", ""))
         return 0, 1
 
-    def _bridges(self, question: str, messages: Sequence[Message], relevant: list[Seen]) -> list[ToolCall]:
-        """Follow-up searches for entities the best chunks mention and the question does not."""
+    def _bridges(self, question: str, messages: Sequence[Message], live: list[Seen]) -> list[ToolCall]:
+        """Follow-up searches for names that the chunks about the question's own entities (or about an entity
+        already followed) mention and the question does not: the next hop of a multi-hop question. Sources
+        are taken in retrieval order; each rollout starts from a different one, so rollouts explore apart."""
         asked = {json.loads(c.arguments).get("query", "").lower() for m in messages for c in m.tool_calls}
-        known = {e.lower() for e in entities(question)}
-        key = key_words(question, 3)
+        followed = sorted(fold(e) for e in self._followed_entities(question, messages))
+        anchors = anchor_entities(question) + followed
+        known = set(anchors)
+        relation = relation_words(question, anchors, BRIDGE_RELATION_WORDS)
+        about = [s for s in live if any(a in fold(s.chunk.title + " " + s.chunk.text) for a in anchors)]
+        sources = sorted(about or live, key=lambda s: (-s.evidence, s.order))[:BRIDGE_SOURCES]
+        shift = self.variant % max(1, len(sources))
         calls: list[ToolCall] = []
-        for item in sorted(relevant, key=lambda s: (-s.relevance, s.order))[:4]:
-            for entity in entities(item.chunk.text):
-                query = f"{entity} {' '.join(w for w in key.split() if w.lower() not in entity.lower())}".strip()
-                if entity.lower() in known or query.lower() in asked or len(calls) >= self.calls_per_turn - 1:
+        for item in sources[shift:] + sources[:shift]:
+            for entity in bridge_entities(item.chunk.text)[:BRIDGE_ENTITIES_PER_SOURCE]:
+                query, name = f"{entity} {relation}".strip(), fold(entity)
+                if any(name in k or k in name for k in known) or query.lower() in asked:
                     continue
-                known.add(entity.lower())
+                if len(calls) >= self.calls_per_turn - 1:
+                    return calls
+                known.add(name)
                 calls.append(self._call("search_corpus", query=query))
         return calls

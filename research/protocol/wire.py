@@ -53,6 +53,22 @@ def render(chunk: WireChunk) -> str:
     )
 
 
+_REPEAT = re.compile(r"(\S+) \(rank (\d+)\)")
+REPEATS_PREFIX = "Also returned, shown above:"
+
+
+def render_repeats(repeats: list[tuple[int, str]]) -> str:
+    """Chunks a result also held that were already shown: ``Also returned, shown above: a#0 (rank 1), ...``."""
+    return REPEATS_PREFIX + " " + ", ".join(f"{chunk_id} (rank {rank})" for rank, chunk_id in repeats) + "."
+
+
+def parse_repeats(text: str) -> list[tuple[int, str]]:
+    """(rank, chunk id) of every chunk named by :func:`render_repeats` in ``text``."""
+    line = next((line for line in text.splitlines() if REPEATS_PREFIX in line), "")
+    tail = line.split(REPEATS_PREFIX, 1)[1] if line else ""
+    return [(int(rank), chunk_id.rstrip(",")) for chunk_id, rank in _REPEAT.findall(tail)]
+
+
 def render_stub(chunk_id: str) -> str:
     return f'<chunk id="{_attr(chunk_id)}" pruned="true"/>'
 

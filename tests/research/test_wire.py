@@ -37,3 +37,10 @@ def test_the_documented_shape() -> None:
         '<chunk id="d1#3" doc="d1" title="A &quot;quoted&quot; &lt;title&gt;" score="0.0323">\n'
         "Body &amp; more\n</chunk>"
     )
+
+
+def test_repeats_round_trip_inside_a_header() -> None:
+    repeats = [(1, "d41d8cd98f00b204#0"), (7, "9e107d9d372bb682#12")]
+    header = "search_corpus('q'): 3 new chunk(s). " + wire.render_repeats(repeats) + "\n\n<chunk ...>"
+    assert wire.parse_repeats(header) == repeats
+    assert wire.parse_repeats("search_corpus('q'): 3 new chunk(s).") == []

@@ -4,8 +4,20 @@ from __future__ import annotations
 
 from research.harness.config import HarnessConfig
 from research.harness.events import ChunksPruned, ListSink, RolloutFinished, ToolCalled
+from research.harness.messages import Message
 from research.harness.run import run_research
-from research.inference.heuristic import HeuristicBackend, entities, terms
+from research.inference.heuristic import (
+    HeuristicBackend,
+    anchor_entities,
+    bridge_entities,
+    entities,
+    final_ranking,
+    fold,
+    relation_words,
+    terms,
+)
+from research.inference.scripted import call
+from research.protocol import wire
 from tests.support.fake_corpus import FakeCorpus
 
 # Two hops: the question names Halvorix's codename program; only the first document names its
@@ -51,8 +63,43 @@ async def test_it_prunes_chunks_with_low_measured_relevance() -> None:
     assert pruned <= {"noise#0", "pricing#0", "bio#0", "press#0"}
 
 
-async def test_it_is_deterministic_and_rollouts_vary() -> None:
+async def test_it_is_deterministic_and_rollouts_vary_after_the_whole_question() -> None:
     first, second = await run(variant_count=2), await run(variant_count=2)
     assert first[0].documents == second[0].documents
-    firsts = {e.rollout: e.query for e in first[1] if isinstance(e, ToolCalled) and e.turn == 1}
-    assert firsts[0] != firsts[1]
+    opening = {
+        rollout: [e.query for e in first[1] if isinstance(e, ToolCalled) and e.turn == 1 and e.rollout == rollout]
+        for rollout in (0, 1)
+    }
+    assert opening[0][0] == opening[1][0] == QUESTION  # every rollout starts from the whole question
+    assert opening[0][1:] != opening[1][1:]  # and decomposes it differently
+
+
+def test_anchors_fold_accents_and_possessives_and_bridges_skip_dates() -> None:
+    assert anchor_entities("Who composed Aschenbrödel's ballet for Hello Love's singer?") == [
+        "aschenbrodel",
+        "hello love",
+    ]
+    assert fold("Aschenbrödel") == fold("Aschenbrodel")
+    assert bridge_entities("Johann Strauss II wrote it in September 1862 for Vienna.") == [
+        "Johann Strauss II",
+        "Vienna",
+    ]
+    assert relation_words("What river flows past Kassel?", ["kassel"], 4) == "river flows past"
+
+
+def test_chunks_that_several_searches_return_gain_evidence() -> None:
+    chunk = '<chunk id="{0}" doc="{1}" title="" score="0.1000">\n{2}\n</chunk>'
+    first = "search_corpus('a'): 3 new chunk(s).\n\n" + chunk.format("x#0", "x", "alpha") + "\n\n"
+    first += chunk.format("z#0", "z", "gamma") + "\n\n" + chunk.format("y#0", "y", "beta")
+    second = "search_corpus('b'): 0 new chunk(s). " + wire.render_repeats([(1, "y#0")])
+    calls = (call("search_corpus", {"query": "Q?"}), call("search_corpus", {"query": "b"}))
+    messages = [
+        Message("user", "Q?"),
+        Message("assistant", "", tool_calls=calls),
+        Message("tool", first, tool_call_id=calls[0].id),
+        Message("tool", second, tool_call_id=calls[1].id),
+    ]
+    seen = {s.chunk.chunk_id: s for s in HeuristicBackend()._seen("Q?", messages)}
+    # y: third for the question but first for another search; z: second for the question alone
+    assert seen["y#0"].evidence > seen["z#0"].evidence
+    assert [s.chunk.chunk_id for s in final_ranking(list(seen.values()))] == ["x#0", "y#0", "z#0"]

@@ -290,3 +290,20 @@ async def test_events_name_the_sub_query_of_each_tool_call() -> None:
         ("search_corpus", "Globex price"),
         ("grep_corpus", "VP"),
     ]
+
+
+async def test_a_chunk_two_calls_of_one_turn_return_is_shown_once_and_named_with_its_rank_by_the_other() -> None:
+    both = turn(call("search_corpus", {"query": "Globex price"}), call("search_corpus", {"query": "Globex hired"}))
+    backend = ScriptedBackend([both])
+    _, events, _, _ = await run(backend)
+    returned = [e for e in events if isinstance(e, ToolReturned) and e.tool == "search_corpus"]
+    shared = {c.chunk_id for c in returned[0].chunks} & {c.chunk_id for c in returned[1].chunks}
+    assert shared  # both searches match both Globex chunks
+    later = backend.requests[1]
+    tool_messages = [m for m in later if m.role == "tool"]
+    shown = [c.chunk_id for m in tool_messages for c in wire.parse(m.content)]
+    assert sorted(shown) == sorted(set(shown))  # no chunk text twice
+    repeats = [r for m in tool_messages for r in wire.parse_repeats(m.content)]
+    assert {chunk_id for _, chunk_id in repeats} == shared
+    second = [c.chunk_id for c in returned[1].chunks]
+    assert all(second[rank - 1] == chunk_id for rank, chunk_id in wire.parse_repeats(tool_messages[1].content))
