@@ -46,5 +46,5 @@ class LangChainStyleHybrid:
 
     def search(self, query: str) -> list[Chunk]:
         sparse = self.bm25(query)
-        dense = self.dense.query(self.embedder.embed_query(query), n=self.k, exclude=frozenset())
+        dense = self.dense.query_chunks(self.embedder.embed_query(query), n=self.k)
         return weighted_rrf([sparse, dense], [0.5, 0.5])

@@ -36,9 +36,7 @@ def rankings(corpus: HybridCorpus, question: str) -> dict[str, list[str]]:
     """Documents ranked by each retriever: BM25 and dense alone (``candidates`` chunks each) and our RRF fusion."""
     n = corpus.config.candidates
     bm25 = [chunk_id for chunk_id, _ in corpus.sparse.query(question, n=n, exclude=NOTHING)]
-    dense = [
-        chunk.chunk_id for chunk in corpus.dense.query(corpus.embedder.embed_query(question), n=n, exclude=NOTHING)
-    ]
+    dense = corpus.dense.query(corpus.embedder.embed_query(question), n=n, exclude=NOTHING)
     hybrid = [item.chunk_id for item in corpus.candidates(question, exclude=NOTHING)]
     return {"bm25": distinct_documents(bm25), "dense": distinct_documents(dense), "hybrid": distinct_documents(hybrid)}
 

@@ -12,7 +12,6 @@ from research.evaluation.indexing import CHUNK_TOKENS, document_chunks
 from research.evaluation.measure import Stopwatch, percentile_ms
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.embedders import Embedder
-from research.retrieval.packing import pack
 from research.retrieval.tokens import TokenCounter
 from research.retrieval.types import Chunk
 
@@ -46,8 +45,8 @@ class Latency:
     rank_bm25: list[float]
     dense: list[float]
     query_embed: list[float]
-    candidates: list[float]  # HybridCorpus.candidates: both retrievers, RRF, fetch of BM25-only hits
-    pack: list[float]  # packing those candidates into the search budget
+    candidates: list[float]  # HybridCorpus.fused: both retrievers (ids only) and RRF
+    pack: list[float]  # HybridCorpus.pack_fused: fetching the chunks it keeps and packing them in the budget
 
     def p50_ms(self, name: str) -> float:
         values: list[float] = getattr(self, name)
@@ -114,7 +113,7 @@ def latency(
 ) -> Latency:
     """Per query: ours and the baseline end to end (alternating which goes first), then each component alone."""
     result = Latency([], [], [], [], [], [], [], [])
-    n, config = corpus.config.candidates, corpus.config
+    n = corpus.config.candidates
     for number, query in enumerate(queries):
         runs: list[tuple[list[float], Callable[[], object]]] = [(result.ours, partial(corpus.search, query))]
         if number < baseline_queries:
@@ -128,8 +127,7 @@ def latency(
         result.query_embed.append(time.perf_counter() - start)
         result.dense.append(_timed(partial(corpus.dense.query, vector, n=n, exclude=NOTHING)))
         start = time.perf_counter()
-        ranked = corpus.candidates(query, exclude=NOTHING)
+        fused = corpus.fused(query, exclude=NOTHING)
         result.candidates.append(time.perf_counter() - start)
-        packing = partial(pack, ranked, budget=config.search_budget, counter=corpus.counter, limit=config.max_results)
-        result.pack.append(_timed(packing))
+        result.pack.append(_timed(partial(corpus.pack_fused, query, fused)))
     return result

@@ -43,13 +43,17 @@ def body(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+def score_text(score: float) -> str:
+    return f"{score:.4f}"
+
+
 def render(chunk: WireChunk) -> str:
     """The element; its text sits between two newlines, so ``render(c)`` is ``render(c with text "")`` with
     ``body(c.text)`` inserted at a whitespace boundary (what lets packing add stored body counts)."""
     truncated = ' truncated="true"' if chunk.truncated else ""
     return (
         f'<chunk id="{_attr(chunk.chunk_id)}" doc="{_attr(chunk.doc_id)}" title="{_attr(chunk.title)}" '
-        f'score="{chunk.score:.4f}"{truncated}>\n{body(chunk.text)}\n</chunk>'
+        f'score="{score_text(chunk.score)}"{truncated}>\n{body(chunk.text)}\n</chunk>'
     )
 
 

@@ -11,10 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from research.protocol import wire
-from research.protocol.fusion import RRF_K, rrf
+from research.protocol.fusion import RRF_K, Fused, rrf
 from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder
-from research.retrieval.packing import pack, pack_truncating
+from research.retrieval.packing import costs, frame_counts, pack, pack_truncating
 from research.retrieval.rerankers import Reranker
 from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import TokenCounter
@@ -48,9 +48,14 @@ class HybridCorpus:
             self.dense.upsert(self.counted(chunks), self.embedder.embed_documents([c.text for c in chunks]))
 
     def counted(self, chunks: Sequence[Chunk]) -> list[Chunk]:
-        """``chunks`` with their wire body token counts, stored beside them so searches need not re-count."""
-        counts = self.counter.count_many([wire.body(c.text) for c in chunks])
-        return [replace(c, body_tokens=n, body_counter=self.counter.name) for c, n in zip(chunks, counts, strict=True)]
+        """``chunks`` with their wire token counts (body, and frame less its score), stored beside them so
+        searches need not tokenise (see ``packing.costs``)."""
+        bodies = self.counter.count_many([wire.body(c.text) for c in chunks])
+        frames = frame_counts([ScoredChunk(c, 0.0) for c in chunks], self.counter)
+        return [
+            replace(c, body_tokens=body, body_counter=self.counter.name, frame_tokens=frame)
+            for c, body, frame in zip(chunks, bodies, frames, strict=True)
+        ]
 
     def delete_documents(self, doc_ids: Sequence[str]) -> None:
         self.dense.delete_documents(doc_ids)
@@ -60,18 +65,22 @@ class HybridCorpus:
         return self.sparse.rebuild(self.dense.iter_texts())
 
     # --- tools ---------------------------------------------------------------------------
-    def candidates(self, query: str, *, exclude: frozenset[str]) -> list[ScoredChunk]:
-        """BM25 and dense candidates (in parallel), fused by RRF, best first."""
+    def fused(self, query: str, *, exclude: frozenset[str]) -> list[Fused]:
+        """BM25 and dense candidate ids (in parallel), fused by RRF, best first; no chunk text fetched yet."""
         n = self.config.candidates
         sparse_future = self._pool.submit(self.sparse.query, query, n=n, exclude=exclude)
-        dense_hits = self.dense.query(self.embedder.embed_query(query), n=n, exclude=exclude)
-        sparse_hits = sparse_future.result()
-        fused = rrf(
-            {"bm25": [i for i, _ in sparse_hits], "dense": [c.chunk_id for c in dense_hits]}, k=self.config.rrf_k
-        )
-        known = {c.chunk_id: c for c in dense_hits}
-        known.update(self.dense.get([f.item_id for f in fused if f.item_id not in known]))
-        return [ScoredChunk(known[f.item_id], f.score, f.ranks) for f in fused if f.item_id in known]
+        dense_ids = self.dense.query(self.embedder.embed_query(query), n=n, exclude=exclude)
+        sparse_ids = [chunk_id for chunk_id, _ in sparse_future.result()]
+        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k)
+
+    def hydrate(self, fused: Sequence[Fused]) -> list[ScoredChunk]:
+        """The chunks of ``fused`` ids (one Chroma fetch), in order; an id deleted meanwhile is skipped."""
+        found = self.dense.get([f.item_id for f in fused])
+        return [ScoredChunk(found[f.item_id], f.score, f.ranks) for f in fused if f.item_id in found]
+
+    def candidates(self, query: str, *, exclude: frozenset[str]) -> list[ScoredChunk]:
+        """Every fused candidate with its chunk, best first."""
+        return self.hydrate(self.fused(query, exclude=exclude))
 
     def _rerank(self, query: str, ranked: list[ScoredChunk]) -> list[ScoredChunk]:
         head, tail = ranked[: self.config.rerank_depth], ranked[self.config.rerank_depth :]
@@ -83,9 +92,34 @@ class HybridCorpus:
         return rescored + tail
 
     def search(self, query: str, *, exclude: frozenset[str] = frozenset(), budget: int | None = None) -> ToolResult:
-        ranked = self._rerank(query, self.candidates(query, exclude=exclude))
+        """The best unseen chunks that fit ``budget`` tokens, at most ``max_results``.
+
+        Without a reranker the fused candidates are fetched and packed a window at a time, so a search
+        fetches about as many chunks as it returns; it stops at the limit, or once the room left is
+        smaller than every chunk it has costed (chunks of one corpus are alike in size, so a smaller one
+        further down is rare and weakly ranked). A reranker needs every candidate's text, so then all
+        candidates are fetched, reranked and packed at once."""
+        return self.pack_fused(query, self.fused(query, exclude=exclude), budget=budget)
+
+    def pack_fused(self, query: str, fused: Sequence[Fused], *, budget: int | None = None) -> ToolResult:
+        """The second half of ``search``: fetch, (rerank,) pack."""
         budget = self.config.search_budget if budget is None else min(budget, self.config.search_budget)
-        return pack(ranked, budget=budget, counter=self.counter, limit=self.config.max_results).result
+        limit = self.config.max_results
+        if self.reranker.name != "none":
+            return pack(
+                self._rerank(query, self.hydrate(fused)), budget=budget, counter=self.counter, limit=limit
+            ).result
+        kept: list[ScoredChunk] = []
+        used, smallest, window = 0, 0, max(limit + limit // 2, 1)  # smallest: of every chunk costed so far
+        for start in range(0, len(fused), window):
+            if len(kept) >= limit or budget - used < smallest:
+                break
+            batch = self.hydrate(fused[start : start + window])
+            smallest = min(costs(batch, self.counter) + ([smallest] if start else []), default=smallest)
+            part = pack(batch, budget=budget - used, counter=self.counter, limit=limit - len(kept)).result
+            kept.extend(part.chunks)
+            used += part.tokens
+        return ToolResult(chunks=kept, tokens=used, omitted=len(fused) - len(kept))
 
     def grep(self, pattern: str, *, exclude: frozenset[str] = frozenset(), budget: int | None = None) -> ToolResult:
         """Up to ``grep_limit`` chunks matching ``pattern``; raises ``GrepError`` for an invalid pattern."""

@@ -20,13 +20,14 @@ class GrepError(ValueError):
     """The pattern is not a valid regular expression for the corpus's regex engine."""
 
 
-_BODY_TOKENS, _BODY_COUNTER = "_body_tokens", "_body_counter"
+_BODY_TOKENS, _BODY_COUNTER, _FRAME_TOKENS = "_body_tokens", "_body_counter", "_frame_tokens"
 
 
 def _metadata(chunk: Chunk) -> dict[str, str | int]:
     meta: dict[str, str | int] = {**chunk.metadata, "doc_id": chunk.doc_id, "index": chunk.index, "title": chunk.title}
-    if chunk.body_tokens is not None:
+    if chunk.body_tokens is not None and chunk.frame_tokens is not None:
         meta[_BODY_TOKENS], meta[_BODY_COUNTER] = chunk.body_tokens, chunk.body_counter
+        meta[_FRAME_TOKENS] = chunk.frame_tokens
     return meta
 
 
@@ -34,9 +35,11 @@ def _chunk(chunk_id: str, text: str | None, metadata: Any) -> Chunk:
     meta = dict(metadata or {})
     doc_id, index, title = str(meta.pop("doc_id")), int(meta.pop("index")), str(meta.pop("title", ""))
     body_tokens, body_counter = meta.pop(_BODY_TOKENS, None), str(meta.pop(_BODY_COUNTER, ""))
+    frame_tokens = meta.pop(_FRAME_TOKENS, None)
     return Chunk(
         chunk_id, doc_id, index, text or "", title, {k: str(v) for k, v in meta.items()},
         body_tokens=None if body_tokens is None else int(body_tokens), body_counter=body_counter,
+        frame_tokens=None if frame_tokens is None else int(frame_tokens),
     )  # fmt: skip
 
 
@@ -67,19 +70,23 @@ class DenseIndex:
             where: Where = {"doc_id": members}
             self._collection.delete(where=where)
 
-    def query(self, vector: Vectors, *, n: int, exclude: frozenset[str]) -> list[Chunk]:
-        """The ``n`` nearest chunks not in ``exclude``, nearest first."""
-        total = self.count()
-        if total == 0 or n <= 0:
+    def query(self, vector: Vectors, *, n: int, exclude: frozenset[str]) -> list[str]:
+        """The ids of the ``n`` nearest chunks not in ``exclude``, nearest first. Ids only: fetching metadata
+        costs more than the HNSW search itself, and the caller fetches just the chunks it keeps (``get``).
+        No ``count()`` first either (a full scan in Chroma): it returns what it has when asked for more."""
+        if n <= 0:
             return []
+        result = self._collection.query(query_embeddings=vector.reshape(1, -1), n_results=n + len(exclude), include=[])
+        return [chunk_id for chunk_id in result["ids"][0] if chunk_id not in exclude][:n]
+
+    def query_chunks(self, vector: Vectors, *, n: int) -> list[Chunk]:
+        """The ``n`` nearest chunks with their texts and metadata in one call (what LangChain's Chroma store
+        does; the retrieval benchmark's baseline uses it)."""
         result = self._collection.query(
-            query_embeddings=vector.reshape(1, -1),
-            n_results=min(total, n + len(exclude)),
-            include=["documents", "metadatas"],
+            query_embeddings=vector.reshape(1, -1), n_results=n, include=["documents", "metadatas"]
         )
         ids, documents, metadatas = result["ids"][0], (result["documents"] or [[]])[0], (result["metadatas"] or [[]])[0]
-        chunks = [_chunk(i, d, m) for i, d, m in zip(ids, documents, metadatas, strict=True) if i not in exclude]
-        return chunks[:n]
+        return [_chunk(i, d, m) for i, d, m in zip(ids, documents, metadatas, strict=True)]
 
     def get(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
         if not chunk_ids:

@@ -31,6 +31,7 @@ class Chunk:
     # and the name of the counter that produced it (a different counter ignores it).
     body_tokens: int | None = None
     body_counter: str = ""
+    frame_tokens: int | None = None  # the element around the body, less its score's tokens
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from research.protocol import wire
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import GrepError
-from research.retrieval.packing import to_wire
+from research.retrieval.packing import pack, to_wire
 from research.retrieval.types import Chunk, chunk_id_for
 from tests.research.retrieval.conftest import make_corpus
 
@@ -42,6 +42,7 @@ def test_indexed_chunks_carry_their_body_token_counts_and_search_counts_from_the
     assert hits
     assert all(h.chunk.body_counter == filled.counter.name for h in hits)
     assert all(h.chunk.body_tokens == filled.counter.count(wire.body(h.chunk.text)) for h in hits)
+    assert all(h.chunk.frame_tokens for h in hits)
     result = filled.search("Globex Team plan price June")
     rendered = [wire.render(to_wire(item)) for item in result.chunks]
     assert result.tokens == sum(filled.counter.count_many(rendered))
@@ -131,3 +132,16 @@ def filled_module(chroma, tmp_path_factory) -> HybridCorpus:  # type: ignore[no-
         corpus.add(_chunks(doc_id, texts))
     corpus.refresh_sparse()
     return corpus
+
+
+@pytest.mark.parametrize("budget", [60, 120, 400, 10_000])
+def test_search_fetches_lazily_but_packs_as_packing_all_candidates_would(filled: HybridCorpus, budget: int) -> None:
+    query = "Globex Nimbus pricing plan"
+    everything = pack(
+        filled.candidates(query, exclude=frozenset()), budget=budget, counter=filled.counter,
+        limit=filled.config.max_results,
+    ).result  # fmt: skip
+    searched = filled.search(query, budget=budget)
+    assert [c.chunk_id for c in searched.chunks] == [c.chunk_id for c in everything.chunks]
+    assert searched.tokens == everything.tokens
+    assert searched.omitted == everything.omitted

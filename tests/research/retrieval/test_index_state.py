@@ -69,7 +69,7 @@ class IndexMachine(RuleBasedStateMachine):
         for word in ("globex pricing", "nimbus europe"):
             assert {i for i, _ in self.corpus.sparse.query(word, n=50, exclude=frozenset())} <= live
             dense = self.corpus.dense.query(self.corpus.embedder.embed_query(word), n=50, exclude=frozenset())
-            assert {c.chunk_id for c in dense} <= live
+            assert set(dense) <= live
             assert {c.chunk_id for c in self.corpus.search(word, budget=100_000).chunks} <= live
 
     def teardown(self) -> None:

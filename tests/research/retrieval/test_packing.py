@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from research.protocol import wire
 from research.retrieval.embedders.sentence_transformer import packaged_minilm_path
-from research.retrieval.packing import costs, pack, pack_truncating, to_wire
+from research.retrieval.packing import costs, frame_counts, pack, pack_truncating, to_wire
 from research.retrieval.tokens import EstimatingCounter, TokenCounter, WordPieceCounter
 from research.retrieval.types import Chunk, ScoredChunk
 
@@ -68,17 +68,29 @@ texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(texts, texts), min_size=1, max_size=6), st.sampled_from(["estimate", "wordpiece"]))
-def test_stored_body_counts_give_exactly_the_rendered_count(
-    pairs: list[tuple[str, str]], which: str
-) -> None:  # the additivity packing relies on, for any text, with both counters
+@given(
+    st.lists(st.tuples(texts, texts, st.floats(min_value=-50, max_value=50, allow_nan=False)), min_size=1, max_size=6),
+    st.sampled_from(["estimate", "wordpiece"]),
+)
+def test_stored_counts_give_exactly_the_rendered_count(chunks: list[tuple[str, str, float]], which: str) -> None:
+    # the additivity packing relies on (at the newlines around the body, at the quotes around the score),
+    # for any text and title, with both counters
     chosen: TokenCounter = counter if which == "estimate" else _word_piece()
-    items = [ScoredChunk(Chunk(f"d{i}#0", f"d{i}", 0, text, title), 0.5) for i, (title, text) in enumerate(pairs)]
+    items = [
+        ScoredChunk(Chunk(f"d{i}#0", f"d{i}", 0, text, title), score) for i, (title, text, score) in enumerate(chunks)
+    ]
+    frames = frame_counts([ScoredChunk(item.chunk, 0.0) for item in items], chosen)
     stored = [
         ScoredChunk(
-            replace(item.chunk, body_tokens=chosen.count(wire.body(item.chunk.text)), body_counter=chosen.name), 0.5
+            replace(
+                item.chunk,
+                body_tokens=chosen.count(wire.body(item.chunk.text)),
+                body_counter=chosen.name,
+                frame_tokens=frame,
+            ),
+            item.score,
         )
-        for item in items
+        for item, frame in zip(items, frames, strict=True)
     ]
     rendered = [chosen.count(wire.render(to_wire(item))) for item in items]
     assert costs(stored, chosen) == rendered
@@ -87,7 +99,9 @@ def test_stored_body_counts_give_exactly_the_rendered_count(
 
 def test_a_count_made_by_another_counter_is_ignored() -> None:
     item = ScoredChunk(Chunk("d#0", "d", 0, "alpha beta gamma"), 1.0)
-    stale = ScoredChunk(replace(item.chunk, body_tokens=10_000, body_counter="some-other-tokenizer"), 1.0)
+    stale = ScoredChunk(
+        replace(item.chunk, body_tokens=10_000, body_counter="some-other-tokenizer", frame_tokens=5), 1.0
+    )
     assert costs([stale], counter) == costs([item], counter) == [counter.count(wire.render(to_wire(item)))]
-    wrong = ScoredChunk(replace(item.chunk, body_tokens=10_000, body_counter=counter.name), 1.0)
+    wrong = ScoredChunk(replace(item.chunk, body_tokens=10_000, body_counter=counter.name, frame_tokens=5), 1.0)
     assert costs([wrong], counter)[0] > 10_000  # a stored count is trusted: it is what the corpus wrote
