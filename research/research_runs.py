@@ -46,6 +46,7 @@ def harness_config(*, rollouts: int, budget: int, max_turns: int) -> HarnessConf
         ),
         rollouts=rollouts,
         max_turns=max_turns,
+        counter_name=token_counter().name,  # the corpus's counts of its hits are then not re-counted
     )
 
 

@@ -42,6 +42,7 @@ class BenchSettings:
     latency_s: float = 0.2  # simulated model latency of the rollout run
     rollout_turns: int = 5
     prune_repeats: int = 7
+    counter_name: str = ""  # the hits carry counts by this counter, trusted by the harness (as the product's are)
 
 
 def synthetic_text(rng: random.Random, tokens: int, count: Counter) -> str:
@@ -54,12 +55,17 @@ def synthetic_text(rng: random.Random, tokens: int, count: Counter) -> str:
 class BenchCorpus:
     """An in-memory corpus of single-chunk documents; tools return unseen chunks in order, within the budget."""
 
-    def __init__(self, *, chunks: int, chunk_tokens: int, count: Counter, seed: int = 7) -> None:
+    def __init__(
+        self, *, chunks: int, chunk_tokens: int, count: Counter, seed: int = 7, counter_name: str = ""
+    ) -> None:
         rng = random.Random(seed)  # noqa: S311 - reproducible filler text, not a secret
         texts = [synthetic_text(rng, chunk_tokens, count) for _ in range(chunks)]
-        self.hits = [CorpusHit(f"d{n}#0", f"d{n}", f"Document {n}", 1 / (n + 1), text) for n, text in enumerate(texts)]
-        self.costs = [
-            count(wire.render(wire.WireChunk(h.chunk_id, h.doc_id, h.title, h.score, h.text))) for h in self.hits
+        hits = [CorpusHit(f"d{n}#0", f"d{n}", f"Document {n}", 1 / (n + 1), text) for n, text in enumerate(texts)]
+        self.costs = [count(wire.render(wire.WireChunk(h.chunk_id, h.doc_id, h.title, h.score, h.text))) for h in hits]
+        # Like the product's corpus (counts stored at indexing), hits say what they cost when a counter is named.
+        self.hits = [
+            replace(h, tokens=cost, counter=counter_name) if counter_name else h
+            for h, cost in zip(hits, self.costs, strict=True)
         ]
 
     def search(self, query: str, *, exclude: frozenset[str], budget: int, limit: int = 10) -> CorpusResult:
@@ -143,7 +149,10 @@ class FillingPolicy:
 
 def _corpus(settings: BenchSettings, count: Counter) -> BenchCorpus:
     per_turn = 2 * (settings.search_tokens // settings.chunk_tokens + 1)
-    return BenchCorpus(chunks=settings.turns * per_turn + 10, chunk_tokens=settings.chunk_tokens, count=count)
+    return BenchCorpus(
+        chunks=settings.turns * per_turn + 10, chunk_tokens=settings.chunk_tokens, count=count,
+        counter_name=settings.counter_name,
+    )  # fmt: skip
 
 
 def timed_run(
@@ -152,8 +161,9 @@ def timed_run(
     """A run with one rollout per backend: (wall seconds, the events)."""
     budget, sink = BudgetConfig(limit=settings.budget), ListSink()
     config = HarnessConfig(
-        budget=budget, rollouts=len(backends), max_turns=settings.turns, search_tokens=settings.search_tokens
-    )
+        budget=budget, rollouts=len(backends), max_turns=settings.turns, search_tokens=settings.search_tokens,
+        counter_name=settings.counter_name,
+    )  # fmt: skip
     started = time.perf_counter()
     asyncio.run(
         run_research(
@@ -237,6 +247,7 @@ def rollout_concurrency(settings: BenchSettings, count: Counter) -> dict[str, An
 
 def bench_harness(settings: BenchSettings, count: Counter, *, counter_name: str = "") -> dict[str, Any]:
     """Every harness benchmark; the report's keys are documented in the functions above."""
+    settings = replace(settings, counter_name=counter_name)
     return {
         **overhead(settings, count),
         **prune_cost(settings, count),

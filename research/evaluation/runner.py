@@ -154,7 +154,8 @@ def evaluate_task(task: Task, index: HybridCorpus, texts: dict[str, str], run: E
     result = asyncio.run(
         run_research(
             question=task.question, corpus=CorpusPort(index), backend_for=run.backend_for,
-            config=settings.harness(), sink=sink, count=run.counter.count,
+            config=dataclasses.replace(settings.harness(), counter_name=run.counter.name), sink=sink,
+            count=run.counter.count,
         )
     )  # fmt: skip
     agent_s = time.perf_counter() - started

@@ -142,9 +142,12 @@ class Actor:
         seen.update(hit.chunk_id for hit in result.hits)
         chunks = [wire.WireChunk(h.chunk_id, h.doc_id, h.title, h.score, h.text, h.truncated) for h in fresh]
         repeats = [(rank, h.chunk_id) for rank, h in enumerate(result.hits, start=1) if h.chunk_id in seen_before]
+        name = self.context.counter_name
+        known = {h.chunk_id: h.tokens for h in fresh if name and h.counter == name and h.tokens is not None}
         observation = Observation(
-            call_id=call.id, tool=call.name, header=_header(parsed, result, len(chunks), repeats), chunks=chunks
-        )
+            call_id=call.id, tool=call.name, header=_header(parsed, result, len(chunks), repeats), chunks=chunks,
+            known_tokens=known,
+        )  # fmt: skip
         self.emit(
             ToolReturned(
                 rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, chunks=refs, omitted=result.omitted

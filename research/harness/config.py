@@ -15,6 +15,7 @@ class HarnessConfig:
     search_tokens: int = 3_000  # most tokens one search_corpus or grep_corpus result may take
     read_tokens: int = 6_000  # most tokens one read_document result may take
     top_k: int = 10  # documents in the final ranking
+    counter_name: str = ""  # the name of the counter ``count`` implements (see CorpusHit.tokens); "" = none
 
     def __post_init__(self) -> None:
         if not 1 <= self.rollouts <= 8:

@@ -34,6 +34,7 @@ class Observation:
     chunks: list[wire.WireChunk]
     footer: str = ""
     pruned: set[str] = field(default_factory=set)
+    known_tokens: dict[str, int] = field(default_factory=dict)  # chunk id -> rendered tokens, counted by the corpus
     _sent: tuple[tuple[str, int], Message] | None = field(default=None, repr=False, compare=False)
 
     def parts(self, *, unpruned: bool = False) -> list[str]:
@@ -63,7 +64,10 @@ class PruneOutcome:
 
 
 class Context:
-    def __init__(self, *, system: str, question: str, tools: Sequence[ToolSpec], count: Counter) -> None:
+    def __init__(
+        self, *, system: str, question: str, tools: Sequence[ToolSpec], count: Counter, counter_name: str = ""
+    ) -> None:
+        self.counter_name = counter_name  # chunk counts a corpus made with a counter of this name are trusted
         # Messages are re-counted every turn; most are unchanged, so counts are memoised by text.
         self._count: Counter = functools.lru_cache(maxsize=8192)(count)
         opening = [Message("system", system), Message("user", question)]
@@ -115,8 +119,10 @@ class Context:
             elif chunk_id in observation.pruned:
                 already.append(chunk_id)
             else:
+                freed += self._chunk_tokens(observation, self.chunks[chunk_id]) - self._count(
+                    wire.render_stub(chunk_id)
+                )
                 observation.pruned.add(chunk_id)
-                freed += self._count(wire.render(self.chunks[chunk_id])) - self._count(wire.render_stub(chunk_id))
                 pruned.append(chunk_id)
         self._total -= freed
         return PruneOutcome(tuple(pruned), tuple(unknown), tuple(already), max(0, freed))
@@ -126,8 +132,16 @@ class Context:
         calls = sum(self._count(call.name) + self._count(call.arguments) for call in message.tool_calls)
         return MESSAGE_OVERHEAD + self._count(message.content) + calls
 
+    def _chunk_tokens(self, observation: Observation, chunk: wire.WireChunk) -> int:
+        if chunk.chunk_id in observation.pruned:
+            return self._count(wire.render_stub(chunk.chunk_id))
+        known = observation.known_tokens.get(chunk.chunk_id)
+        return known if known is not None else self._count(wire.render(chunk))
+
     def _observation_tokens(self, observation: Observation) -> int:
-        return MESSAGE_OVERHEAD + sum(self._count(part) for part in observation.parts())
+        """Its parts' counts (header, each chunk or its stub, footer); chunks the corpus counted are not re-counted."""
+        ends = sum(self._count(part) for part in (observation.header, observation.footer) if part)
+        return MESSAGE_OVERHEAD + ends + sum(self._chunk_tokens(observation, c) for c in observation.chunks)
 
     def estimate(self) -> int:
         """The estimated size of what would be sent now (kept as a running total)."""

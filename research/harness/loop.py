@@ -48,7 +48,9 @@ class Rollout:
         on_turn: Callable[[int, int], None] = lambda rollout, turn: None,
     ) -> None:
         self.index, self.backend, self.config, self.emit = index, backend, config, emit
-        self.context = Context(system=SYSTEM_PROMPT, question=question, tools=TOOL_SPECS, count=count)
+        self.context = Context(
+            system=SYSTEM_PROMPT, question=question, tools=TOOL_SPECS, count=count, counter_name=config.counter_name
+        )
         self.actor = Actor(index, question, corpus, self.context, config, emit)
         self.cancelled, self.on_turn = cancelled, on_turn
         self.level: BudgetLevel = "ok"

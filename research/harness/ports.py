@@ -44,6 +44,10 @@ class CorpusHit:
     score: float
     text: str
     truncated: bool = False
+    # The hit's rendered wire tokens, when the corpus counted them, and the name of the counter that did:
+    # the harness uses the count instead of re-counting when its own counter has that name.
+    tokens: int | None = None
+    counter: str = ""
 
 
 @dataclass(frozen=True)

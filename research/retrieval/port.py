@@ -6,14 +6,21 @@ from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError
 from research.protocol import wire
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.dense import GrepError
+from research.retrieval.packing import costs
+from research.retrieval.tokens import TokenCounter
 from research.retrieval.types import ToolResult
 
 
-def _result(result: ToolResult) -> CorpusResult:
+def _result(result: ToolResult, counter: TokenCounter) -> CorpusResult:
+    """Hits with their rendered token counts (from the counts stored at indexing: cheap), except a cut chunk."""
+    cut = [item.chunk.text.endswith(wire.TRUNCATION_MARKER) and result.truncated for item in result.chunks]
+    whole = [item for item, was_cut in zip(result.chunks, cut, strict=True) if not was_cut]
+    counts = iter(costs(whole, counter))
     hits = tuple(
         CorpusHit(chunk_id=item.chunk_id, doc_id=item.chunk.doc_id, title=item.chunk.title, score=item.score,
-                  text=item.chunk.text, truncated=item.chunk.text.endswith(wire.TRUNCATION_MARKER) and result.truncated)
-        for item in result.chunks
+                  text=item.chunk.text, truncated=was_cut, tokens=None if was_cut else next(counts),
+                  counter=counter.name)
+        for item, was_cut in zip(result.chunks, cut, strict=True)
     )  # fmt: skip
     return CorpusResult(hits=hits, omitted=result.omitted, truncated=result.truncated, note=result.note)
 
@@ -25,11 +32,11 @@ class CorpusPort:
         self.corpus = corpus
 
     def search(self, query: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
-        return _result(self.corpus.search(query, exclude=exclude, budget=budget))
+        return _result(self.corpus.search(query, exclude=exclude, budget=budget), self.corpus.counter)
 
     def grep(self, pattern: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
         try:
-            return _result(self.corpus.grep(pattern, exclude=exclude, budget=budget))
+            return _result(self.corpus.grep(pattern, exclude=exclude, budget=budget), self.corpus.counter)
         except GrepError as error:
             raise CorpusToolError(str(error)) from None
 
@@ -37,4 +44,4 @@ class CorpusPort:
         result = self.corpus.read_document(doc_id, budget=budget, query=query, exclude=exclude)
         if not result.chunks and "no unseen chunks" in result.note and not self.corpus.dense.document_chunks(doc_id):
             raise CorpusToolError(f"no document {doc_id!r} in this corpus (use a doc id from the results)")
-        return _result(result)
+        return _result(result, self.corpus.counter)

@@ -5,10 +5,15 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from research.harness.config import HarnessConfig
 from research.harness.context import MESSAGE_OVERHEAD, Context, Observation
+from research.harness.events import ListSink
 from research.harness.messages import Message, ToolCall
+from research.harness.ports import CorpusHit, CorpusResult
 from research.harness.prompts import SYSTEM_PROMPT
+from research.harness.run import run_research
 from research.harness.tools import TOOL_SPECS
+from research.inference.scripted import ScriptedBackend, call, turn
 from research.protocol import wire
 from research.retrieval.tokens import EstimatingCounter
 
@@ -71,3 +76,46 @@ def test_pruned_text_leaves_the_estimate_and_the_messages() -> None:
     assert context.estimate() == before - outcome.freed_tokens
     assert "alpha" not in context.messages()[-1].content
     assert "alpha" in context.trajectory[-1].content  # the full trajectory keeps it
+
+
+def test_counts_the_corpus_made_are_used_only_when_made_by_the_same_counter() -> None:
+    chunk = wire.WireChunk("d#0", "d", "T", 0.5, "alpha beta gamma " * 20)
+    right = count(wire.render(chunk))
+
+    def observed(known: dict[str, int]) -> Context:
+        context = Context(system="s", question="q", tools=TOOL_SPECS, count=count, counter_name="estimate")
+        context.add_observation(Observation(call_id="c", tool="search_corpus", header="h", chunks=[chunk],
+                                            known_tokens=known))  # fmt: skip
+        return context
+
+    assert observed({"d#0": right}).estimate() == observed({}).estimate()  # trusted and right: the same total
+    assert observed({"d#0": right + 1000}).estimate() == observed({}).estimate() + 1000  # trusted: not re-counted
+    trusting = observed({"d#0": right})
+    outcome = trusting.prune(["d#0"])
+    assert outcome.freed_tokens == right - count(wire.render_stub("d#0"))
+    assert trusting.estimate() == trusting.recount()
+
+
+async def test_the_harness_trusts_hit_counts_only_from_a_counter_of_its_name() -> None:
+    class CountedCorpus:
+        def __init__(self, counter: str) -> None:
+            self.counter = counter
+
+        def search(self, query: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
+            hit = CorpusHit("d#0", "d", "T", 0.5, "alpha", tokens=50_000, counter=self.counter)
+            return CorpusResult(hits=(hit,) if "d#0" not in exclude else ())
+
+        grep = search
+
+        def read_document(self, doc_id: str, *, query: str, exclude: frozenset[str], budget: int) -> CorpusResult:
+            return CorpusResult(hits=())
+
+    used = {}
+    for name in ("estimate", "another"):
+        backend = ScriptedBackend([turn(call("search_corpus", {"query": "x"}))])
+        config = HarnessConfig(rollouts=1, counter_name="estimate")
+        await run_research(question="q", corpus=CountedCorpus(name), backend_for=lambda i, b=backend: b,
+                           config=config, sink=ListSink(), count=count)  # fmt: skip
+        tool = next(m for m in backend.requests[1] if m.role == "tool")
+        used[name] = int(tool.content.rsplit("[Token usage: ", 1)[1].split("/")[0].replace(",", ""))
+    assert used["estimate"] > 50_000 > used["another"]  # the claimed count was taken only from its own counter
