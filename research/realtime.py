@@ -42,15 +42,20 @@ def publish_run_events(run_id: int, messages: Sequence[dict[str, Any]]) -> None:
 
 
 class Publisher:
-    """Publishes a run's event batches from one long-lived thread through its own event loop, so the layer's
-    Redis connections are reused between batches (``async_to_sync`` starts a fresh loop on every call)."""
+    """Publishes run event batches from one long-lived thread through its own event loop, so the layer's
+    Redis connections are reused between rounds (``async_to_sync`` starts a fresh loop on every call)."""
 
     def __init__(self) -> None:
         self._loop = asyncio.new_event_loop()
         self._layer = _layer()
 
-    def run_events(self, run_id: int, messages: Sequence[dict[str, Any]]) -> None:
-        self._loop.run_until_complete(self._layer.group_send(run_group(run_id), run_events_message(messages)))
+    def run_events_many(self, batches: Sequence[tuple[int, Sequence[dict[str, Any]]]]) -> None:
+        """Send each run's batch (one message per run, the runs concurrently)."""
+        self._loop.run_until_complete(self._send_all(batches))
+
+    async def _send_all(self, batches: Sequence[tuple[int, Sequence[dict[str, Any]]]]) -> None:
+        sends = (self._layer.group_send(run_group(run_id), run_events_message(m)) for run_id, m in batches)
+        await asyncio.gather(*sends)
 
     def close(self) -> None:
         self._loop.close()

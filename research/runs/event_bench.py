@@ -41,7 +41,7 @@ TASK = "research.tasks.run_bench_stream"
 class BenchSettings:
     runs: int = 10
     events: int = 1_000
-    interval_ms: float = 10.0  # between two events of one run: 100 events/s per run
+    interval_ms: float = 50.0  # between two events of one run: 20 events/s, about a 4-rollout run on vLLM
 
 
 @dataclass
@@ -69,16 +69,35 @@ def _until(condition: Callable[[], bool], *, timeout: float, what: str, logs: Pa
         time.sleep(0.2)
 
 
+@dataclass(frozen=True)
+class Stack:
+    port: int
+    pids: dict[str, int]  # process name -> pid
+
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU time used so far by each process (and by this one, the clients), from /proc where there is one."""
+        used = {"clients": sum(os.times()[:2])}
+        for name, pid in self.pids.items():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            used[name] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return used
+
+
 @contextmanager
-def _stack(settings_: BenchSettings, logs: Path) -> Iterator[int]:
-    """Embedded Redis if needed, Daphne and a worker; yields Daphne's port and stops everything after."""
+def _stack(settings_: BenchSettings, logs: Path) -> Iterator[Stack]:
+    """Embedded Redis if needed, Daphne and a worker; yields them and stops everything after."""
     env = {**os.environ, "WORKER_POOL": "threads", "WORKER_CONCURRENCY": str(settings_.runs + 1),
            "WORKER_WARMUP": "research.warmup.open_chroma", "LOG_LEVEL": "INFO", "PYTHONUNBUFFERED": "1"}  # fmt: skip
     children: list[subprocess.Popen[bytes]] = []
+    pids: dict[str, int] = {}
 
     def spawn(name: str, argv: list[str]) -> Path:
         log = logs / f"{name}.log"
         children.append(subprocess.Popen(argv, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT))
+        pids[name] = children[-1].pid
         return log
 
     try:
@@ -90,7 +109,7 @@ def _stack(settings_: BenchSettings, logs: Path) -> Iterator[int]:
         worker_log = spawn("worker", [sys.executable, "-m", "worker", "--hostname", f"bench-{port}@%h"])
         _until(lambda: _port_open(port), timeout=60, what="daphne", logs=logs)
         _until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=120, what="worker", logs=logs)
-        yield port
+        yield Stack(port=port, pids=pids)
     finally:
         for child in reversed(children):
             child.terminate()
@@ -196,8 +215,9 @@ async def _clients(
             await socket.close()
 
 
-def _phase(port: int, cookie: str, workspace: Workspace, bench: BenchSettings, *, durable: bool) -> dict[str, Any]:
+def _phase(stack: Stack, cookie: str, workspace: Workspace, bench: BenchSettings, *, durable: bool) -> dict[str, Any]:
     run_ids = _create_runs(workspace, bench.runs)
+    port, cpu_before = stack.port, stack.cpu_seconds()
     timeout = bench.events * bench.interval_ms / 1000 + 60
 
     def start() -> None:
@@ -210,6 +230,8 @@ def _phase(port: int, cookie: str, workspace: Workspace, bench: BenchSettings, *
     _wait_done(run_ids, timeout=60)
     figures = summarise(received, expected=bench.events)
     figures["events_per_s"] = round(bench.runs * bench.events / elapsed, 1)
+    cpu_after = stack.cpu_seconds()
+    figures["cpu_s"] = {name: round(cpu_after[name] - cpu_before.get(name, 0.0), 2) for name in cpu_after}
     if durable:
         figures["stored_intact"] = _stored_intact(run_ids, bench.events)
     return figures
@@ -245,12 +267,12 @@ def bench_events(bench: BenchSettings) -> dict[str, Any]:
     call_command("migrate", interactive=False, verbosity=0)
     workspace, cookie = _bench_user()
     logs = Path(tempfile.mkdtemp(prefix="bench-events-"))
-    with _stack(bench, logs) as port:
+    with _stack(bench, logs) as stack:
         warm = BenchSettings(runs=min(bench.runs, 2), events=50, interval_ms=bench.interval_ms)
         for durable in (False, True):
-            _phase(port, cookie, workspace, warm, durable=durable)
-        baseline = _phase(port, cookie, workspace, bench, durable=False)
-        ours = _phase(port, cookie, workspace, bench, durable=True)
+            _phase(stack, cookie, workspace, warm, durable=durable)
+        baseline = _phase(stack, cookie, workspace, bench, durable=False)
+        ours = _phase(stack, cookie, workspace, bench, durable=True)
     ratio = {key: round(ours[key] / baseline[key], 2) if baseline[key] else None for key in ("p50_ms", "p95_ms")}
     return {
         "runs": bench.runs, "events": bench.events, **ours, "baseline": {"name": BASELINE, **baseline},

@@ -1,45 +1,39 @@
 """The worker's event sink: store each harness event with the run's next seq, then publish it; keep the lease.
 
 ``emit`` is called on the harness's event loop, where database calls are not allowed, so it only
-queues. One writer thread per run drains the queue in batches: each batch is stored in one
-transaction guarded by the lease (``journal.events_store``), which also renews it, and only then
-published. Between batches the same thread renews the lease and polls ``cancel_requested`` about
-once a second; ``cancelled`` (the harness's callback) only reads a flag.
+queues. One writer thread per worker process serves every run the process executes: each round it
+takes everything queued, stores each run's events in one transaction guarded by that run's lease
+(``journal.events_store``, which also renews the lease), and only after the commit publishes each
+run's batch as one channel-layer message. About once a second it renews the leases of runs that
+had nothing to store and reads their ``cancel_requested``; ``cancelled`` (the harness's callback)
+only reads a flag. One thread, one connection and one event loop per process, however many runs:
+under load the rounds grow, rather than the number of commits and Redis round trips.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
+import os
 import queue
 import threading
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from research.harness.events import Event, TurnRecorded, to_dict
 from research.models import Run
 from research.realtime import Publisher
-from research.runs.journal import StoredEvent, events_store
+from research.runs.journal import LeasedBatch, StoredEvent, events_store_leased, leases_held
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 
 logger = logging.getLogger(__name__)
 
-MAX_BATCH = 200
+MAX_ROUND = 2_000  # queued items one round takes at most
 DB_RETRIES = (0.5, 1.0, 2.0)  # seconds before each retry of a failed database write
-
-# SQLite has one writer at a time and a busy handler that sleeps (1, 2, 5, 10, ... ms) while another
-# connection writes, so concurrent runs' writer threads would wait far longer than their writes
-# take. In one process they take turns on this lock instead; PostgreSQL locks per run row.
-_SQLITE_WRITES = threading.Lock()
-
-
-def _writing() -> contextlib.AbstractContextManager[object]:
-    return _SQLITE_WRITES if connection.vendor == "sqlite" else contextlib.nullcontext()
-
 
 Item = tuple[str, dict[str, Any]]
 T = TypeVar("T")
@@ -52,18 +46,18 @@ class JournalError(RuntimeError):
 class JournalSink:
     """``EventSink`` for a claimed run: ``start`` it, hand it to the harness, ``close`` it to flush."""
 
-    def __init__(self, claim: Claim, *, tick: float | None = None) -> None:
+    def __init__(self, claim: Claim) -> None:
         self.claim = claim
-        self.tick = heartbeat_seconds() if tick is None else tick
         self.tokens = 0  # prompt + completion tokens of the model calls so far
         self.lost = threading.Event()  # the lease went to another attempt: stop, write nothing more
         self.error: BaseException | None = None
         self._cancel = threading.Event()
-        self._queue: queue.SimpleQueue[Item | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name=f"run-{claim.run_id}-journal", daemon=True)
 
     def start(self) -> JournalSink:
-        self._thread.start()
+        """Register with this process's writer (and notice a cancel requested before the claim)."""
+        if Run.objects.filter(pk=self.claim.run_id, cancel_requested=True).exists():
+            self._cancel.set()
+        journal_writer().register(self)
         return self
 
     # --- the harness's side ------------------------------------------------------------------
@@ -73,102 +67,166 @@ class JournalSink:
         self.record(event.type, to_dict(event))
 
     def record(self, kind: str, payload: dict[str, Any]) -> None:
-        self._queue.put((kind, payload))
+        journal_writer().submit(self, (kind, payload))
 
     def cancelled(self) -> bool:
         return self._cancel.is_set()
 
     def close(self, timeout: float = 60.0) -> None:
-        """Flush what is queued and stop the writer; raises JournalError if events could not be stored."""
-        if self._thread.is_alive():
-            self._queue.put(None)
-            self._thread.join(timeout)
-        if self._thread.is_alive():
-            raise JournalError(f"run {self.claim.run_id}: the event writer did not finish within {timeout:.0f}s")
+        """Wait until everything recorded is stored and published; raises JournalError if it could not be."""
+        writer = journal_writer()
+        try:
+            if not writer.flush(self, timeout):
+                raise JournalError(f"run {self.claim.run_id}: events not stored within {timeout:.0f}s")
+        finally:
+            writer.unregister(self)
         if self.error is not None:
             raise JournalError(f"run {self.claim.run_id}: could not store events: {self.error}") from self.error
 
-    # --- the writer thread ---------------------------------------------------------------------
-    def _run(self) -> None:
-        publisher = Publisher()
-        try:
-            self._heartbeat()
-            next_beat, done = time.monotonic() + self.tick, False
-            while not done:
-                batch, done = self._take(timeout=max(0.0, next_beat - time.monotonic()))
-                if batch:
-                    self._write(batch, publisher)
-                if time.monotonic() >= next_beat:
-                    self._heartbeat()
-                    next_beat = time.monotonic() + self.tick
-        except Exception as error:
-            logger.exception("run %s: the event writer failed", self.claim.run_id)
-            self.error = error
-            self._cancel.set()
-        finally:
-            publisher.close()
-            connection.close()
+    # --- the writer's side -----------------------------------------------------------------------
+    durable = True  # False only for the benchmark's baseline, which numbers events in memory and stores none
 
-    def _take(self, *, timeout: float) -> tuple[list[Item], bool]:
-        """The next batch (waiting up to ``timeout`` for its first item), and whether the end was reached."""
-        batch: list[Item] = []
-        try:
-            item = self._queue.get(timeout=timeout)
-            while item is not None:
-                batch.append(item)
-                if len(batch) >= MAX_BATCH:
-                    return batch, False
-                item = self._queue.get_nowait()
-            return batch, True
-        except queue.Empty:
-            return batch, False
+    def number(self, items: list[Item]) -> list[StoredEvent]:
+        raise NotImplementedError("a durable sink's events are numbered by the database")
 
-    def _write(self, batch: list[Item], publisher: Publisher) -> None:
-        if self.lost.is_set():
-            return
-        claim = self.claim
-
-        def store() -> list[StoredEvent] | None:
-            until = timezone.now() + lease_length()
-            with _writing():
-                return events_store(run_id=claim.run_id, items=batch, attempt=claim.attempt, guard=claim.guard,
-                                    claimed_until=until)  # fmt: skip
-
-        events = _retrying(store)
-        if events is None:
-            self._lose()
-            return
-        self._publish(events, publisher)
-
-    def _publish(self, events: list[StoredEvent], publisher: Publisher) -> None:
-        try:
-            publisher.run_events(self.claim.run_id, [event.message() for event in events])
-        except Exception:  # the events are stored: sockets catch up from the database
-            logger.warning("run %s: publishing %s events failed", self.claim.run_id, len(events), exc_info=True)
-
-    def _heartbeat(self) -> None:
-        """Renew the lease (and record the tokens so far); notice a cancel request or a lost lease."""
-        claim = self.claim
-
-        def beat() -> tuple[int, bool]:
-            with _writing():
-                renewed = Run.objects.filter(claim.guard, pk=claim.run_id).update(
-                    claimed_until=timezone.now() + lease_length(), total_tokens=self.tokens
-                )
-            wanted = Run.objects.filter(pk=claim.run_id).values_list("cancel_requested", flat=True).first()
-            return renewed, bool(wanted)
-
-        renewed, cancel = _retrying(beat)
-        if renewed != 1:
-            self._lose()
-        elif cancel:
-            self._cancel.set()
-
-    def _lose(self) -> None:
+    def lose(self) -> None:
         if not self.lost.is_set():
             logger.warning("run %s: attempt %s lost its lease; stopping", self.claim.run_id, self.claim.attempt)
         self.lost.set()
         self._cancel.set()
+
+    def fail(self, error: BaseException) -> None:
+        self.error = error
+        self._cancel.set()
+
+    def request_cancel(self) -> None:
+        self._cancel.set()
+
+
+class JournalWriter:
+    """The process's writer thread (see the module docstring); use ``journal_writer()``."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[tuple[JournalSink, Item | threading.Event]] = queue.SimpleQueue()
+        self._sinks: set[JournalSink] = set()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name="run-journal", daemon=True)
+        self._thread.start()
+
+    def register(self, sink: JournalSink) -> None:
+        with self._lock:
+            self._sinks.add(sink)
+
+    def unregister(self, sink: JournalSink) -> None:
+        with self._lock:
+            self._sinks.discard(sink)
+
+    def submit(self, sink: JournalSink, item: Item) -> None:
+        self._queue.put((sink, item))
+
+    def flush(self, sink: JournalSink, timeout: float) -> bool:
+        """True once everything ``sink`` submitted before this call went through a round."""
+        done = threading.Event()
+        self._queue.put((sink, done))
+        return done.wait(timeout)
+
+    def _run(self) -> None:
+        publisher = Publisher()
+        next_beat = time.monotonic()
+        while True:
+            entries = self._take(timeout=max(0.0, next_beat - time.monotonic()))
+            try:
+                if entries:
+                    self._round(entries, publisher)
+                if time.monotonic() >= next_beat:
+                    self._heartbeat()
+                    next_beat = time.monotonic() + heartbeat_seconds()
+            except Exception:  # a bug: the thread must survive it (the sinks concerned were failed)
+                logger.exception("the run journal writer failed a round")
+            finally:
+                for _, item in entries:
+                    if isinstance(item, threading.Event):
+                        item.set()
+            if not self._sinks and self._queue.empty():
+                connection.close()  # idle: hold no database connection
+
+    def _take(self, *, timeout: float) -> list[tuple[JournalSink, Item | threading.Event]]:
+        entries = []
+        try:
+            entries.append(self._queue.get(timeout=timeout))
+            while len(entries) < MAX_ROUND:
+                entries.append(self._queue.get_nowait())
+        except queue.Empty:
+            pass
+        return entries
+
+    def _round(self, entries: list[tuple[JournalSink, Item | threading.Event]], publisher: Publisher) -> None:
+        batches: dict[JournalSink, list[Item]] = {}
+        for sink, item in entries:
+            if not isinstance(item, threading.Event) and not sink.lost.is_set():
+                batches.setdefault(sink, []).append(item)
+        if not batches:
+            return
+        try:
+            stored = _store_all(batches)
+        except Exception as error:
+            logger.exception("storing the events of runs %s failed", sorted(s.claim.run_id for s in batches))
+            for sink in batches:
+                sink.fail(error)
+            return
+        try:
+            publisher.run_events_many([(run_id, [event.message() for event in events]) for run_id, events in stored])
+        except Exception:  # the events are stored: sockets catch up from the database
+            logger.warning("publishing the events of %s runs failed", len(stored), exc_info=True)
+
+    def _heartbeat(self) -> None:
+        """Renew every registered run's lease (and record its tokens); notice cancels and lost leases."""
+        with self._lock:
+            sinks = list(self._sinks)
+        if not sinks:
+            return
+
+        def beat() -> dict[int, tuple[int, bool]]:
+            with transaction.atomic():
+                held = leases_held({sink.claim.run_id: sink.claim.owner for sink in sinks})
+                tokens = [When(pk=s.claim.run_id, then=Value(s.tokens)) for s in sinks if s.claim.run_id in held]
+                if tokens:
+                    Run.objects.filter(pk__in=held).update(
+                        claimed_until=timezone.now() + lease_length(), total_tokens=Case(*tokens)
+                    )
+            return held
+
+        held = _retrying(beat)
+        for sink in sinks:
+            if sink.claim.run_id not in held:
+                sink.lose()
+            elif held[sink.claim.run_id][1]:
+                sink.request_cancel()
+
+
+def _store_all(batches: dict[JournalSink, list[Item]]) -> list[tuple[int, list[StoredEvent]]]:
+    """Every durable run's batch in one transaction (runs whose lease is gone are marked lost), then the
+    baseline's in-memory ones."""
+    durable = [sink for sink in batches if sink.durable]
+    leased = [LeasedBatch(s.claim.run_id, s.claim.owner, s.claim.attempt, batches[s]) for s in durable]
+    stored = _retrying(lambda: events_store_leased(leased, claimed_until=timezone.now() + lease_length()))
+    for sink in durable:
+        if sink.claim.run_id not in stored:
+            sink.lose()
+    return [*stored.items(), *((s.claim.run_id, s.number(batches[s])) for s in batches if not s.durable)]
+
+
+_writer: tuple[int, JournalWriter] | None = None
+_writer_lock = threading.Lock()
+
+
+def journal_writer() -> JournalWriter:
+    """This process's writer, started on first use (again in a forked child: threads do not survive a fork)."""
+    global _writer  # noqa: PLW0603
+    with _writer_lock:
+        if _writer is None or _writer[0] != os.getpid():
+            _writer = (os.getpid(), JournalWriter())
+        return _writer[1]
 
 
 def _retrying(operation: Callable[[], T]) -> T:

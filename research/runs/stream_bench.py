@@ -15,7 +15,6 @@ from django.utils import timezone
 
 from research.harness.events import ChunkRef, Event, ToolCalled, ToolReturned
 from research.models import RunStatus
-from research.realtime import Publisher
 from research.runs.execution import Outcome, run_complete
 from research.runs.journal import StoredEvent
 from research.runs.lease import run_claim
@@ -27,15 +26,16 @@ BASELINE = "direct channel-layer publish from the worker's sink (no database wri
 class DirectSink(JournalSink):
     """The baseline: ``JournalSink`` without the database write (nothing is durable, nothing is replayable)."""
 
+    durable = False
     _seq = 0
 
-    def _write(self, batch: list[Item], publisher: Publisher) -> None:
+    def number(self, items: list[Item]) -> list[StoredEvent]:
         now = timezone.now()
         events = []
-        for kind, payload in batch:
+        for kind, payload in items:
             self._seq += 1
             events.append(StoredEvent(self._seq, kind, payload, self.claim.attempt, now))
-        publisher.run_events(self.claim.run_id, [event.message() for event in events])
+        return events
 
 
 def synthetic_event(n: int, sent_at: float) -> Event:
