@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from research.views import corpora, health, runs, workspaces
+from research.views import corpora, health, run_pages, runs, workspaces
 
 urlpatterns = [
     path("", workspaces.home, name="home"),
@@ -24,4 +24,11 @@ urlpatterns = [
     path("w/<slug:slug>/runs/<int:run_id>.json", runs.run_detail_json, name="run_detail_json"),
     path("w/<slug:slug>/runs/<int:run_id>/events/", runs.run_events, name="run_events"),
     path("w/<slug:slug>/runs/<int:run_id>/cancel/", runs.run_cancel, name="run_cancel"),
+    # Run pages (HTML): the form and history, the live page, its graph, cancelling, the documents it found.
+    path("w/<slug:slug>/runs/", run_pages.run_index, name="run_index"),
+    path("w/<slug:slug>/runs/new/estimate/", run_pages.run_form_estimate, name="run_form_estimate"),
+    path("w/<slug:slug>/runs/<int:run_id>/", run_pages.run_page, name="run_page"),
+    path("w/<slug:slug>/runs/<int:run_id>/graph/", run_pages.run_graph_part, name="run_graph"),
+    path("w/<slug:slug>/runs/<int:run_id>/stop/", run_pages.run_stop, name="run_stop"),
+    path("w/<slug:slug>/runs/<int:run_id>/d/<str:doc_id>/", run_pages.run_document, name="run_document"),
 ]
