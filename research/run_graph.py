@@ -90,7 +90,7 @@ def run_graph(state: RunState) -> Graph:
             y += GROUP_GAP if groups else 0
             groups.append((call.rollout, y))
             y += ROW
-        label = f"{TOOL_LABELS[call.tool]}: {_clip(call.query, 40)}"
+        label = f"{TOOL_LABELS[call.tool]}: {_clip(call.query, 36)}"
         queries.append(Node(f"q-{call.rollout}-{call.call_id}", QUERY_X, y, label, call.query, call.rollout,
                             len(call.chunks)))  # fmt: skip
         y += ROW
@@ -100,7 +100,7 @@ def run_graph(state: RunState) -> Graph:
         for index, (doc_id, title, agreement) in enumerate(all_documents[:MAX_DOCS])
     ]
     height = max(y, TOP + ROW * (len(documents) + 1)) + ROW
-    lines = textwrap.wrap(state.question, 26)[:6] or ["(question)"]
+    lines = textwrap.wrap(state.question, 23)[:6] or ["(question)"]
     middle = (queries[0].y + queries[-1].y) // 2 if queries else TOP + ROW
     top = max(TOP, middle - len(lines) * 9 - 8)
     box = (top, len(lines) * 18 + 14)
