@@ -2,12 +2,13 @@
 
 ``emit`` is called on the harness's event loop, where database calls are not allowed, so it only
 queues. One writer thread per worker process serves every run the process executes: each round it
-takes everything queued, stores each run's events in one transaction guarded by that run's lease
-(``journal.events_store``, which also renews the lease), and only after the commit publishes each
-run's batch as one channel-layer message. About once a second it renews the leases of runs that
-had nothing to store and reads their ``cancel_requested``; ``cancelled`` (the harness's callback)
-only reads a flag. One thread, one connection and one event loop per process, however many runs:
-under load the rounds grow, rather than the number of commits and Redis round trips.
+takes everything queued, stores every run's events in one transaction, each guarded by (and
+renewing) its run's lease (``journal.events_store_leased``), and only after the commit publishes each
+run's batch as one channel-layer message; rounds start at least ``ROUND_SECONDS`` apart. About once a
+second it renews the leases of every run it serves and reads their ``cancel_requested``;
+``cancelled`` (the harness's callback) only reads a flag. One thread, one connection and one event
+loop per process, however many runs: under load the rounds grow, rather than the number of commits
+and Redis round trips.
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ from research.runs.lease import Claim, heartbeat_seconds, lease_length
 logger = logging.getLogger(__name__)
 
 MAX_ROUND = 2_000  # queued items one round takes at most
+# Rounds start at least this far apart: an event arriving after a quiet spell is written at once, and
+# under load a round gathers what arrived since the last one (a commit costs about the same for one
+# event as for a hundred), so the writer keeps up instead of falling behind one event a commit.
+ROUND_SECONDS = 0.02
 DB_RETRIES = (0.5, 1.0, 2.0)  # seconds before each retry of a failed database write
 
 Item = tuple[str, dict[str, Any]]
@@ -132,11 +137,13 @@ class JournalWriter:
 
     def _run(self) -> None:
         publisher = Publisher()
-        next_beat = time.monotonic()
+        next_beat = last_round = time.monotonic()
         while True:
+            time.sleep(max(0.0, last_round + ROUND_SECONDS - time.monotonic()))
             entries = self._take(timeout=max(0.0, next_beat - time.monotonic()))
             try:
                 if entries:
+                    last_round = time.monotonic()
                     self._round(entries, publisher)
                 if time.monotonic() >= next_beat:
                     self._heartbeat()
