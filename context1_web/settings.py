@@ -126,7 +126,7 @@ REDIS = redis_config(
     data_dir=DATA_DIR,
     key_prefix=env.string("REDIS_KEY_PREFIX", "c1w"),
 )
-CHANNEL_LAYERS = {"default": REDIS.channel_layer(capacity=1000, expiry=60)}
+CHANNEL_LAYERS = {"default": REDIS.channel_layer()}
 
 CELERY_BROKER_URL = REDIS.celery_url
 # Longer than the longest task's hard time limit, so a running task is never redelivered.
