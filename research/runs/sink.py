@@ -80,11 +80,9 @@ class JournalSink:
     def close(self, timeout: float = 60.0) -> None:
         """Wait until everything recorded is stored and published; raises JournalError if it could not be."""
         writer = journal_writer()
-        try:
-            if not writer.flush(self, timeout):
-                raise JournalError(f"run {self.claim.run_id}: events not stored within {timeout:.0f}s")
-        finally:
-            writer.unregister(self)
+        writer.unregister(self)  # first: the writer lets its connection go as soon as it has no run left
+        if not writer.flush(self, timeout):
+            raise JournalError(f"run {self.claim.run_id}: events not stored within {timeout:.0f}s")
         if self.error is not None:
             raise JournalError(f"run {self.claim.run_id}: could not store events: {self.error}") from self.error
 
