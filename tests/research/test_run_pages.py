@@ -20,16 +20,6 @@ from tests.research.test_run_fragments import QUESTION, apply_oob, messages, nor
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def team(make_user, make_workspace, monkeypatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(runs, "run_enqueue", lambda run_id: None)
-    ada, vic, eve = make_user(), make_user(), make_user()
-    workspace = make_workspace(ada, members={vic: "viewer"})
-    make_workspace(eve)
-    corpus = Corpus.objects.create(workspace=workspace, name="Market", slug="market")
-    return workspace, corpus, ada, vic, eve
-
-
 def _run(workspace, corpus, ada, **fields):  # type: ignore[no-untyped-def]
     run = runs.run_start(actor=Membership.objects.get(user=ada, workspace=workspace), question=QUESTION,
                          corpora=[corpus], rollouts=2)  # fmt: skip

@@ -13,16 +13,6 @@ from research.runs import services as runs
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def team(make_user, make_workspace, monkeypatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(runs, "run_enqueue", lambda run_id: None)
-    ada, vic, eve = make_user(), make_user(), make_user()
-    workspace = make_workspace(ada, members={vic: "viewer"})
-    make_workspace(eve)
-    corpus = Corpus.objects.create(workspace=workspace, name="Market", slug="market")
-    return workspace, corpus, ada, vic, eve
-
-
 def _start(client, workspace, corpus, **fields):  # type: ignore[no-untyped-def]
     data = {"question": "What did Globex ship?", "corpora": [corpus.pk], "template": "question", "rollouts": 2,
             "budget": 32768, "max_turns": 8, **fields}  # fmt: skip
