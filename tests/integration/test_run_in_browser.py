@@ -13,7 +13,7 @@ import pytest
 from research import services
 from research.models import Corpus, Membership, Run, RunEvent, Stage, UploadFile
 from tests.support import processes
-from tests.support.browser import chromium, screenshot_path
+from tests.support.browser import chromium, log_in_and_upload, screenshot_path
 
 pytestmark = pytest.mark.services
 
@@ -94,14 +94,8 @@ def test_a_person_starts_a_run_and_watches_it_live_across_a_reload(  # type: ign
 
 
 def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker, worker_log: Path) -> None:  # type: ignore[no-untyped-def]
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "ada")
-    page.fill("#id_password", "a-long-password-1")
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/")
-    page.goto(f"{base}/w/{slug}/c/{corpus.slug}/")
-    page.set_input_files("#id_upload", [str(path) for path in paths])
-    page.click("text=Upload and ingest")
+    log_in_and_upload(page, base, user="ada", password="a-long-password-1", corpus_url=f"/w/{slug}/c/{corpus.slug}/",
+                      files=paths)  # fmt: skip
     processes.wait_for(lambda: _indexed(corpus, len(paths)), timeout=240, what="ingestion", process=worker,
                        log=worker_log)  # fmt: skip
 

@@ -9,7 +9,7 @@ import pytest
 from research import services
 from research.models import Document, Membership, Stage, UploadFile
 from tests.support import processes
-from tests.support.browser import chromium, screenshot_path
+from tests.support.browser import chromium, log_in_and_upload, screenshot_path
 
 pytestmark = pytest.mark.services
 
@@ -47,14 +47,10 @@ def test_a_person_uploads_files_and_watches_them_ingested(  # type: ignore[no-un
         base = f"http://127.0.0.1:{port}"
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1100, "height": 900})
-            page.goto(f"{base}/accounts/login/")
-            page.fill("#id_username", "ada")
-            page.fill("#id_password", "a-long-password-1")
-            page.click("button[type=submit]")
-            page.wait_for_url(f"{base}/")
-            page.goto(f"{base}/w/{workspace.slug}/c/{corpus.slug}/")
-            page.set_input_files("#id_upload", [str(tmp_path / name) for name in files])
-            page.click("text=Upload and ingest")
+            log_in_and_upload(
+                page, base, user="ada", password="a-long-password-1",
+                corpus_url=f"/w/{workspace.slug}/c/{corpus.slug}/", files=[tmp_path / name for name in files],
+            )  # fmt: skip
             # No reload from here on: the stages arrive over the WebSocket (and unfinished rows poll).
             try:
                 processes.wait_for(

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.support.processes import REPO
 
@@ -33,3 +33,15 @@ def chromium() -> Iterator[Browser]:
 def screenshot_path(name: str) -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS / f"{name}.png"
+
+
+def log_in_and_upload(page: Page, base: str, *, user: str, password: str, corpus_url: str, files: list[Path]) -> None:
+    """Log in through the form, open the corpus page and upload ``files`` (ingestion then runs in the worker)."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", user)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    page.goto(f"{base}{corpus_url}")
+    page.set_input_files("#id_upload", [str(path) for path in files])
+    page.click("text=Upload and ingest")
