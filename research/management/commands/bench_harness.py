@@ -40,7 +40,7 @@ class Command(BaseCommand):
             figures = bench_harness(settings, estimate_tokens, counter_name="estimate_tokens")
         else:
             counter = token_counter()
-            figures = bench_harness(settings, counter.count, counter_name=type(counter).__name__)
+            figures = bench_harness(settings, counter.count, counter_name=counter.name)
         path = Path(options["json"])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

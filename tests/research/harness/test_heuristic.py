@@ -8,13 +8,16 @@ from research.harness.messages import Message
 from research.harness.run import run_research
 from research.inference.heuristic import (
     HeuristicBackend,
+    Seen,
     anchor_entities,
     bridge_entities,
     entities,
     final_ranking,
     fold,
+    linked_documents,
     relation_words,
     terms,
+    title_name,
 )
 from research.inference.scripted import call
 from research.protocol import wire
@@ -103,3 +106,36 @@ def test_chunks_that_several_searches_return_gain_evidence() -> None:
     # y: third for the question but first for another search; z: second for the question alone
     assert seen["y#0"].evidence > seen["z#0"].evidence
     assert [s.chunk.chunk_id for s in final_ranking(list(seen.values()))] == ["x#0", "y#0", "z#0"]
+
+
+def _seen(chunk_id: str, title: str, text: str, evidence: float, order: int) -> Seen:
+    doc_id = chunk_id.split("#", maxsplit=1)[0]
+    return Seen(wire.WireChunk(chunk_id, doc_id, title, 0.5, text), relevance=0.0, order=order, evidence=evidence)
+
+
+def test_a_document_named_by_the_question_or_a_best_supported_chunk_is_linked() -> None:
+    assert title_name("Brother (Pearl Jam song)") == "brother"
+    assert title_name("Aschenbrödel") == "aschenbrodel"
+    assert title_name("(x)") == ""
+    items = [
+        _seen("siege#0", "Siege of Cassel", "The Siege of Cassel failed to take French-held Kassel.", 2.0, 0),
+        _seen("kassel#0", "Kassel", "A city on the Fulda river.", 0.2, 1),
+        _seen("fulda#0", "Fulda (river)", "A river in Hesse.", 0.4, 2),
+        _seen("far#0", "Marburg", "Marburg names Kassel too, but is barely supported.", 0.1, 3),
+        _seen("siege#1", "Siege of Cassel", "Another chunk of the siege's own document.", 0.3, 4),
+    ]
+    # Kassel: named by the best-supported chunk; Siege of Cassel: by the question, never by its own text.
+    assert linked_documents("What river is near where the Siege of Cassel took place?", items, 1) == {
+        "kassel",
+        "siege",
+    }
+    assert linked_documents("What river?", items, 1) == {"kassel"}
+    # With five sources Kassel's chunk is one of them, and it names the river's document.
+    assert linked_documents("What river?", items, 5) == {"kassel", "fulda"}
+
+
+def test_the_link_weight_lifts_a_linked_chunk_over_a_better_searched_one() -> None:
+    items = [_seen("a#0", "A", "alpha", 0.5, 0), _seen("b#0", "B", "beta", 0.4, 1)]
+    items[1] = Seen(items[1].chunk, 0.0, 1, 0.4, linked=True)
+    assert [s.chunk.doc_id for s in final_ranking(items)] == ["a", "b"]
+    assert [s.chunk.doc_id for s in final_ranking(items, link_weight=0.5)] == ["b", "a"]
