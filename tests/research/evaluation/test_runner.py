@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -14,8 +15,10 @@ from research.evaluation.metrics import METRIC_NAMES
 from research.evaluation.runner import EvalSettings, Evaluation, backend_factory, evaluate_dataset
 from research.harness.ports import InferenceError
 from research.inference.scripted import ScriptedBackend
+from research.protocol import wire
 from research.retrieval.embedders.hashing import HashingEmbedder
 from research.retrieval.tokens import EstimatingCounter
+from tests.support.openai_server import MODEL, Call, Reply, serve_openai
 
 DOCS = [
     CorpusDoc("halvorix", "Halvorix", "Halvorix is a cloud firm. Its serverless program is sponsored by Mirela Dansk."),
@@ -133,3 +136,38 @@ def test_the_evaluate_command_explains_bad_input(dataset: tuple[Path, Path], tmp
         call_command("evaluate", format="musique", tasks=str(tmp_path / "nope.json"), json=target)
     with pytest.raises(CommandError, match="rollouts"):
         call_command("evaluate", format="jsonl", tasks=str(tasks), json=target, rollouts=9)
+
+
+def _search_then_complete(request: dict[str, Any]) -> Reply:
+    """A model over HTTP: search the question, then complete with the chunks it got, in order."""
+    messages = request["messages"]
+    results = [m["content"] for m in messages if m["role"] == "tool"]
+    if not results:
+        question = next(m["content"] for m in messages if m["role"] == "user")
+        return Reply(tool_calls=[Call("search_corpus", json.dumps({"query": question}))], usage=(40, 9, 0))
+    chunk_ids = [chunk.chunk_id for content in results for chunk in wire.parse(content)]
+    return Reply(tool_calls=[Call("complete", json.dumps({"ranked_chunk_ids": chunk_ids}))], usage=(90, 12, 32))
+
+
+def test_the_evaluate_command_drives_an_openai_compatible_server(dataset: tuple[Path, Path], tmp_path: Path) -> None:
+    tasks, corpus = dataset
+    target = tmp_path / "eval.json"
+    with serve_openai(_search_then_complete) as server:
+        call_command(
+            "evaluate", format="jsonl", tasks=str(tasks), corpus=str(corpus), backend="openai", rollouts=2,
+            budget=8000, top_k=5, json=str(target), embedder="hashing", base_url=server.base_url, model=MODEL,
+            stdout=io.StringIO(),
+        )  # fmt: skip
+    report = json.loads(target.read_text())
+    assert len(server.requests) == len(TASKS) * 2 * 2  # two rollouts of two calls for every task
+    assert {request["model"] for request in server.requests} == {MODEL}
+    assert all(request["tools"] for request in server.requests)
+    # One search, completed as returned: the same documents as the single-pass baseline, task by task.
+    for row in report["tasks"]:
+        assert row["status"] == "finished"
+        assert row["agent"]["documents"] == row["baseline"]["documents"]
+    assert report["agent"]["recall"] == report["baseline"]["recall"] > 0
+    # The server's usage is what the run counts: (40 + 9) + (90 + 12) per rollout, two rollouts.
+    assert report["agent"]["processed_tokens_per_run"] == 2 * (40 + 9 + 90 + 12)
+    assert report["settings"]["backend"] == "openai"
+    assert "api_key" not in report["settings"]
