@@ -133,7 +133,10 @@ def linked_documents(question: str, items: Sequence[Seen], sources: int) -> set[
     linked = set()
     for item in items:
         name = title_name(item.chunk.title)
-        if name and (name in asked or any(name in text for doc, text in heads if doc != item.chunk.doc_id)):
+        if not name:
+            continue
+        named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)").search  # a whole name: "Ion" is not in "nation"
+        if named(asked) or any(named(text) for doc, text in heads if doc != item.chunk.doc_id):
             linked.add(item.chunk.doc_id)
     return linked
 

@@ -132,6 +132,8 @@ def test_a_document_named_by_the_question_or_a_best_supported_chunk_is_linked() 
     assert linked_documents("What river?", items, 1) == {"kassel"}
     # With five sources Kassel's chunk is one of them, and it names the river's document.
     assert linked_documents("What river?", items, 5) == {"kassel", "fulda"}
+    # A title is looked for as a whole name, not inside a longer word.
+    assert linked_documents("What is Kasseler Rippchen?", items, 0) == set()
 
 
 def test_the_link_weight_lifts_a_linked_chunk_over_a_better_searched_one() -> None:
