@@ -109,3 +109,5 @@ class RunForm(forms.Form):
         corpora = self.fields["corpora"]
         assert isinstance(corpora, forms.ModelMultipleChoiceField)
         corpora.queryset = Corpus.objects.filter(workspace=workspace).order_by("name", "id")
+        if not self.is_bound:  # a new run searches every corpus of the workspace unless told otherwise
+            self.initial.setdefault("corpora", [corpus.pk for corpus in corpora.queryset])

@@ -39,13 +39,16 @@ def _url(name, workspace, run=None, **kwargs):  # type: ignore[no-untyped-def]
 
 
 def test_it_shows_editors_the_form_with_an_estimate_and_viewers_no_form(team, login) -> None:  # type: ignore[no-untyped-def]
-    workspace, _, ada, vic, _ = team
+    workspace, corpus, ada, vic, _ = team
     page = login(ada).get(_url("run_index", workspace)).content.decode()
     assert '<label for="id_question">Question</label>' in page
     assert "<legend>Corpora to search" in page
     assert "Market" in page
     assert 'hx-get="/w/' in page
     assert "about 24 model calls" in page  # 4 rollouts x 6 turns: the estimate of the initial values
+    boxes = lxml.html.fromstring(page).xpath('//input[@name="corpora"]')
+    checked = [(box.get("value"), box.get("checked") is not None) for box in boxes]
+    assert checked == [(str(corpus.pk), True)]  # a new run searches every corpus unless unticked
     viewer = login(vic).get(_url("run_index", workspace)).content.decode()
     assert "id_question" not in viewer
     assert "you can watch runs" in viewer
