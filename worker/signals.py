@@ -1,9 +1,11 @@
-"""Celery signal handlers: warm up expensive resources once per worker process, before tasks arrive."""
+"""Celery signal handlers: warm up expensive resources once per worker process, before tasks arrive; keep
+routine housekeeping out of the console."""
 
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from celery.signals import worker_process_init, worker_ready
@@ -11,6 +13,25 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
+# Tasks that run on a timer and whose success is not news: the sweeper runs every RUN_SWEEP_SECONDS, and its
+# "received" / "succeeded" / "sending due task" lines would bury ingestion and run progress in `make run`.
+ROUTINE_TASKS = frozenset({"research.tasks.sweep_runs"})
+ROUTINE_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+
+
+class RoutineTaskFilter(logging.Filter):
+    """Drop INFO and DEBUG lines about a routine task; its warnings and failures still show."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno > logging.INFO:
+            return True
+        args = record.args
+        values = args.values() if isinstance(args, Mapping) else args if isinstance(args, tuple) else ()
+        return not any(isinstance(value, str) and value in ROUTINE_TASKS for value in values)
+
+
+for _name in ROUTINE_LOGGERS:
+    logging.getLogger(_name).addFilter(RoutineTaskFilter())
 
 
 def run_warmups() -> None:

@@ -1,0 +1,32 @@
+"""The routine sweeper's lines stay out of the console; other tasks' lines and every failure stay in."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from celery.app import trace
+
+import worker.signals  # noqa: F401  (installs the filter, as `python -m worker` does)
+
+
+def _lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records]
+
+
+def test_routine_sweeps_are_not_logged_but_other_tasks_and_failures_are(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO)
+    sweep = {"name": "research.tasks.sweep_runs", "id": "s1", "runtime": 0.01, "return_value": None}
+    ingest = {**sweep, "name": "research.tasks.ingest_file", "id": "i1"}
+    for context in (sweep, ingest):  # the very calls Celery makes
+        logging.getLogger("celery.worker.strategy").info(trace.LOG_RECEIVED, context)
+        trace.info(trace.LOG_SUCCESS, context)
+    logging.getLogger("celery.beat").info("Scheduler: Sending due task %s (%s)", "sweep-runs", sweep["name"])
+    logging.getLogger("celery.app.trace").error(
+        trace.LOG_FAILURE, {**sweep, "description": "raised unexpected", "exc": "OperationalError()"}
+    )
+    assert _lines(caplog) == [
+        "Task research.tasks.ingest_file[i1] received",
+        "Task research.tasks.ingest_file[i1] succeeded in 0.01s: None",
+        "Task research.tasks.sweep_runs[s1] raised unexpected: OperationalError()",
+    ]
