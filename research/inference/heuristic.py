@@ -30,7 +30,7 @@ STOPWORDS = frozenset(
     "since about after before between during our we you your i me my he she his her not no yes can could should may "
     "more most much many any each other some such only own same so too very just also over under again once".split()
 )  # fmt: skip
-_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'&.-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_WORD = re.compile(r"[^\W_][\w'&.-]*[^\W_]|[^\W_]")  # letters of any script, digits; inner ' & . -
 _ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*(?:[ \t]+(?:of|de|von|the|and|&)?[ \t]*[A-Z][\w&'-]*)*|\d{4})\b")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 CALENDAR = frozenset(
@@ -73,11 +73,22 @@ def bridge_entities(text: str) -> list[str]:
     return [e for e in entities(text) if not e.isdigit() and fold(e).split()[0] not in CALENDAR]
 
 
+def _bare(word: str) -> str:
+    return fold(_POSSESSIVE.sub("", word))
+
+
 def relation_words(question: str, anchors: Sequence[str], limit: int) -> str:
-    """The question's content words that are not part of a name: what is asked about the names."""
-    named = {w.lower() for a in anchors for w in _WORD.findall(a)}
-    words = [w for w in _WORD.findall(question) if w.lower() not in STOPWORDS | named and len(w) > 2]
+    """The question's content words that are not part of a name (accents and a possessive 's aside): what is
+    asked about the names."""
+    named = {_bare(w) for a in anchors for w in _WORD.findall(a)}
+    words = [w for w in _WORD.findall(question) if _bare(w) not in STOPWORDS | named and len(w) > 2]
     return " ".join(dict.fromkeys(words[:limit]))
+
+
+def follow_up_query(entity: str, relation: str) -> str:
+    """A follow-up query: the name, then the relation words it does not already hold."""
+    inside = {_bare(w) for w in _WORD.findall(entity)}
+    return " ".join([entity, *(w for w in relation.split() if _bare(w) not in inside)]).strip()
 
 
 def key_words(question: str, limit: int) -> str:
@@ -187,7 +198,7 @@ class HeuristicBackend:
         ]
         anchors = entities(question)
         relation = relation_words(question, [fold(a) for a in anchors], BRIDGE_RELATION_WORDS)
-        pool = [*clauses, *(f"{_POSSESSIVE.sub('', e)} {relation}" for e in anchors), key_words(question, 6)]
+        pool = [*clauses, *(follow_up_query(_POSSESSIVE.sub("", e), relation) for e in anchors), key_words(question, 6)]
         rest = [q for q in dict.fromkeys(q.strip() for q in pool) if q and q != whole]
         width = self.calls_per_turn - 1
         shift = (self.variant * width) % max(1, len(rest))
@@ -296,7 +307,7 @@ class HeuristicBackend:
         calls: list[ToolCall] = []
         for item in sources[shift:] + sources[:shift]:
             for entity in bridge_entities(item.chunk.text)[:BRIDGE_ENTITIES_PER_SOURCE]:
-                query, name = f"{entity} {relation}".strip(), fold(entity)
+                query, name = follow_up_query(entity, relation), fold(entity)
                 if any(name in k or k in name for k in known) or query.lower() in asked:
                     continue
                 if len(calls) >= self.calls_per_turn - 1:

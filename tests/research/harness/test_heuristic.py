@@ -14,6 +14,7 @@ from research.inference.heuristic import (
     entities,
     final_ranking,
     fold,
+    follow_up_query,
     linked_documents,
     relation_words,
     terms,
@@ -88,6 +89,8 @@ def test_anchors_fold_accents_and_possessives_and_bridges_skip_dates() -> None:
         "Vienna",
     ]
     assert relation_words("What river flows past Kassel?", ["kassel"], 4) == "river flows past"
+    assert relation_words("Who sponsors Halvorix's Brödel tier?", ["halvorix", "brodel"], 4) == "sponsors tier"
+    assert follow_up_query("Serverless", "serverless tier developed") == "Serverless tier developed"
 
 
 def test_chunks_that_several_searches_return_gain_evidence() -> None:
