@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from django.db import connections
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.support.processes import REPO
@@ -27,6 +28,9 @@ def chromium() -> Iterator[Browser]:
         try:
             yield browser
         finally:
+            # While Playwright's loop runs, asgiref gives ORM calls in this thread a connection of their own (it
+            # sees an async context); close it here, or it outlives the test and blocks the test database's drop.
+            connections.close_all()
             browser.close()
 
 
