@@ -16,7 +16,8 @@ _MAX_SOCKET_PATH = 100
 # per message on both sides; with ten busy run sockets Daphne spent about 2.4 ms of CPU per event
 # on it against about 1.4 ms with pub/sub (`manage.py bench_events`, README "Measured"). Delivery is at
 # most once either way: the database is the source of truth and sockets catch up from it.
-# The read timeout of its connections:
+# Its subscriber polls with get_message(timeout=0.1), so no read waits long on purpose; the socket timeout
+# only bounds a Redis that stops answering (a PUBLISH or SUBSCRIBE then fails instead of hanging).
 CHANNEL_LAYER_SOCKET_TIMEOUT = 30.0
 
 
