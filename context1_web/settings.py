@@ -7,8 +7,8 @@ from pathlib import Path
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
 
+from context1_web.backing_services import chroma_config, database_config, redis_config
 from context1_web.env import Env
-from context1_web.services import chroma_config, database_config, redis_config
 
 django_stubs_ext.monkeypatch()  # lets admin and generic classes be subscripted for the type checker
 
@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "research",
+    "research.bench",  # benchmark commands and their Celery task; the product imports nothing from it
 ]
 
 MIDDLEWARE = [
@@ -208,7 +209,9 @@ DATA_UPLOAD_MAX_NUMBER_FILES = env.integer("MAX_UPLOAD_FILES", 500, minimum=1)
 HEALTH_CHECK_TIMEOUT = env.number("HEALTH_CHECK_TIMEOUT", 3.0, minimum=0.1)
 
 # Dotted paths of callables run once in each worker process before it takes tasks.
-WORKER_WARMUP = env.strings("WORKER_WARMUP", ["research.warmup.open_chroma", "research.warmup.load_embedder"])
+WORKER_WARMUP = env.strings(
+    "WORKER_WARMUP", ["research.platform.warmup.open_chroma", "research.platform.warmup.load_embedder"]
+)
 
 LOG_LEVEL = env.choice("LOG_LEVEL", "INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
 LOGGING = {

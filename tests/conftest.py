@@ -15,7 +15,7 @@ from django.test import Client
 from research.inference.network_guard import forbid_real_requests
 from research.models import Membership, Role, Workspace
 from research.retrieval.chroma_client import open_client
-from research.services import workspace_create
+from research.workspaces.services import workspace_create
 
 _counter = itertools.count(1)
 

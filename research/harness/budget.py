@@ -10,6 +10,10 @@ SOFT_NUDGE = (
     "You have used more than half of your token budget. Prune chunks that do not help answer the question "
     "with prune_chunks, or finish with complete."
 )
+DEFAULT_BUDGET = 32_768  # tokens per rollout, as in the Context-1 report
+SOFT_FRACTION = 0.5  # past half the budget the model is urged to prune or finish
+HARD_FRACTION = 0.85  # past this fraction only prune_chunks and complete are allowed
+
 HARD_NOTICE = (
     "You are past the hard token limit: only prune_chunks and complete are available. "
     "Prune irrelevant chunks or complete with your ranking."
@@ -18,9 +22,9 @@ HARD_NOTICE = (
 
 @dataclass(frozen=True)
 class BudgetConfig:
-    limit: int = 32_768
-    soft_fraction: float = 0.5
-    hard_fraction: float = 0.85  # between soft and 1.0
+    limit: int = DEFAULT_BUDGET
+    soft_fraction: float = SOFT_FRACTION
+    hard_fraction: float = HARD_FRACTION  # between soft and 1.0
     soft_nudge: bool = True  # the report shows the nudge only in training: it can be switched off
     reply_reserve: int = 1_024  # kept free for the model's next reply when sizing tool results
 

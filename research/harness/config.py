@@ -6,19 +6,24 @@ from dataclasses import dataclass, field
 
 from research.harness.budget import BudgetConfig
 
+MAX_ROLLOUTS = 8
+DEFAULT_ROLLOUTS = 4  # "Context-1 (4x)": four rollouts fused by RRF
+DEFAULT_MAX_TURNS = 16
+DEFAULT_TOP_K = 10  # documents in the final ranking
+
 
 @dataclass(frozen=True)
 class HarnessConfig:
     budget: BudgetConfig = field(default_factory=BudgetConfig)
-    rollouts: int = 4
-    max_turns: int = 16
+    rollouts: int = DEFAULT_ROLLOUTS
+    max_turns: int = DEFAULT_MAX_TURNS
     search_tokens: int = 3_000  # most tokens one search_corpus or grep_corpus result may take
     read_tokens: int = 6_000  # most tokens one read_document result may take
-    top_k: int = 10  # documents in the final ranking
+    top_k: int = DEFAULT_TOP_K
     counter_name: str = ""  # the name of the counter ``count`` implements (see CorpusHit.tokens); "" = none
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rollouts <= 8:
-            raise ValueError("rollouts must be between 1 and 8")
+        if not 1 <= self.rollouts <= MAX_ROLLOUTS:
+            raise ValueError(f"rollouts must be between 1 and {MAX_ROLLOUTS}")
         if self.max_turns < 1:
             raise ValueError("max_turns must be at least 1")

@@ -10,7 +10,7 @@ from typing import Any
 from django.utils import timezone
 
 from research.models import Run, RunStatus
-from research.research_runs import run_harness
+from research.runs.job import run_harness
 from research.runs.journal import RUN_FAILED
 from research.runs.lease import Claim, run_claim
 from research.runs.sink import JournalError, JournalSink

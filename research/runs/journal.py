@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 
 from research.models import Run, RunEvent, RunStatus
-from research.realtime import publish_run_events
+from research.platform.realtime import publish_run_events
 
 # Events the Django side adds to a run's journal besides the harness's own (research/harness/events.py).
 RUN_REQUEUED = "run_requeued"  # the sweeper found the worker gone and put the run back in the queue

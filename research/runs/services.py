@@ -11,40 +11,35 @@ from django.db.models import Q
 from django.utils import timezone
 
 from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
+from research.platform.queue import task_send
+from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import CANCEL_REQUESTED, RUN_CANCELLED, event_append
 
 RUN_TASK = "research.tasks.run_execute"  # routed to the `runs` queue (worker/queues.py)
 
-ROLLOUTS = (1, 8)
-BUDGET = (4_096, 131_072)
-MAX_TURNS = (1, 64)
-DEFAULT_ROLLOUTS, DEFAULT_BUDGET, DEFAULT_MAX_TURNS = 4, 32_768, 16
-QUESTION_MAX = 4_000
-
 
 def run_enqueue(run_id: int) -> None:
     """Send the run's task by name (no import of the worker side from the web side)."""
-    from context1_web.celery import app
-
-    app.send_task(RUN_TASK, args=(run_id,))
-
-
-def _check_range(errors: dict[str, str], field: str, value: int, bounds: tuple[int, int], label: str) -> None:
-    if not bounds[0] <= value <= bounds[1]:
-        errors[field] = f"{label} must be between {bounds[0]:,} and {bounds[1]:,}."
+    task_send(RUN_TASK, run_id)
 
 
 def run_validate(
-    *, workspace_id: int, question: str, corpora: Sequence[Corpus], template: str, rollouts: int, budget: int,
+    *,
+    workspace_id: int,
+    question: str,
+    corpora: Sequence[Corpus],
+    template: str,
+    rollouts: int,
+    budget: int,
     max_turns: int,
-) -> dict[str, str]:  # fmt: skip
+) -> dict[str, str]:
     """Field name -> what is wrong with it (empty when the run can start)."""
     errors: dict[str, str] = {}
     if not question.strip():
         errors["question"] = "Ask a question."
-    elif len(question) > QUESTION_MAX:
-        errors["question"] = f"Keep the question under {QUESTION_MAX:,} characters."
+    elif len(question) > limits.QUESTION_MAX:
+        errors["question"] = f"Keep the question under {limits.QUESTION_MAX:,} characters."
     if not corpora:
         errors["corpora"] = "Choose at least one corpus."
     elif any(corpus.workspace_id != workspace_id for corpus in corpora):
@@ -59,21 +54,33 @@ def run_validate(
 
 
 def run_start(
-    *, actor: Membership, question: str, corpora: Sequence[Corpus], template: str = RunTemplate.QUESTION,
-    rollouts: int = DEFAULT_ROLLOUTS, budget: int = DEFAULT_BUDGET, max_turns: int = DEFAULT_MAX_TURNS,
-) -> Run:  # fmt: skip
+    *,
+    actor: Membership,
+    question: str,
+    corpora: Sequence[Corpus],
+    template: str = RunTemplate.QUESTION,
+    rollouts: int = limits.ROLLOUTS.default,
+    budget: int = limits.BUDGET.default,
+    max_turns: int = limits.MAX_TURNS.default,
+) -> Run:
     """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed."""
     if not actor.can_edit:
         raise PermissionDenied("Only owners and editors can start runs.")
-    errors = run_validate(workspace_id=actor.workspace_id, question=question, corpora=corpora, template=template,
-                          rollouts=rollouts, budget=budget, max_turns=max_turns)  # fmt: skip
+    limits_given = {"rollouts": rollouts, "budget": budget, "max_turns": max_turns}
+    errors = run_validate(
+        workspace_id=actor.workspace_id, question=question, corpora=corpora, template=template, **limits_given
+    )
     if errors:
         raise ValidationError(errors)
     with transaction.atomic():
         run = Run.objects.create(
-            workspace_id=actor.workspace_id, created_by=actor.user, question=question.strip(), template=template,
-            rollouts=rollouts, budget=budget, max_turns=max_turns, enqueued_at=timezone.now(),
-        )  # fmt: skip
+            workspace_id=actor.workspace_id,
+            created_by=actor.user,
+            question=question.strip(),
+            template=template,
+            enqueued_at=timezone.now(),
+            **limits_given,
+        )
         run.corpora.set(corpora)
         transaction.on_commit(lambda: run_enqueue(run.pk))
     return run
@@ -81,14 +88,14 @@ def run_start(
 
 def run_cost(*, rollouts: int, budget: int, max_turns: int) -> RunEstimate:
     """The estimate the form shows before starting (search results sized by this deployment's settings)."""
-    errors: dict[str, str] = {}
-    _check_range(errors, "rollouts", rollouts, ROLLOUTS, "Rollouts")
-    _check_range(errors, "budget", budget, BUDGET, "The token budget")
-    _check_range(errors, "max_turns", max_turns, MAX_TURNS, "Maximum turns")
+    checks = {"rollouts": (limits.ROLLOUTS, rollouts), "budget": (limits.BUDGET, budget)}
+    checks["max_turns"] = (limits.MAX_TURNS, max_turns)
+    errors = {field: error for field, (limit, value) in checks.items() if (error := limit.error(value))}
     if errors:
         raise ValidationError(errors)
-    return run_estimate(rollouts=rollouts, budget=budget, max_turns=max_turns,
-                        search_tokens=settings.SEARCH_BUDGET_TOKENS)  # fmt: skip
+    return run_estimate(
+        rollouts=rollouts, budget=budget, max_turns=max_turns, search_tokens=settings.SEARCH_BUDGET_TOKENS
+    )
 
 
 def run_cancel(*, actor: Membership, run: Run, reason: str = "") -> Run:
@@ -98,18 +105,29 @@ def run_cancel(*, actor: Membership, run: Run, reason: str = "") -> Run:
     if run.workspace_id != actor.workspace_id:
         raise PermissionDenied("That run is not in your workspace.")
     reason = reason.strip() or f"cancelled by {actor.user.get_username()}"
-    payload = {"type": RUN_CANCELLED, "reason": reason}
+    attempt = max(run.attempts, 1)
     done = event_append(
-        run_id=run.pk, kind=RUN_CANCELLED, payload=payload, attempt=max(run.attempts, 1),
-        guard=Q(status=RunStatus.QUEUED), status=RunStatus.CANCELLED, status_reason=reason, cancel_reason=reason,
-        cancel_requested=True, finished_at=timezone.now(),
-    )  # fmt: skip
+        run_id=run.pk,
+        kind=RUN_CANCELLED,
+        payload={"type": RUN_CANCELLED, "reason": reason},
+        attempt=attempt,
+        guard=Q(status=RunStatus.QUEUED),
+        status=RunStatus.CANCELLED,
+        status_reason=reason,
+        cancel_reason=reason,
+        cancel_requested=True,
+        finished_at=timezone.now(),
+    )
     if done is None:
-        payload = {"type": CANCEL_REQUESTED, "reason": reason, "by": actor.user.get_username()}
         done = event_append(
-            run_id=run.pk, kind=CANCEL_REQUESTED, payload=payload, attempt=max(run.attempts, 1),
-            guard=Q(status=RunStatus.RUNNING, cancel_requested=False), cancel_requested=True, cancel_reason=reason,
-        )  # fmt: skip
+            run_id=run.pk,
+            kind=CANCEL_REQUESTED,
+            payload={"type": CANCEL_REQUESTED, "reason": reason, "by": actor.user.get_username()},
+            attempt=attempt,
+            guard=Q(status=RunStatus.RUNNING, cancel_requested=False),
+            cancel_requested=True,
+            cancel_reason=reason,
+        )
     run.refresh_from_db()
     if done is None and run.status != RunStatus.RUNNING:
         raise ValidationError(f"The run has already {run.status}.")

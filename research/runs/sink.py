@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from research.harness.events import Event, TurnRecorded, to_dict
 from research.models import Run
-from research.realtime import Publisher
+from research.platform.realtime import Publisher
 from research.runs.journal import LeasedBatch, StoredEvent, events_store_leased, leases_held
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 

@@ -10,8 +10,8 @@ import pytest
 import websockets
 from websockets.exceptions import InvalidStatus
 
-from research.realtime import workspace_group
-from research.tasks import system_ping
+from research.platform.realtime import workspace_group
+from research.platform.tasks import system_ping
 from tests.support import processes
 from worker.queues import QUEUE_NAMES
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from research import services
+from research.corpora import services
 from research.models import Corpus, Membership, Run, RunEvent, Stage, UploadFile
 from tests.support import processes
 from tests.support.browser import chromium, log_in_and_upload, screenshot_path
@@ -66,7 +66,7 @@ def test_a_person_starts_a_run_and_watches_it_live_across_a_reload(  # type: ign
     workspace = make_workspace(ada, name="Market watch")
     corpus = services.corpus_create(actor=Membership.objects.get(user=ada), name="Press")
     paths = _files(tmp_path)
-    env = {**process_env, "WORKER_WARMUP": "research.warmup.open_chroma,tests.support.slow_model.install"}
+    env = {**process_env, "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install"}
     port = processes.free_port()
     web_log, worker_log = tmp_path / "web.log", tmp_path / "worker.log"
     daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]

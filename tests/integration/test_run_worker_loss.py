@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from research import services
+from research.corpora import services
 from research.models import Corpus, Membership, Run, RunEvent, RunStatus, Stage, UploadFile
 from research.runs import services as runs
 from research.runs.journal import RUN_REQUEUED, RUN_RESTARTED
@@ -43,7 +43,7 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
 ) -> None:
     env = {
         **process_env, "RUN_LEASE_SECONDS": "3", "RUN_SWEEP_SECONDS": "1", "WORKER_CONCURRENCY": "2",
-        "WORKER_WARMUP": "research.warmup.open_chroma,tests.support.slow_model.install",
+        "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install",
     }  # fmt: skip
     owner = Membership.objects.select_related("workspace", "user").get(workspace=make_workspace(make_user()))
     corpus = services.corpus_create(actor=owner, name="Market")

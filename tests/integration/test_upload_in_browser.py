@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from research import services
+from research.corpora import services
 from research.models import Document, Membership, Stage, UploadFile
 from tests.support import processes
 from tests.support.browser import chromium, log_in_and_upload, screenshot_path

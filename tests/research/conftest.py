@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 
 from research.models import Corpus
 from research.runs import services as runs
@@ -18,3 +21,11 @@ def team(make_user, make_workspace, monkeypatch):  # type: ignore[no-untyped-def
     make_workspace(eve)
     corpus = Corpus.objects.create(workspace=workspace, name="Market", slug="market")
     return workspace, corpus, ada, vic, eve
+
+
+@pytest.fixture(scope="session")
+def eval_data() -> Path:
+    """``../shared/eval_data`` (MuSiQue and HotpotQA subsets); the tests fail, never skip, without it."""
+    folder = Path(settings.BASE_DIR).parent / "shared" / "eval_data"
+    assert (folder / "musique" / "musique_train100.json").is_file(), f"shared QA data missing under {folder}"
+    return folder

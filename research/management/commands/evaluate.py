@@ -9,10 +9,10 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from research.composition import token_counter
 from research.evaluation.formats import DatasetError
 from research.evaluation.metrics import side_by_side
 from research.evaluation.runner import EvalSettings, Evaluation, backend_factory, evaluate_dataset
+from research.platform.composition import token_counter
 from research.retrieval.embedders import Embedder
 
 

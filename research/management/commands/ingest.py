@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from research import ingestion, services
+from research.corpora import ingestion, services
 from research.models import TERMINAL_STAGES, Corpus, Membership, Role, UploadFile
 
 

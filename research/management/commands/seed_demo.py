@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from research.demo import demo_corpus_seed, demo_seed
+from research.demo.seed import demo_corpus_seed, demo_seed
 
 
 class Command(BaseCommand):

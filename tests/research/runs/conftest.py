@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 import pytest
 from django.db import connection, connections
 
-from research import ingestion, services
+from research.corpora import ingestion, services
 from research.models import Corpus, Membership, Run, RunEvent, UploadFile, Workspace
 from research.runs import services as runs
 

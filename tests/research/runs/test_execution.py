@@ -8,11 +8,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from research import research_runs
 from research.harness.events import from_dict
 from research.harness.messages import Message, ModelTurn, ToolSpec
 from research.inference.scripted import ScriptedBackend, call, turn
 from research.models import Run, RunEvent, RunStatus
+from research.runs import job
 from research.runs import services as runs
 from research.runs.execution import run_execute
 from tests.research.runs.conftest import at_once, in_thread, ingest, seqs, types
@@ -81,7 +81,7 @@ def _endless(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelTur
 def test_cancel_stops_a_running_run_at_the_next_turn_and_records_why(  # type: ignore[no-untyped-def]
     owner, corpus, start_run, monkeypatch
 ) -> None:
-    monkeypatch.setattr(research_runs, "backend_factory", lambda: lambda i: ScriptedBackend(_endless, latency=0.1))
+    monkeypatch.setattr(job, "backend_factory", lambda: lambda i: ScriptedBackend(_endless, latency=0.1))
     run = start_run([corpus], rollouts=2, max_turns=64)
     outcome: list[str] = []
     worker = threading.Thread(target=lambda: outcome.append(in_thread(run_execute, run_id=run.pk)))
@@ -107,7 +107,7 @@ def test_a_broken_backend_fails_the_run_with_the_reason(corpus, start_run, monke
     def broken() -> object:
         raise RuntimeError("no such model server")
 
-    monkeypatch.setattr(research_runs, "backend_factory", broken)
+    monkeypatch.setattr(job, "backend_factory", broken)
     run = start_run([corpus], rollouts=1)
     assert run_execute(run_id=run.pk) == "failed"
     run.refresh_from_db()

@@ -1,0 +1,1 @@
+"""Benchmarks: commands, their Celery task and baselines. The product imports nothing from here."""

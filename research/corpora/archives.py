@@ -1,0 +1,44 @@
+"""Uploaded archives: each safe member becomes its own upload file; unsafe members fail alone."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from research.corpora import jobs, progress, storage
+from research.models import Stage, UploadFile
+from research.retrieval.parsing import expand_upload
+
+ARCHIVE_SUFFIXES = (".zip",)
+
+
+def is_archive(name: str) -> bool:
+    return name.lower().endswith(ARCHIVE_SUFFIXES)
+
+
+def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
+    """Store each member as a child of ``item``, queue the good ones, and mark the archive expanded."""
+    corpus_id = item.upload.corpus_id
+    members: list[UploadFile] = []
+    with transaction.atomic():
+        UploadFile.objects.filter(parent=item).delete()  # a retried expansion starts over
+        for entry in expand_upload(item.name, data):
+            member = UploadFile(upload=item.upload, parent=item, name=entry.name[:1024])
+            if entry.error is not None or entry.data is None:
+                member.stage, member.error = Stage.FAILED, entry.error or "unreadable member"
+            else:
+                stored = storage.store(
+                    corpus_id=corpus_id, name=storage.safe_display_name(entry.name), chunks=[entry.data]
+                )
+                if stored.too_large:
+                    member.stage, member.error = Stage.FAILED, "over the size limit"
+                member.size, member.sha256, member.stored_path = stored.size, stored.sha256, stored.relative_path
+            member.save()
+            members.append(member)
+        item.stage, item.claimed_until = Stage.EXPANDED, None
+        item.save()
+        queued = [m.pk for m in members if m.stage == Stage.QUEUED]
+        transaction.on_commit(lambda: jobs.ingest_files_enqueue(queued))
+    progress.file_changed(item)
+    for member in members:
+        progress.file_added(member)
+    return members

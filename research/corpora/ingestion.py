@@ -1,0 +1,238 @@
+"""Ingestion: one uploaded file through stored -> parsed -> chunked -> embedded -> indexed, idempotently.
+
+A file is claimed with a lease (a conditional UPDATE), so a redelivered task is a no-op while
+another worker holds it and resumes cleanly after a crash. A document's identity is its source file
+and its key within the file; its content hash decides whether it is re-embedded, so re-uploading
+the same file changes nothing. Every stage change is saved and pushed to the workspace's sockets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from research.corpora import progress, storage
+from research.corpora.archives import expand_into_members, is_archive
+from research.models import TERMINAL_STAGES, Chunk, Corpus, Document, Stage, UploadFile
+from research.platform.composition import corpus_index, token_counter
+from research.retrieval.chunking import ChunkSpan, chunk_text
+from research.retrieval.embedders import EmbeddingUnavailable
+from research.retrieval.parsing import ParsedDocument, ParseError, ParseOptions, SandboxLimits, parse_in_sandbox
+from research.retrieval.types import Chunk as IndexChunk
+from research.retrieval.types import chunk_id_for
+
+logger = logging.getLogger(__name__)
+LEASE = timedelta(minutes=20)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A parsed document and what ingesting it will change."""
+
+    doc_id: str
+    content_hash: str
+    parsed: ParsedDocument
+    spans: list[ChunkSpan]
+    unchanged: bool
+
+
+def document_id(source_name: str, doc_key: str) -> str:
+    return hashlib.sha256(f"{source_name}\0{doc_key}".encode()).hexdigest()[:20]
+
+
+def content_hash(parsed: ParsedDocument) -> str:
+    return hashlib.sha256(f"{parsed.title}\0{parsed.text}".encode()).hexdigest()
+
+
+def claim(upload_file_id: int) -> UploadFile | None:
+    """Take the lease on a file that is not finished and not leased by a live worker; None otherwise."""
+    now = timezone.now()
+    claimed = (
+        UploadFile.objects.filter(pk=upload_file_id)
+        .exclude(stage__in=TERMINAL_STAGES)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .update(claimed_until=now + LEASE, attempts=F("attempts") + 1)
+    )
+    if claimed != 1:
+        return None
+    return UploadFile.objects.select_related("upload__corpus__workspace").get(pk=upload_file_id)
+
+
+def advance(item: UploadFile, stage: Stage, **fields: object) -> None:
+    item.stage = stage
+    for name, value in fields.items():
+        setattr(item, name, value)
+    if stage in TERMINAL_STAGES:
+        item.claimed_until = None
+    item.save()
+    progress.file_changed(item)
+
+
+def fail(item: UploadFile, reason: str) -> None:
+    logger.info("ingest of %s failed: %s", item.name, reason)
+    advance(item, Stage.FAILED, error=reason)
+
+
+def parse_options(corpus: Corpus) -> ParseOptions:
+    allowed = set(ParseOptions.__dataclass_fields__) - {"max_output_chars"}
+    given = {key: value for key, value in corpus.parse_options.items() if key in allowed}
+    if "json_metadata_fields" in given:
+        given["json_metadata_fields"] = tuple(given["json_metadata_fields"])
+    return ParseOptions(**given)
+
+
+def plan(corpus: Corpus, documents: list[ParsedDocument]) -> list[Planned]:
+    existing = dict(Document.objects.filter(corpus=corpus).values_list("doc_id", "content_hash"))
+    planned = []
+    for parsed in documents:
+        doc_id, digest = document_id(parsed.source_name, parsed.doc_key), content_hash(parsed)
+        unchanged = existing.get(doc_id) == digest
+        spans = [] if unchanged else chunk_text(parsed.text, max_tokens=corpus.chunk_tokens, counter=token_counter())
+        planned.append(Planned(doc_id, digest, parsed, spans, unchanged))
+    return planned
+
+
+def _index_chunks(planned: Planned) -> list[IndexChunk]:
+    parsed = planned.parsed
+    metadata = {"source": parsed.source_name, "kind": parsed.kind}
+    if parsed.metadata.get("date"):
+        metadata["date"] = parsed.metadata["date"]
+    title = parsed.title or storage.safe_display_name(parsed.source_name)
+    return [
+        IndexChunk(chunk_id_for(planned.doc_id, span.index), planned.doc_id, span.index, span.text, title, metadata)
+        for span in planned.spans
+    ]
+
+
+@transaction.atomic
+def save_documents(item: UploadFile, corpus: Corpus, planned: list[Planned], stale: list[str]) -> None:
+    Document.objects.filter(corpus=corpus, doc_id__in=stale).delete()
+    for entry in planned:
+        if entry.unchanged:
+            continue
+        parsed = entry.parsed
+        document, _ = Document.objects.update_or_create(
+            corpus=corpus,
+            doc_id=entry.doc_id,
+            defaults={
+                "title": (parsed.title or storage.safe_display_name(parsed.source_name))[:500],
+                "source_name": parsed.source_name[:1024], "doc_key": parsed.doc_key[:300], "kind": parsed.kind,
+                "content_hash": entry.content_hash, "metadata": parsed.metadata,
+                "chunk_count": len(entry.spans), "upload_file": item,
+            },
+        )  # fmt: skip
+        document.chunks.all().delete()
+        Chunk.objects.bulk_create(
+            Chunk(document=document, index=s.index, chunk_id=chunk_id_for(entry.doc_id, s.index), text=s.text,
+                  start=s.start, end=s.end, tokens=s.tokens)
+            for s in entry.spans
+        )  # fmt: skip
+    Corpus.objects.filter(pk=corpus.pk).update(content_version=F("content_version") + 1)
+
+
+def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDocument]) -> None:
+    planned = plan(corpus, documents)
+    advance(item, Stage.CHUNKED)
+    new_ids = {entry.doc_id for entry in planned}
+    stale = list(
+        Document.objects.filter(corpus=corpus, source_name=item.name).exclude(doc_id__in=new_ids)
+        .values_list("doc_id", flat=True)
+    )  # fmt: skip
+    index = corpus_index(corpus)
+    changed = [entry for entry in planned if not entry.unchanged]
+    index.delete_documents([entry.doc_id for entry in changed] + stale)
+    for entry in changed:
+        index.add(_index_chunks(entry))
+    advance(item, Stage.EMBEDDED)
+    save_documents(item, corpus, planned, stale)
+    advance(
+        item, Stage.INDEXED, error="",
+        documents_added=len(changed), documents_unchanged=len(planned) - len(changed),
+        chunks_added=sum(len(entry.spans) for entry in changed),
+    )  # fmt: skip
+
+
+def upload_file_ingest(*, upload_file_id: int) -> bool:
+    """Run the pipeline for one file; returns False when there was nothing to do (finished or leased)."""
+    item = claim(upload_file_id)
+    if item is None:
+        return False
+    corpus = item.upload.corpus
+    try:
+        data = storage.read(item.stored_path)
+    except FileNotFoundError:
+        fail(item, "the stored upload is missing; upload the file again")
+        return True
+    advance(item, Stage.STORED)
+    if is_archive(item.name):
+        expand_into_members(item, data)
+        return True
+    limits = SandboxLimits(timeout_s=settings.PARSE_TIMEOUT, memory_mb=settings.PARSE_MEMORY_MB)
+    try:
+        outcome = parse_in_sandbox(item.name, data, parse_options(corpus), limits)
+    except ParseError as error:
+        fail(item, error.reason)
+        return True
+    advance(item, Stage.PARSED, warnings=outcome.errors[:50])
+    documents = [doc for doc in outcome.documents if doc.text.strip()]
+    if not documents:
+        fail(item, "no text found in this file")
+        return True
+    ingest_documents(item, corpus, documents)
+    return True
+
+
+def release(upload_file_id: int, note: str) -> None:
+    """Give the lease back (a transient failure: the task will be retried)."""
+    UploadFile.objects.filter(pk=upload_file_id).update(claimed_until=None, error=note)
+
+
+def fail_by_id(upload_file_id: int, reason: str) -> None:
+    item = UploadFile.objects.select_related("upload__corpus").filter(pk=upload_file_id).first()
+    if item is not None and not item.done:
+        fail(item, reason)
+
+
+def upload_file_ingest_safely(*, upload_file_id: int) -> int | None:
+    """``upload_file_ingest`` where a bug fails the file with a reason instead of leaving it stuck.
+
+    Returns the corpus id when the file reached a final stage, None when there was nothing to do.
+    Transient embedding failures release the lease and propagate, so the task can retry.
+    """
+    try:
+        if not upload_file_ingest(upload_file_id=upload_file_id):
+            return None
+    except EmbeddingUnavailable as error:
+        release(upload_file_id, f"embedding service unavailable, retrying: {error}")
+        raise
+    except Exception as error:
+        logger.exception("ingest of upload file %s crashed", upload_file_id)
+        fail_by_id(upload_file_id, f"internal error ({type(error).__name__}): {error}"[:500])
+    return int(UploadFile.objects.values_list("upload__corpus_id", flat=True).get(pk=upload_file_id))
+
+
+def corpus_refresh_sparse(*, corpus_id: int) -> bool:
+    """Rebuild the corpus's BM25 index once no file of it is still being ingested; False when not needed."""
+    corpus = Corpus.objects.filter(pk=corpus_id).first()
+    if corpus is None or corpus.sparse_version >= corpus.content_version:
+        return False
+    recent = timezone.now() - timedelta(minutes=30)  # a file stuck longer must not block the index forever
+    busy = (
+        UploadFile.objects.filter(upload__corpus_id=corpus_id, updated_at__gte=recent)
+        .exclude(stage__in=TERMINAL_STAGES)
+        .exists()
+    )
+    if busy:
+        return False  # the last file to finish triggers the rebuild
+    target = corpus.content_version
+    count = corpus_index(corpus).refresh_sparse()
+    Corpus.objects.filter(pk=corpus_id, sparse_version__lt=target).update(sparse_version=target)
+    logger.info("BM25 index of corpus %s rebuilt: %s chunks (version %s)", corpus_id, count, target)
+    return True

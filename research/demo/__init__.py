@@ -1,0 +1,1 @@
+"""The demo account, workspace and corpus that the embedded default seeds."""

@@ -1,0 +1,74 @@
+"""The demo account and workspace that the embedded default creates on first start."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from research.corpora.services import IncomingFile, corpus_create, upload_create
+from research.models import Corpus, Membership, Role, Upload, Workspace
+from research.workspaces.services import workspace_create
+
+DEMO_USERNAME = "demo"
+DEMO_WORKSPACE = "Demo workspace"
+DEMO_CORPUS = "Demo corpus"
+DEMO_CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
+DEMO_FORMAT_FOLDERS = ("html", "pdf", "email", "csv", "markdown")
+
+
+@dataclass(frozen=True)
+class DemoLogin:
+    username: str
+    password: str | None  # None when the account existed before and its password is not on file
+    workspace: Workspace
+    created: bool
+
+
+@transaction.atomic
+def demo_seed(*, login_file: Path) -> DemoLogin:
+    """Create the demo user (random password, kept in ``login_file``) and its workspace; idempotent."""
+    user_model = get_user_model()
+    user = user_model.objects.filter(username=DEMO_USERNAME).first()
+    created = user is None
+    password: str | None
+    if user is None:
+        password = secrets.token_urlsafe(12)
+        user = user_model.objects.create_user(username=DEMO_USERNAME, password=password)
+        login_file.parent.mkdir(parents=True, exist_ok=True)
+        login_file.write_text(f"{DEMO_USERNAME}\n{password}\n")
+        login_file.chmod(0o600)
+    else:
+        lines = login_file.read_text().splitlines() if login_file.is_file() else []
+        password = lines[1] if len(lines) > 1 else None
+    workspace = Workspace.objects.filter(memberships__user=user, name=DEMO_WORKSPACE).first()
+    if workspace is None:
+        workspace = workspace_create(
+            name=DEMO_WORKSPACE, owner=user, description="Fictional companies to try research runs on."
+        )
+    return DemoLogin(username=DEMO_USERNAME, password=password, workspace=workspace, created=created)
+
+
+def demo_corpus_files() -> list[Path]:
+    """The demo corpus as uploaded: every file of the format folders (not the PDF sources or the README)."""
+    return sorted(
+        path
+        for folder in DEMO_FORMAT_FOLDERS
+        for path in (DEMO_CORPUS_DIR / folder).glob("*")
+        if path.is_file() and not path.name.startswith(".")
+    )
+
+
+def demo_corpus_seed(*, workspace: Workspace, enqueue: bool = True) -> Upload | None:
+    """Create the demo corpus and upload the demo files into it, once; None when it already exists."""
+    if Corpus.objects.filter(workspace=workspace, name=DEMO_CORPUS).exists():
+        return None
+    owner = Membership.objects.select_related("workspace", "user").get(
+        workspace=workspace, role=Role.OWNER, user__username=DEMO_USERNAME
+    )
+    corpus = corpus_create(actor=owner, name=DEMO_CORPUS, description="Fictional vendors, customers and analysts.")
+    files = [IncomingFile(name=path.name, chunks=[path.read_bytes()]) for path in demo_corpus_files()]
+    return upload_create(actor=owner, corpus=corpus, files=files, enqueue=enqueue)

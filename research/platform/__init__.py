@@ -1,0 +1,1 @@
+"""Shared Django pieces: composition root, realtime publishing, health, warm-ups, view helpers."""

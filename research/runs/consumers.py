@@ -1,0 +1,122 @@
+"""The run socket: one run's stored events after ``?after=N``, then live ones, for members of its workspace."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from research.platform.realtime import CLOSE_FORBIDDEN, run_group
+from research.runs import selectors
+from research.runs.live.fragments import renderer
+
+
+def _query(scope: dict[str, Any]) -> dict[str, str]:
+    raw = scope.get("query_string", b"").decode("latin-1")
+    return {key: values[-1] for key, values in parse_qs(raw).items()}
+
+
+def _after(value: str | None) -> int:
+    try:
+        return max(0, int(value or 0))
+    except ValueError:
+        return 0
+
+
+class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """One run's events, for members of its workspace: every stored event after ``?after=N``, then live ones.
+
+    No gap and no duplicate between replay and live: the socket joins the run's group *before* reading
+    the database, so an event committed after the read is also published after the join. Live messages
+    that arrive during the replay wait in the channel layer's queue for this socket (handlers run one
+    at a time) and are handled after it; any with ``seq`` at or below the last sent one are dropped. A
+    live message that skips ahead (the channel layer dropped some: it delivers at most once) makes the
+    socket read the missing ones from the database first: a committed ``seq`` implies all lower ones
+    are committed (research/runs/journal.py). Every ``tail_check_seconds`` the socket also compares
+    with the run's latest ``seq``, so a dropped *last* message is caught up too.
+    ``?format=json`` (default) sends ``{"seq", "type", "payload", "attempt", "at"}``; ``?format=html``
+    sends the page's fragments (research/runs/live/fragments.py).
+    """
+
+    replay_page = selectors.EVENTS_PAGE
+    tail_check_seconds = 5.0
+    run_id: int | None = None
+    last_seq = 0
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        run_id = int(self.scope["url_route"]["kwargs"]["run_id"])
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        run = await database_sync_to_async(selectors.run_find_for_user)(user_id=user.pk, run_id=run_id)
+        if run is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        query = _query(self.scope)
+        self.run_id, self.last_seq = run.pk, _after(query.get("after"))
+        self.render: Callable[[dict[str, Any]], str] = renderer(query.get("format"))
+        self.lock = asyncio.Lock()
+        await self.channel_layer.group_add(run_group(run.pk), self.channel_name)  # subscribe first ...
+        await self.accept()
+        await self.catch_up()  # ... then replay what is stored
+        self.watcher = asyncio.create_task(self._watch())
+
+    async def disconnect(self, code: int) -> None:
+        if self.run_id is None:
+            return
+        watcher = getattr(self, "watcher", None)
+        if watcher is not None:
+            watcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
+        await self.channel_layer.group_discard(run_group(self.run_id), self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.send(text_data='{"type":"error","detail":"this socket does not accept messages"}')
+
+    async def run_events(self, event: dict[str, Any]) -> None:
+        """A batch of live events (research.platform.realtime.run_events_message), in seq order."""
+        async with self.lock:
+            for message in event["events"]:
+                seq = int(message["seq"])
+                if seq <= self.last_seq:
+                    continue  # already sent (replayed, or caught up from the database)
+                if seq > self.last_seq + 1:
+                    await self._replay()  # fill the gap from the database
+                if seq > self.last_seq:
+                    await self._send(message)
+
+    async def catch_up(self) -> None:
+        async with self.lock:
+            await self._replay()
+
+    async def _replay(self) -> None:
+        assert self.run_id is not None
+        while True:
+            events = await database_sync_to_async(selectors.run_events_after)(
+                run_id=self.run_id, after=self.last_seq, limit=self.replay_page
+            )
+            for event in events:
+                await self._send(event.message())
+            if len(events) < self.replay_page:
+                return
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        await self.send(text_data=self.render(message))
+        self.last_seq = int(message["seq"])
+
+    async def _watch(self) -> None:
+        assert self.run_id is not None
+        while True:
+            await asyncio.sleep(self.tail_check_seconds)
+            latest, ended = await database_sync_to_async(selectors.run_progress)(run_id=self.run_id)
+            if latest > self.last_seq:
+                await self.catch_up()
+            elif ended:
+                return

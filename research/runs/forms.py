@@ -1,0 +1,37 @@
+"""The run form: the question, the corpora of this workspace to search, and the run's limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from research.models import Corpus, RunTemplate, Workspace
+from research.runs import limits
+
+
+def _limit_field(limit: limits.Limit, label: str) -> forms.IntegerField:
+    return forms.IntegerField(min_value=limit.low, max_value=limit.high, initial=limit.default, label=label)
+
+
+class RunForm(forms.Form):
+    """Start a research run: the question, the corpora of this workspace to search, and the run's limits."""
+
+    question = forms.CharField(
+        max_length=limits.QUESTION_MAX, widget=forms.Textarea(attrs={"rows": 3}), label="Question"
+    )
+    corpora = forms.ModelMultipleChoiceField(
+        queryset=Corpus.objects.none(), widget=forms.CheckboxSelectMultiple, label="Corpora to search"
+    )
+    template = forms.ChoiceField(choices=RunTemplate.choices, initial=RunTemplate.QUESTION, label="Template")
+    rollouts = _limit_field(limits.ROLLOUTS, "Rollouts (run in parallel, rankings fused)")
+    budget = _limit_field(limits.BUDGET, "Token budget per rollout")
+    max_turns = _limit_field(limits.MAX_TURNS, "Maximum turns per rollout")
+
+    def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        corpora = self.fields["corpora"]
+        assert isinstance(corpora, forms.ModelMultipleChoiceField)
+        corpora.queryset = Corpus.objects.filter(workspace=workspace).order_by("name", "id")
+        if not self.is_bound:  # a new run searches every corpus of the workspace unless told otherwise
+            self.initial.setdefault("corpora", [corpus.pk for corpus in corpora.queryset])

@@ -1,0 +1,108 @@
+"""Running the harness from the Django side: settings become harness config and backends (composition)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from django.conf import settings
+
+from research.harness.budget import BudgetConfig
+from research.harness.config import HarnessConfig
+from research.harness.ports import Corpus as CorpusPortType
+from research.harness.ports import EventSink, InferenceBackend
+from research.harness.run import RunResult, run_research
+from research.models import Corpus, Run
+from research.platform.composition import corpus_index, token_counter
+from research.retrieval.port import CorpusPort
+from research.runs.multi_corpus import MultiCorpus
+
+
+def backend_factory() -> Callable[[int], InferenceBackend]:
+    """A backend per rollout, by name from settings: the offline heuristic, or vLLM's OpenAI-compatible API."""
+    base_url: str | None = settings.VLLM_BASE_URL
+    if settings.INFERENCE_BACKEND == "openai" and base_url:
+        from research.inference.openai_compat import OpenAICompatBackend
+
+        def openai_backend(rollout: int) -> InferenceBackend:
+            return OpenAICompatBackend(
+                base_url=base_url,
+                model=settings.VLLM_MODEL,
+                api_key=settings.VLLM_API_KEY,
+                timeout=settings.VLLM_TIMEOUT,
+                temperature=settings.VLLM_TEMPERATURE,
+            )
+
+        return openai_backend
+    from research.inference.heuristic import HeuristicBackend
+
+    return lambda rollout: HeuristicBackend(variant=rollout)
+
+
+def harness_config(*, rollouts: int, budget: int, max_turns: int) -> HarnessConfig:
+    return HarnessConfig(
+        budget=BudgetConfig(
+            limit=budget, soft_nudge=settings.BUDGET_SOFT_NUDGE, hard_fraction=settings.BUDGET_HARD_FRACTION
+        ),
+        rollouts=rollouts,
+        max_turns=max_turns,
+        counter_name=token_counter().name,  # the corpus's counts of its hits are then not re-counted
+    )
+
+
+async def run_in_process(
+    *,
+    question: str,
+    corpus_name: str,
+    workspace_slug: str | None,
+    rollouts: int,
+    budget: int,
+    max_turns: int,
+    sink: EventSink,
+) -> RunResult:
+    """Run a research job here and now (the CLI); raises LookupError for an unknown corpus."""
+    from asgiref.sync import sync_to_async
+
+    def find() -> Corpus:
+        corpora = Corpus.objects.filter(name=corpus_name)
+        if workspace_slug:
+            corpora = corpora.filter(workspace__slug=workspace_slug)
+        found = list(corpora[:2])
+        if len(found) != 1:
+            raise LookupError(
+                f"{'no' if not found else 'more than one'} corpus named {corpus_name!r} (use --workspace)"
+            )
+        return found[0]
+
+    corpus = await sync_to_async(find)()
+    return await run_research(
+        question=question,
+        corpus=CorpusPort(corpus_index(corpus)),
+        backend_for=backend_factory(),
+        config=harness_config(rollouts=rollouts, budget=budget, max_turns=max_turns),
+        sink=sink,
+        count=token_counter().count,
+    )
+
+
+def corpus_port(corpora: Sequence[Corpus]) -> CorpusPortType:
+    """The harness's corpus for a run: one corpus as it is, several fused (research.runs.multi_corpus)."""
+    if not corpora:
+        raise ValueError("a run needs at least one corpus")
+    ports = [CorpusPort(corpus_index(corpus)) for corpus in corpora]
+    return ports[0] if len(ports) == 1 else MultiCorpus(ports, count=token_counter().count)
+
+
+def run_harness(run: Run, *, sink: EventSink, cancelled: Callable[[], bool]) -> RunResult:
+    """Run a stored run's research job in this thread, on its own event loop (the worker's way in)."""
+    corpus = corpus_port(list(run.corpora.order_by("pk")))
+    job = run_research(
+        question=run.question,
+        corpus=corpus,
+        backend_for=backend_factory(),
+        config=harness_config(rollouts=run.rollouts, budget=run.budget, max_turns=run.max_turns),
+        sink=sink,
+        count=token_counter().count,
+        cancelled=cancelled,
+    )
+    return asyncio.run(job)

@@ -1,0 +1,1 @@
+"""The live run page: state folded from typed events, its fragments and its search graph."""

@@ -1,0 +1,61 @@
+"""Read-side queries of runs and their stored events, always within a member's workspace."""
+
+from __future__ import annotations
+
+from django.http import Http404
+
+from research.models import TERMINAL_RUN_STATUSES, Document, Membership, Run, RunEvent, Workspace
+from research.runs.journal import StoredEvent, stored
+
+EVENTS_PAGE = 500  # stored events one read returns at most (pages, the events endpoint, socket replays)
+
+
+def run_list(*, workspace: Workspace, limit: int = 50) -> list[Run]:
+    return list(
+        Run.objects.filter(workspace=workspace).prefetch_related("corpora").order_by("-created_at", "-id")[:limit]
+    )
+
+
+def run_get(*, membership: Membership, run_id: int) -> Run:
+    """A run of the member's workspace; 404 otherwise."""
+    run = Run.objects.filter(workspace=membership.workspace, pk=run_id).prefetch_related("corpora").first()
+    if run is None:
+        raise Http404("No such run")
+    return run
+
+
+def run_find_for_user(*, user_id: int, run_id: int) -> Run | None:
+    """The run if the user is a member of its workspace (the socket's check); None otherwise."""
+    return Run.objects.filter(pk=run_id, workspace__memberships__user_id=user_id).first()
+
+
+def run_events_after(*, run_id: int, after: int, limit: int = EVENTS_PAGE) -> list[StoredEvent]:
+    """Stored events with ``seq > after``, in order, at most ``limit`` of them."""
+    events = RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")[:limit]
+    return [stored(event) for event in events]
+
+
+def run_events_all(*, run_id: int) -> list[StoredEvent]:
+    """Every stored event of the run, in order, read a page at a time."""
+    events: list[StoredEvent] = []
+    while True:
+        page = run_events_after(run_id=run_id, after=events[-1].seq if events else 0)
+        events += page
+        if len(page) < EVENTS_PAGE:
+            return events
+
+
+def run_progress(*, run_id: int) -> tuple[int, bool]:
+    """The run's latest seq and whether it has ended (what a socket checks to catch up on dropped messages)."""
+    row = Run.objects.filter(pk=run_id).values_list("last_seq", "status").first()
+    if row is None:
+        return 0, True
+    return row[0], row[1] in TERMINAL_RUN_STATUSES
+
+
+def run_document_get(*, run: Run, doc_id: str) -> Document:
+    """A document of any of the run's corpora; 404 otherwise."""
+    document = Document.objects.filter(corpus__in=run.corpora.all(), doc_id=doc_id).select_related("corpus").first()
+    if document is None:
+        raise Http404("No such document in this run's corpora")
+    return document

@@ -1,0 +1,1 @@
+"""Run views: JSON endpoints (api) and HTML pages (pages)."""

@@ -1,0 +1,137 @@
+"""Run views (JSON for now; the live page renders on top of these): start, estimate, list, detail, events, cancel.
+
+Every view resolves the workspace through the user's membership (404 for non-members); viewers may
+read, owners and editors may start and cancel (403 otherwise).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from research.models import Run
+from research.runs import limits, selectors, services
+from research.runs.forms import RunForm
+from research.workspaces.selectors import membership_get
+
+
+def run_summary(run: Run) -> dict[str, Any]:
+    slug = run.workspace.slug
+    return {
+        "id": run.pk,
+        "question": run.question,
+        "template": run.template,
+        "corpora": [{"slug": corpus.slug, "name": corpus.name} for corpus in run.corpora.all()],
+        "rollouts": run.rollouts,
+        "budget": run.budget,
+        "max_turns": run.max_turns,
+        "status": run.status,
+        "status_reason": run.status_reason,
+        "attempts": run.attempts,
+        "cancel_requested": run.cancel_requested,
+        "cancel_reason": run.cancel_reason,
+        "last_seq": run.last_seq,
+        "total_tokens": run.total_tokens,
+        "created_at": run.created_at.isoformat(),
+        "started_at": run.started_at.isoformat() if run.started_at else None,
+        "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+        "urls": {
+            "detail": reverse("run_detail_json", kwargs={"slug": slug, "run_id": run.pk}),
+            "events": reverse("run_events", kwargs={"slug": slug, "run_id": run.pk}),
+            "cancel": reverse("run_cancel", kwargs={"slug": slug, "run_id": run.pk}),
+            "socket": f"/ws/runs/{run.pk}/",
+        },
+    }
+
+
+def _errors(error: ValidationError) -> dict[str, list[str]]:
+    return {field: [str(message) for message in messages] for field, messages in error.message_dict.items()}
+
+
+def _number(request: HttpRequest, name: str, default: int) -> int:
+    try:
+        return int(request.GET.get(name, default))
+    except ValueError:
+        raise ValidationError({name: "Enter a whole number."}) from None
+
+
+@login_required
+@require_POST
+def run_start(request: HttpRequest, slug: str) -> JsonResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    form = RunForm(request.POST, workspace=membership.workspace)
+    if not form.is_valid():
+        return JsonResponse({"errors": {field: list(messages) for field, messages in form.errors.items()}}, status=422)
+    data = form.cleaned_data
+    try:
+        run = services.run_start(
+            actor=membership, question=data["question"], corpora=list(data["corpora"]), template=data["template"],
+            rollouts=data["rollouts"], budget=data["budget"], max_turns=data["max_turns"],
+        )  # fmt: skip
+    except ValidationError as error:
+        return JsonResponse({"errors": _errors(error)}, status=422)
+    return JsonResponse(run_summary(run), status=201)
+
+
+@login_required
+@require_GET
+def run_estimate(request: HttpRequest, slug: str) -> JsonResponse:
+    membership_get(user=request.user, slug=slug)
+    try:
+        estimate = services.run_cost(
+            rollouts=_number(request, "rollouts", limits.ROLLOUTS.default),
+            budget=_number(request, "budget", limits.BUDGET.default),
+            max_turns=_number(request, "max_turns", limits.MAX_TURNS.default),
+        )
+    except ValidationError as error:
+        return JsonResponse({"errors": _errors(error)}, status=422)
+    return JsonResponse(estimate.as_dict())
+
+
+@login_required
+@require_GET
+def run_list(request: HttpRequest, slug: str) -> JsonResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    return JsonResponse({"runs": [run_summary(run) for run in selectors.run_list(workspace=membership.workspace)]})
+
+
+@login_required
+@require_GET
+def run_detail_json(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    run = selectors.run_get(membership=membership, run_id=run_id)
+    return JsonResponse({**run_summary(run), "result": run.result})
+
+
+@login_required
+@require_GET
+def run_events(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
+    """Stored events after ``?after=N`` (a page at a time): the polling alternative to the socket."""
+    membership = membership_get(user=request.user, slug=slug)
+    run = selectors.run_get(membership=membership, run_id=run_id)
+    try:
+        after = max(0, _number(request, "after", 0))
+    except ValidationError as error:
+        return JsonResponse({"errors": _errors(error)}, status=422)
+    events = selectors.run_events_after(run_id=run.pk, after=after, limit=selectors.EVENTS_PAGE)
+    return JsonResponse({
+        "events": [event.message() for event in events], "status": run.status, "last_seq": run.last_seq,
+        "more": len(events) == selectors.EVENTS_PAGE,
+    })  # fmt: skip
+
+
+@login_required
+@require_POST
+def run_cancel(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    run = selectors.run_get(membership=membership, run_id=run_id)
+    try:
+        run = services.run_cancel(actor=membership, run=run, reason=request.POST.get("reason", ""))
+    except ValidationError as error:
+        return JsonResponse({"errors": {"__all__": error.messages}}, status=409)
+    return JsonResponse(run_summary(run))

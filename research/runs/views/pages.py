@@ -1,0 +1,177 @@
+"""Run pages (HTML): the run form with its estimate, run history, the live run page, its graph and documents.
+
+Every view resolves the workspace through the user's membership (404 for non-members); viewers read,
+owners and editors start and cancel (403 otherwise). The run page renders the stored events through
+the same parts the socket sends (research/runs/live/fragments.py), then tails the socket after the last
+event it rendered.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from research.corpora.selectors import chunk_list
+from research.models import Membership, Run, RunStatus
+from research.platform.web import apply_errors, is_htmx
+from research.runs import selectors, services
+from research.runs.forms import RunForm
+from research.runs.live.fragments import elapsed, state_context, status_context
+from research.runs.live.graph import run_graph
+from research.runs.live.state import RunState, run_state
+from research.workspaces.selectors import membership_get
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def _duration(run: Run) -> str:
+    return elapsed(_iso(run.started_at), _iso(run.finished_at), timezone.now().isoformat())
+
+
+def _form_context(membership: Membership, form: RunForm) -> dict[str, Any]:
+    return {"membership": membership, "workspace": membership.workspace, "form": form, "estimate": _estimate(form)}
+
+
+def _estimate(form: RunForm) -> dict[str, Any]:
+    """The estimate of the form's current limits (its initial values before anything is typed)."""
+    values = {}
+    for name in ("rollouts", "budget", "max_turns"):
+        raw = form.data.get(name) if form.is_bound else None
+        try:
+            values[name] = int(raw if raw not in (None, "") else form.fields[name].initial)
+        except (TypeError, ValueError):
+            return {"errors": [f"{form.fields[name].label}: enter a whole number."]}
+    try:
+        return {"cost": services.run_cost(**values), "rollouts": values["rollouts"]}
+    except ValidationError as error:
+        return {"errors": [message for messages in error.message_dict.values() for message in messages]}
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def run_index(request: HttpRequest, slug: str) -> HttpResponse:
+    """The run form (for owners and editors) and the workspace's run history; a POST starts a run."""
+    membership = membership_get(user=request.user, slug=slug)
+    form = RunForm(workspace=membership.workspace)
+    if request.method == "POST":
+        if not membership.can_edit:
+            raise PermissionDenied("Only owners and editors can start runs.")
+        form = RunForm(request.POST, workspace=membership.workspace)
+        run = _start(membership, form)
+        if run is not None:
+            url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
+            return HttpResponse(status=204, headers={"HX-Redirect": url}) if is_htmx(request) else redirect(url)
+    context = {**_form_context(membership, form), "runs": _history(membership)}
+    partial = is_htmx(request) and request.method == "POST"
+    template = "research/run_list.html#run_form" if partial else "research/run_list.html"
+    return render(request, template, context, status=422 if form.errors else 200)
+
+
+def _start(membership: Membership, form: RunForm) -> Run | None:
+    if not form.is_valid():
+        return None
+    data = form.cleaned_data
+    try:
+        return services.run_start(
+            actor=membership, question=data["question"], corpora=list(data["corpora"]), template=data["template"],
+            rollouts=data["rollouts"], budget=data["budget"], max_turns=data["max_turns"],
+        )  # fmt: skip
+    except ValidationError as error:
+        apply_errors(form, error)
+        return None
+
+
+def _history(membership: Membership) -> list[dict[str, Any]]:
+    return [
+        {"run": run, "duration": _duration(run), "found": len(run.result or []), **status_context(_status(run), "")}
+        for run in selectors.run_list(workspace=membership.workspace)
+    ]
+
+
+@login_required
+@require_GET
+def run_form_estimate(request: HttpRequest, slug: str) -> HttpResponse:
+    """The estimate for the form's current values (htmx asks on every change)."""
+    membership = membership_get(user=request.user, slug=slug)
+    form = RunForm(request.GET, workspace=membership.workspace)
+    return render(request, "research/run_list.html#estimate", {"estimate": _estimate(form)})
+
+
+def _status(run: Run) -> str:
+    return "cancelling" if run.status == RunStatus.RUNNING and run.cancel_requested else str(run.status)
+
+
+def _stored_state(run: Run) -> RunState:
+    """The run's state from every stored event (read after the run row, so a finished run's are all there)."""
+    messages = [event.message() for event in selectors.run_events_all(run_id=run.pk)]
+    return run_state(messages, question=run.question)
+
+
+def _run_of(request: HttpRequest, slug: str, run_id: int) -> tuple[Membership, Run]:
+    membership = membership_get(user=request.user, slug=slug)
+    return membership, selectors.run_get(membership=membership, run_id=run_id)
+
+
+@login_required
+@require_GET
+def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """The live run page: everything stored so far, then the socket from the last event rendered."""
+    membership, run = _run_of(request, slug, run_id)
+    state = _stored_state(run)
+    started, ended = _iso(run.started_at), _iso(run.finished_at)
+    reason = run.status_reason or (run.cancel_reason if run.cancel_requested else "")
+    context = {
+        "membership": membership, "workspace": membership.workspace, "run": run, "state": state,
+        **state_context(state), **status_context(_status(run), reason),
+        "started_at": started, "ended_at": ended, "elapsed": _duration(run), "graph": run_graph(state),
+        "socket": None if run.done else f"/ws/runs/{run.pk}/?after={state.last_seq}&format=html",
+    }  # fmt: skip
+    return render(request, "research/run_detail.html", context)
+
+
+@login_required
+@require_GET
+def run_graph_part(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """The search graph alone (the page re-fetches it as the fused ranking changes)."""
+    _, run = _run_of(request, slug, run_id)
+    return render(request, "research/partials/run_parts.html#graph", {"graph": run_graph(_stored_state(run))})
+
+
+@login_required
+@require_POST
+def run_stop(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    """Cancel the run with the member's reason; the page learns the outcome from the run's events."""
+    membership, run = _run_of(request, slug, run_id)
+    error = ""
+    try:
+        run = services.run_cancel(actor=membership, run=run, reason=request.POST.get("reason", ""))
+    except ValidationError as problem:
+        error = " ".join(problem.messages)
+    if not is_htmx(request):
+        return redirect("run_page", slug=slug, run_id=run.pk)
+    context = {"membership": membership, "workspace": membership.workspace, "run": run, "cancel_error": error}
+    return render(request, "research/run_detail.html#controls", context, status=409 if error else 200)
+
+
+@login_required
+@require_GET
+def run_document(request: HttpRequest, slug: str, run_id: int, doc_id: str) -> HttpResponse:
+    """A document the run found, from any of its corpora, with the chunks named by ``?highlight=`` marked."""
+    membership, run = _run_of(request, slug, run_id)
+    document = selectors.run_document_get(run=run, doc_id=doc_id)
+    context = {
+        "membership": membership, "workspace": membership.workspace, "corpus": document.corpus, "document": document,
+        "chunks": chunk_list(document=document), "highlight": set(request.GET.getlist("highlight")),
+        "back_url": reverse("run_page", kwargs={"slug": slug, "run_id": run.pk}), "back_label": f"Run {run.pk}",
+    }  # fmt: skip
+    return render(request, "research/document_detail.html", context)

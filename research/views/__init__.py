@@ -1,1 +1,0 @@
-"""HTTP views, one module per area: workspaces, corpora, health."""

@@ -1,0 +1,1 @@
+"""Workspaces and members: services, selectors, forms, views and the workspace socket."""

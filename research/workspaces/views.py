@@ -1,0 +1,76 @@
+"""Workspace views: thin, typed, rendering whole pages or (for HTMX requests) the partial they update."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from research.corpora import selectors as corpus_selectors
+from research.corpora.forms import CorpusForm
+from research.models import Membership
+from research.platform.web import apply_errors, is_htmx, user_of
+from research.workspaces import selectors, services
+from research.workspaces.forms import MemberAddForm, WorkspaceForm
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def home(request: HttpRequest) -> HttpResponse:
+    form = WorkspaceForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            workspace = services.workspace_create(
+                name=form.cleaned_data["name"], description=form.cleaned_data["description"], owner=user_of(request)
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            if not is_htmx(request):
+                return redirect("workspace_detail", slug=workspace.slug)
+            form = WorkspaceForm()
+    context = {"workspaces": selectors.workspace_list_for_user(user=request.user), "form": form}
+    template = "research/home.html#workspaces" if is_htmx(request) else "research/home.html"
+    status = 422 if request.method == "POST" and form.errors else 200
+    return render(request, template, context, status=status)
+
+
+@login_required
+@require_GET
+def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = selectors.membership_get(user=request.user, slug=slug)
+    return render(request, "research/workspace_detail.html", _workspace_context(membership, MemberAddForm()))
+
+
+def _workspace_context(membership: Membership, form: MemberAddForm) -> dict[str, object]:
+    return {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "members": selectors.membership_list(workspace=membership.workspace),
+        "member_form": form,
+        "corpora": corpus_selectors.corpus_list(workspace=membership.workspace),
+        "corpus_form": CorpusForm(),
+    }
+
+
+@login_required
+@require_POST
+def member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = selectors.membership_get(user=request.user, slug=slug)
+    form = MemberAddForm(request.POST)
+    status = 200
+    if form.is_valid():
+        try:
+            services.membership_add(actor=membership, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            if not is_htmx(request):
+                return redirect("workspace_detail", slug=slug)
+            form = MemberAddForm()
+    if form.errors:
+        status = 422
+    template = "research/workspace_detail.html#members" if is_htmx(request) else "research/workspace_detail.html"
+    return render(request, template, _workspace_context(membership, form), status=status)

@@ -1,0 +1,187 @@
+"""Ingestion through the real pipeline: sandboxed parsing, chunking, Chroma and BM25 (hashing embedder)."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from research.corpora import ingestion, services
+from research.models import Chunk, Corpus, Document, Membership, Stage, UploadFile
+from research.platform.composition import corpus_index
+from research.retrieval.embedders import EmbeddingUnavailable
+
+TEXT = b"Globex raised the Team plan to 49 dollars per seat in June 2026.\n\nThe change followed a new VP hire."
+CSV_3 = b"name,region,employees\nAcme,EMEA,120\nInitech,NA,4000\nHooli,APAC,900\n"
+
+
+@pytest.fixture
+def owner(make_user: Callable[..., User], make_workspace: Callable[..., Any]) -> Membership:
+    user = make_user()
+    workspace = make_workspace(user)
+    return Membership.objects.get(workspace=workspace, user=user)
+
+
+@pytest.fixture
+def corpus(owner: Membership) -> Corpus:
+    return services.corpus_create(actor=owner, name="Market")
+
+
+def ingest(owner: Membership, corpus: Corpus, files: dict[str, bytes]) -> dict[str, UploadFile]:
+    incoming = [services.IncomingFile(name=name, chunks=[data]) for name, data in files.items()]
+    upload = services.upload_create(actor=owner, corpus=corpus, files=incoming, enqueue=False)
+    done: set[int] = set()
+    while pending := list(UploadFile.objects.filter(upload=upload).exclude(pk__in=done)):
+        for item in pending:
+            ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
+            done.add(item.pk)
+    ingestion.corpus_refresh_sparse(corpus_id=corpus.pk)
+    return {item.name: item for item in UploadFile.objects.filter(upload=upload)}
+
+
+def indexed_ids(corpus: Corpus) -> list[str]:
+    return sorted(chunk_id for chunk_id, _ in corpus_index(corpus).dense.iter_texts())
+
+
+def test_it_takes_a_file_through_every_stage_into_both_indexes(owner: Membership, corpus: Corpus) -> None:
+    result = ingest(owner, corpus, {"globex.txt": TEXT})["globex.txt"]
+    assert (result.stage, result.error, result.documents_added) == (Stage.INDEXED, "", 1)
+    document = Document.objects.get(corpus=corpus)
+    assert document.title
+    assert indexed_ids(corpus) == sorted(Chunk.objects.filter(document=document).values_list("chunk_id", flat=True))
+    assert corpus_index(corpus).sparse.count() == len(indexed_ids(corpus))
+    hits = corpus_index(corpus).search("Team plan price per seat")
+    assert hits.chunks[0].chunk.doc_id == document.doc_id
+    assert hits.chunks[0].chunk_id.startswith(f"{document.doc_id}#")
+
+
+def test_re_uploading_the_same_file_changes_nothing(owner: Membership, corpus: Corpus) -> None:
+    ingest(owner, corpus, {"globex.txt": TEXT})
+    before = indexed_ids(corpus)
+    again = ingest(owner, corpus, {"globex.txt": TEXT})["globex.txt"]
+    assert (again.documents_added, again.documents_unchanged, again.chunks_added) == (0, 1, 0)
+    assert indexed_ids(corpus) == before
+    assert Document.objects.filter(corpus=corpus).count() == 1
+
+
+def test_a_changed_file_is_re_embedded_and_its_vanished_rows_removed(owner: Membership, corpus: Corpus) -> None:
+    ingest(owner, corpus, {"accounts.csv": CSV_3})
+    assert Document.objects.filter(corpus=corpus).count() == 3
+    changed = ingest(owner, corpus, {"accounts.csv": b"name,region,employees\nAcme,EMEA,150\nInitech,NA,4000\n"})
+    item = changed["accounts.csv"]
+    assert (item.documents_added, item.documents_unchanged) == (1, 1)
+    assert Document.objects.filter(corpus=corpus).count() == 2
+    assert len(indexed_ids(corpus)) == Chunk.objects.filter(document__corpus=corpus).count() == 2
+    assert "150" in " ".join(Chunk.objects.filter(document__corpus=corpus).values_list("text", flat=True))
+    assert corpus_index(corpus).sparse.query("Hooli", n=5, exclude=frozenset()) == []
+
+
+def test_one_bad_file_fails_alone_with_a_reason(owner: Membership, corpus: Corpus) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    results = ingest(
+        owner, corpus, {"good.txt": TEXT, "empty.txt": b"", "report.pdf": png, "broken.pdf": b"%PDF-1.4 garbage"}
+    )
+    assert results["good.txt"].stage == Stage.INDEXED
+    for name in ("empty.txt", "report.pdf", "broken.pdf"):
+        assert results[name].stage == Stage.FAILED, name
+        assert results[name].error, name
+    assert "empty" in results["empty.txt"].error.lower()
+    assert Document.objects.filter(corpus=corpus).count() == 1
+
+
+def test_an_archive_is_expanded_and_an_unsafe_member_fails_alone(owner: Membership, corpus: Corpus) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("notes/a.txt", TEXT)
+        archive.writestr("b.md", b"# Initech\n\nInitech sells vector search to banks.")
+        archive.writestr("../evil.txt", b"escape")
+    ingest(owner, corpus, {"bundle.zip": buffer.getvalue()})
+    archive_item = UploadFile.objects.get(parent__isnull=True)
+    members = {item.name: item for item in UploadFile.objects.filter(parent=archive_item).exclude(stage=Stage.FAILED)}
+    assert archive_item.stage == Stage.EXPANDED
+    assert members["bundle.zip/notes/a.txt"].stage == Stage.INDEXED
+    assert members["bundle.zip/b.md"].stage == Stage.INDEXED
+    unsafe = list(UploadFile.objects.filter(parent=archive_item, stage=Stage.FAILED))
+    assert len(unsafe) == 1
+    assert "unsafe path in archive: '../evil.txt'" in unsafe[0].error
+    assert sorted(Document.objects.filter(corpus=corpus).values_list("source_name", flat=True)) == [
+        "bundle.zip/b.md",
+        "bundle.zip/notes/a.txt",
+    ]
+
+
+def test_an_oversized_file_fails_at_upload(owner: Membership, corpus: Corpus, settings: Any) -> None:
+    settings.MAX_UPLOAD_MB = 1
+    results = ingest(owner, corpus, {"big.txt": b"word " * 300_000, "small.txt": TEXT})
+    assert results["big.txt"].stage == Stage.FAILED
+    assert "over the size limit of 1 MB" in results["big.txt"].error
+    assert results["small.txt"].stage == Stage.INDEXED
+
+
+def test_a_retry_after_a_crash_resumes_without_duplicates(owner: Membership, corpus: Corpus) -> None:
+    upload = services.upload_create(
+        actor=owner, corpus=corpus, files=[services.IncomingFile("globex.txt", [TEXT])], enqueue=False
+    )
+    item = UploadFile.objects.get(upload=upload)
+    # A worker claimed it, wrote vectors to Chroma, then died before saving the documents.
+    crashed = ingestion.claim(item.pk)
+    assert crashed is not None
+    ingestion.upload_file_ingest_safely(upload_file_id=item.pk)  # the lease is live: nothing happens
+    assert UploadFile.objects.get(pk=item.pk).stage == Stage.QUEUED
+    document_id = ingestion.document_id("globex.txt", "")
+    corpus_index(corpus).add([ingestion.IndexChunk(f"{document_id}#0", document_id, 0, "half-written")])
+    UploadFile.objects.filter(pk=item.pk).update(claimed_until=None, stage=Stage.EMBEDDED)  # the lease expired
+    ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
+    assert UploadFile.objects.get(pk=item.pk).stage == Stage.INDEXED
+    assert indexed_ids(corpus) == sorted(
+        Chunk.objects.filter(document__corpus=corpus).values_list("chunk_id", flat=True)
+    )
+    assert "half-written" not in [text for _, text in corpus_index(corpus).dense.iter_texts()]
+
+
+def test_an_unavailable_embedder_releases_the_file_for_a_retry(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    upload = services.upload_create(
+        actor=owner, corpus=corpus, files=[services.IncomingFile("globex.txt", [TEXT])], enqueue=False
+    )
+    item = UploadFile.objects.get(upload=upload)
+
+    def unavailable(self: Any, chunks: Any) -> None:
+        raise EmbeddingUnavailable("connection refused")
+
+    monkeypatch.setattr(type(corpus_index(corpus)), "add", unavailable)
+    with pytest.raises(EmbeddingUnavailable):
+        ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
+    item.refresh_from_db()
+    assert item.claimed_until is None
+    assert "retrying" in item.error
+    monkeypatch.undo()
+    ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
+    assert UploadFile.objects.get(pk=item.pk).stage == Stage.INDEXED
+
+
+def test_deleting_a_document_removes_it_from_every_index(owner: Membership, corpus: Corpus) -> None:
+    ingest(owner, corpus, {"globex.txt": TEXT, "b.md": b"# Initech\n\nInitech sells vector search to banks."})
+    document = Document.objects.get(corpus=corpus, source_name="globex.txt")
+    services.document_delete(actor=owner, document=document)
+    ingestion.corpus_refresh_sparse(corpus_id=corpus.pk)
+    assert not any(i.startswith(document.doc_id) for i in indexed_ids(corpus))
+    assert all(
+        not i.startswith(document.doc_id)
+        for i, _ in corpus_index(corpus).sparse.query("Globex", n=9, exclude=frozenset())
+    )
+    assert not Chunk.objects.filter(document_id=document.pk).exists()
+
+
+def test_a_viewer_cannot_upload(owner: Membership, corpus: Corpus, make_user: Callable[..., User]) -> None:
+    viewer = Membership.objects.create(workspace=owner.workspace, user=make_user(), role="viewer")
+    from django.core.exceptions import PermissionDenied
+
+    with pytest.raises(PermissionDenied):
+        services.upload_create(actor=viewer, corpus=corpus, files=[services.IncomingFile("a.txt", [TEXT])])
+    assert not UploadFile.objects.exists()

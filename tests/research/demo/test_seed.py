@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.contrib.auth import authenticate
+
+from research.demo.seed import demo_seed
+from research.models import Membership, Role
+
+
+def test_it_creates_the_demo_login_once(db: None, tmp_path: Path) -> None:
+    login_file = tmp_path / "demo_login.txt"
+    first = demo_seed(login_file=login_file)
+    second = demo_seed(login_file=login_file)
+    assert first.created
+    assert not second.created
+    assert first.password == second.password
+    assert first.workspace.pk == second.workspace.pk
+    assert authenticate(username="demo", password=first.password) is not None
+    assert Membership.objects.get(workspace=first.workspace, user__username="demo").role == Role.OWNER
+    assert login_file.stat().st_mode & 0o777 == 0o600

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from django.test import Client
+
+from context1_web.backing_services import redis_config
+from tests.support.http_stub import serve
+
+MODELS = {"object": "list", "data": [{"id": "chromadb/context-1", "object": "model"}]}
+
+
+def test_it_reports_every_service_ok_and_vllm_unconfigured(client: Client, db: None) -> None:
+    response = client.get("/healthz")
+    report = response.json()
+    assert response.status_code == 200, report
+    assert report["ok"] is True
+    assert {name for name, check in report["checks"].items() if check["ok"]} == {"database", "redis", "chroma", "vllm"}
+    assert report["checks"]["vllm"]["configured"] is False
+    assert response["Cache-Control"].startswith("max-age=0")
+
+
+def test_it_checks_a_configured_vllm_serves_the_model(client: Client, db: None, settings: Any) -> None:
+    with serve({"/v1/models": lambda: (200, MODELS)}) as url:
+        settings.VLLM_BASE_URL = url
+        report = client.get("/healthz").json()
+    assert report["checks"]["vllm"] == {**report["checks"]["vllm"], "ok": True, "configured": True}
+    assert "chromadb/context-1" in report["checks"]["vllm"]["detail"]
+
+
+def test_it_fails_when_vllm_serves_another_model(client: Client, db: None, settings: Any) -> None:
+    other = {"data": [{"id": "some/other-model"}]}
+    with serve({"/v1/models": lambda: (200, other)}) as url:
+        settings.VLLM_BASE_URL = url
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert "not served" in response.json()["checks"]["vllm"]["detail"]
+
+
+def test_it_reports_a_hanging_vllm_within_the_timeout(client: Client, db: None, settings: Any) -> None:
+    release = threading.Event()
+
+    def hang() -> tuple[int, Any]:
+        release.wait(10)
+        return 200, MODELS
+
+    with serve({"/v1/models": hang}) as url:
+        settings.VLLM_BASE_URL = url
+        settings.HEALTH_CHECK_TIMEOUT = 0.3
+        response = client.get("/healthz")
+        release.set()
+    check = response.json()["checks"]["vllm"]
+    assert response.status_code == 503
+    assert check["ok"] is False
+    assert "Timeout" in check["detail"] or "timed out" in check["detail"]
+
+
+def test_it_reports_an_unreachable_redis(client: Client, db: None, settings: Any, tmp_path: Path) -> None:
+    settings.REDIS = redis_config(url=None, data_dir=tmp_path, key_prefix="t")  # no server on that socket
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["checks"]["redis"]["ok"] is False
+    assert response.json()["checks"]["database"]["ok"] is True
