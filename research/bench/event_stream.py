@@ -13,8 +13,8 @@ import time
 
 from django.utils import timezone
 
-from research.harness.events import ChunkRef, Event, ToolCalled, ToolReturned
 from research.models import RunStatus
+from research.protocol.events import ChunkRef, Event, ToolCalled, ToolReturned
 from research.runs.execution import Outcome, run_complete
 from research.runs.journal import StoredEvent
 from research.runs.lease import run_claim

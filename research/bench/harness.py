@@ -17,14 +17,14 @@ from typing import Any
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Counter, Observation
-from research.harness.events import ListSink, TurnRecorded
 from research.harness.messages import Message, ModelTurn, ToolSpec
-from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError, DeltaCallback
+from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError, DeltaCallback, ListSink
 from research.harness.prompts import SYSTEM_PROMPT
 from research.harness.run import run_research
 from research.harness.tools import TOOL_SPECS
 from research.inference.scripted import call, turn
 from research.protocol import wire
+from research.protocol.events import TurnRecorded
 
 QUESTION = "Which supplier did the regional office choose after the audit, and who signed the contract?"
 _VOCABULARY = tuple(dict.fromkeys(re.findall(r"[a-z]{3,}", SYSTEM_PROMPT.lower())))  # plain English words

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from research.evaluation.formats import Task
-from research.harness.events import ChunksPruned, Event, RolloutFinished, ToolCalled, ToolReturned, TurnRecorded
+from research.protocol.events import ChunksPruned, Event, RolloutFinished, ToolCalled, ToolReturned, TurnRecorded
 
 _NOT_WORD = re.compile(r"[\W_]+")
 

@@ -18,9 +18,8 @@ from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
-from research.harness.events import ListSink
 from research.harness.messages import Message, ModelTurn, ToolSpec
-from research.harness.ports import InferenceBackend
+from research.harness.ports import InferenceBackend, ListSink
 from research.harness.run import run_research
 from research.inference.scripted import ScriptedBackend, call, turn
 from research.protocol import wire

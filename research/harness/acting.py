@@ -10,21 +10,26 @@ from dataclasses import dataclass, field
 from research.harness import budget
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Observation
-from research.harness.events import ChunkRef, ChunksPruned, Event, ToolCalled, ToolReturned
 from research.harness.messages import ToolCall
 from research.harness.ports import Corpus, CorpusResult, CorpusToolError
 from research.harness.tools import (
     ALWAYS_ALLOWED,
-    COMPLETE,
-    GREP,
-    PRUNE,
-    READ,
-    SEARCH,
     ParsedCall,
     ToolArgumentError,
     parse_call,
 )
 from research.protocol import wire
+from research.protocol.events import (
+    COMPLETE,
+    GREP,
+    PRUNE,
+    SEARCH,
+    ChunkRef,
+    ChunksPruned,
+    Event,
+    ToolCalled,
+    ToolReturned,
+)
 
 logger = logging.getLogger(__name__)
 REPEAT_NUDGE = (
@@ -195,8 +200,7 @@ class Actor:
 def _header(parsed: ParsedCall, result: CorpusResult, shown: int, repeats: list[tuple[int, str]]) -> str:
     """The line above a tool result. Chunks another call of the same turn already returned are not repeated,
     but named with their rank here, since several searches agreeing on a chunk is evidence."""
-    what = {SEARCH: "search_corpus", GREP: "grep_corpus", READ: "read_document"}[parsed.call.name]
-    header = f"{what}({parsed.subject!r}): {shown} new chunk(s)."
+    header = f"{parsed.call.name}({parsed.subject!r}): {shown} new chunk(s)."
     if repeats:
         header += " " + wire.render_repeats(repeats)
     if result.omitted:

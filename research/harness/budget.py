@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from research.harness.events import BudgetLevel
+from research.protocol.events import BudgetLevel
 
 SOFT_NUDGE = (
     "You have used more than half of your token budget. Prune chunks that do not help answer the question "

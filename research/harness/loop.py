@@ -9,7 +9,12 @@ from research.harness import budget
 from research.harness.acting import Actor
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Counter, Observation
-from research.harness.events import (
+from research.harness.messages import Message, ModelTurn
+from research.harness.ports import Corpus, InferenceBackend
+from research.harness.prompts import SYSTEM_PROMPT
+from research.harness.ranking import rollout_ranking
+from research.harness.tools import TOOL_SPECS
+from research.protocol.events import (
     BudgetLevel,
     BudgetLevelChanged,
     Event,
@@ -18,11 +23,6 @@ from research.harness.events import (
     TurnRecorded,
     TurnStarted,
 )
-from research.harness.messages import Message, ModelTurn
-from research.harness.ports import Corpus, InferenceBackend
-from research.harness.prompts import SYSTEM_PROMPT
-from research.harness.ranking import rollout_ranking
-from research.harness.tools import TOOL_SPECS
 
 
 @dataclass

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 from research.harness.messages import Message, ModelTurn, ToolSpec
 
 if TYPE_CHECKING:
-    from research.harness.events import Event
+    from research.protocol.events import Event
 
 
 class InferenceError(RuntimeError):
@@ -74,3 +74,13 @@ class Corpus(Protocol):
 
 class EventSink(Protocol):
     def emit(self, event: Event) -> None: ...
+
+
+class ListSink:
+    """Collects events in memory: the in-memory ``EventSink`` of tests, benchmarks, evaluation and the CLI."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from research.harness.events import RankedDocument
 from research.protocol import wire
+from research.protocol.events import RankedDocument
 from research.protocol.fusion import rrf
 
 

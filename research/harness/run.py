@@ -9,7 +9,10 @@ from dataclasses import dataclass
 
 from research.harness.config import HarnessConfig
 from research.harness.context import Counter
-from research.harness.events import (
+from research.harness.loop import Rollout, RolloutOutcome
+from research.harness.ports import Corpus, EventSink, InferenceBackend
+from research.harness.ranking import fuse_rollouts
+from research.protocol.events import (
     Event,
     FusedRankingUpdated,
     RankedDocument,
@@ -19,9 +22,6 @@ from research.harness.events import (
     RunFinished,
     RunStarted,
 )
-from research.harness.loop import Rollout, RolloutOutcome
-from research.harness.ports import Corpus, EventSink, InferenceBackend
-from research.harness.ranking import fuse_rollouts
 
 logger = logging.getLogger(__name__)
 

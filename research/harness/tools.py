@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from research.harness.messages import ToolCall, ToolSpec
+from research.protocol.events import COMPLETE, GREP, PRUNE, READ, SEARCH
 
-SEARCH, GREP, READ, PRUNE, COMPLETE = "search_corpus", "grep_corpus", "read_document", "prune_chunks", "complete"
 ALWAYS_ALLOWED = frozenset({PRUNE, COMPLETE})  # still available past the hard token limit
 
 _STRING = {"type": "string", "minLength": 1, "maxLength": 1000}

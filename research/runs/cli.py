@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from research.harness.events import (
+from research.protocol.events import (
     ChunksPruned,
     Event,
     FusedRankingUpdated,

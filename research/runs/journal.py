@@ -21,7 +21,7 @@ from django.db.models import Case, F, Q, Value, When
 from research.models import Run, RunEvent, RunStatus
 from research.platform.realtime import publish_run_events
 
-# Events the Django side adds to a run's journal besides the harness's own (research/harness/events.py).
+# Events the Django side adds to a run's journal besides the harness's own (research/protocol/events.py).
 RUN_REQUEUED = "run_requeued"  # the sweeper found the worker gone and put the run back in the queue
 RUN_RESTARTED = "run_restarted"  # a new attempt starts from the beginning; earlier attempts' events are superseded
 CANCEL_REQUESTED = "cancel_requested"  # a member asked to stop; the run stops at its next turn boundary

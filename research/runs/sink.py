@@ -25,9 +25,9 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
 
-from research.harness.events import Event, TurnRecorded, to_dict
 from research.models import Run
 from research.platform.realtime import Publisher
+from research.protocol.events import Event, TurnRecorded, to_dict
 from research.runs.journal import LeasedBatch, StoredEvent, events_store_leased, leases_held
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 

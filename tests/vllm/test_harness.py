@@ -10,9 +10,10 @@ import pytest
 from research.harness.acting import REPEAT_NUDGE
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
-from research.harness.events import ListSink, RolloutFinished, RunFinished, ToolCalled, ToolReturned, TurnRecorded
+from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.harness.tools import TOOL_SPECS
+from research.protocol.events import RolloutFinished, RunFinished, ToolCalled, ToolReturned, TurnRecorded
 from tests.vllm.corpus import DOCUMENTS, TinyCorpus
 from tests.vllm.server import MakeBackend
 from tests.vllm.tiny_model import MAX_LEN

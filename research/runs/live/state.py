@@ -3,7 +3,7 @@
 The page renders this state on a plain load; the socket sends one fragment per event that changes the
 same elements in the same way (research/runs/live/fragments.py), so a page loaded at seq N and then fed
 events N+1... shows exactly what a page loaded later shows. Payloads are the harness's events
-(research/harness/events.py) as JSON plus the journal's own kinds (research/runs/journal.py).
+(research/protocol/events.py) as JSON plus the journal's own kinds (research/runs/journal.py).
 """
 
 from __future__ import annotations

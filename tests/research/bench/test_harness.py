@@ -16,8 +16,8 @@ from research.bench.harness import (
     bench_harness,
     timed_run,
 )
-from research.harness.events import ChunksPruned, RolloutFinished, ToolReturned, TurnRecorded
 from research.harness.run import estimate_tokens
+from research.protocol.events import ChunksPruned, RolloutFinished, ToolReturned, TurnRecorded
 
 TINY = BenchSettings(budget=6000, turns=8, chunk_tokens=100, search_tokens=400, latency_s=0.01, rollout_turns=3,
                      prune_repeats=2)  # fmt: skip

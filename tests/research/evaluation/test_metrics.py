@@ -22,7 +22,7 @@ from research.evaluation.metrics import (
     top_documents,
     trajectory_recall,
 )
-from research.harness.events import (
+from research.protocol.events import (
     ChunkRef,
     ChunksPruned,
     Event,

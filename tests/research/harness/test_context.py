@@ -7,9 +7,8 @@ from hypothesis import strategies as st
 
 from research.harness.config import HarnessConfig
 from research.harness.context import MESSAGE_OVERHEAD, Context, Observation
-from research.harness.events import ListSink
 from research.harness.messages import Message, ToolCall
-from research.harness.ports import CorpusHit, CorpusResult
+from research.harness.ports import CorpusHit, CorpusResult, ListSink
 from research.harness.prompts import SYSTEM_PROMPT
 from research.harness.run import run_research
 from research.harness.tools import TOOL_SPECS

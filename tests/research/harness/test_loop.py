@@ -10,11 +10,15 @@ import pytest
 from research.harness import budget
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
-from research.harness.events import (
+from research.harness.messages import ModelTurn, Usage
+from research.harness.ports import InferenceUnavailable, ListSink
+from research.harness.run import run_research
+from research.inference.scripted import ScriptedBackend, call, turn
+from research.protocol import wire
+from research.protocol.events import (
     BudgetLevelChanged,
     ChunksPruned,
     FusedRankingUpdated,
-    ListSink,
     RolloutFinished,
     RunFinished,
     RunStarted,
@@ -22,11 +26,6 @@ from research.harness.events import (
     ToolReturned,
     TurnStarted,
 )  # fmt: skip
-from research.harness.messages import ModelTurn, Usage
-from research.harness.ports import InferenceUnavailable
-from research.harness.run import run_research
-from research.inference.scripted import ScriptedBackend, call, turn
-from research.protocol import wire
 from tests.support.fake_corpus import FakeCorpus
 
 DOCS = {

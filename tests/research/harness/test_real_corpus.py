@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from research.harness.config import HarnessConfig
-from research.harness.events import ListSink, ToolReturned
+from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.inference.scripted import ScriptedBackend, call, turn
+from research.protocol.events import ToolReturned
 from research.retrieval.port import CorpusPort
 from research.retrieval.types import Chunk, chunk_id_for
 from tests.research.retrieval.conftest import make_corpus

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from research.harness.config import HarnessConfig
-from research.harness.events import ChunksPruned, ListSink, RolloutFinished, ToolCalled
 from research.harness.messages import Message
+from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.inference.heuristic import (
     HeuristicBackend,
@@ -22,6 +22,7 @@ from research.inference.heuristic import (
 )
 from research.inference.scripted import call
 from research.protocol import wire
+from research.protocol.events import ChunksPruned, RolloutFinished, ToolCalled
 from tests.support.fake_corpus import FakeCorpus
 
 # Two hops: the question names Halvorix's codename program; only the first document names its

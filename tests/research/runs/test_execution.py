@@ -8,10 +8,10 @@ from collections.abc import Sequence
 
 import pytest
 
-from research.harness.events import from_dict
 from research.harness.messages import Message, ModelTurn, ToolSpec
 from research.inference.scripted import ScriptedBackend, call, turn
 from research.models import Run, RunEvent, RunStatus
+from research.protocol.events import from_dict
 from research.runs import job
 from research.runs import services as runs
 from research.runs.execution import run_execute

@@ -10,7 +10,7 @@ import lxml.html
 import pytest
 from django.template.loader import render_to_string
 
-from research.harness.events import EVENT_TYPES
+from research.protocol.events import EVENT_TYPES
 from research.runs import journal
 from research.runs.live.fragments import as_html, as_json, fragments, renderer, state_context, status_context
 from research.runs.live.graph import run_graph

@@ -1,4 +1,10 @@
-"""Typed events: the only output channel of a run besides its result. Frozen, with a ``type`` discriminator."""
+"""A run's events, typed: what the harness emits and what the run's journal adds, from the worker to the page.
+
+Frozen dataclasses with a ``type`` discriminator (the stored payload is ``to_dict(event)``, which keeps
+it). ``Event`` is what the harness emits; ``JournalEvent`` what the Django side adds to a run's journal
+(a re-queue, a restart, a cancel request); ``AnyEvent`` is either. ``EVENT_TYPES`` is the one registry
+of type names; add fields with defaults and never rename a ``type``, so stored events stay readable.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,10 @@ from typing import Any, Literal
 
 BudgetLevel = Literal["ok", "soft", "hard"]
 StopReason = Literal["answered", "completed", "max_turns", "budget", "failed", "cancelled"]
+
+# The tools the harness offers the model, by the names events carry (``ToolCalled.tool``).
+SEARCH, GREP, READ, PRUNE, COMPLETE = "search_corpus", "grep_corpus", "read_document", "prune_chunks", "complete"
+CORPUS_TOOLS = frozenset({SEARCH, GREP, READ})  # the tools that return chunks of the corpus
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,6 +148,36 @@ class RunCancelled:
     reason: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunRequeued:
+    """The sweeper found the run's worker gone and put the run back in the queue."""
+
+    type: Literal["run_requeued"] = "run_requeued"
+    attempt: int
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunRestarted:
+    """A new attempt starts the run from the beginning; events of earlier attempts (through
+    ``superseded_through``) are superseded, never renumbered."""
+
+    type: Literal["run_restarted"] = "run_restarted"
+    attempt: int
+    reason: str
+    max_attempts: int = 0
+    superseded_through: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CancelRequested:
+    """A member asked to stop the run; it stops at its next turn boundary."""
+
+    type: Literal["cancel_requested"] = "cancel_requested"
+    reason: str
+    by: str = ""
+
+
 Event = (
     RunStarted
     | TurnStarted
@@ -152,6 +192,8 @@ Event = (
     | RunFailed
     | RunCancelled
 )
+JournalEvent = RunRequeued | RunRestarted | CancelRequested
+AnyEvent = Event | JournalEvent
 
 EVENT_TYPES: dict[str, type[Any]] = {
     str(cls.__dataclass_fields__["type"].default): cls
@@ -168,17 +210,20 @@ EVENT_TYPES: dict[str, type[Any]] = {
         RunFinished,
         RunFailed,
         RunCancelled,
+        RunRequeued,
+        RunRestarted,
+        CancelRequested,
     )
 }
 
 
-def to_dict(event: Event) -> dict[str, Any]:
+def to_dict(event: AnyEvent) -> dict[str, Any]:
     """A JSON-ready dict (tuples become lists)."""
     return dataclasses.asdict(event)
 
 
-def from_dict(data: dict[str, Any]) -> Event:
-    """The inverse of :func:`to_dict`."""
+def from_dict(data: dict[str, Any]) -> AnyEvent:
+    """The inverse of :func:`to_dict`; raises ``KeyError``, ``TypeError`` or ``ValueError`` on a malformed dict."""
     cls = EVENT_TYPES[data["type"]]
     values = {key: value for key, value in data.items() if key != "type"}
     if "chunks" in values:
@@ -187,19 +232,9 @@ def from_dict(data: dict[str, Any]) -> Event:
         values["documents"] = tuple(_document(doc) for doc in values["documents"])
     if "chunk_ids" in values:
         values["chunk_ids"] = tuple(values["chunk_ids"])
-    event: Event = cls(**values)
+    event: AnyEvent = cls(**values)
     return event
 
 
 def _document(data: dict[str, Any]) -> RankedDocument:
     return RankedDocument(**{**data, "chunk_ids": tuple(data["chunk_ids"])})
-
-
-class ListSink:
-    """Collects events in memory (tests, CLI)."""
-
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)

@@ -1,0 +1,48 @@
+"""The event registry: every kind, the harness's and the journal's, round-trips through JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import get_args
+
+import pytest
+
+from research.protocol.events import (
+    EVENT_TYPES,
+    AnyEvent,
+    CancelRequested,
+    RunRequeued,
+    RunRestarted,
+    from_dict,
+    to_dict,
+)
+
+
+def test_the_registry_names_every_event_class_once() -> None:
+    classes = get_args(AnyEvent)
+    assert set(EVENT_TYPES.values()) == set(classes)
+    assert len(EVENT_TYPES) == len(classes)
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        RunRequeued(attempt=1, reason="worker lost"),
+        RunRestarted(attempt=2, reason="worker lost", max_attempts=3, superseded_through=41),
+        CancelRequested(reason="enough", by="ada"),
+    ],
+)
+def test_journal_events_round_trip(event: AnyEvent) -> None:
+    assert from_dict(json.loads(json.dumps(to_dict(event)))) == event
+
+
+def test_a_stored_restart_without_its_later_fields_still_reads() -> None:
+    assert from_dict({"type": "run_restarted", "attempt": 2, "reason": "lost"}) == RunRestarted(
+        attempt=2, reason="lost"
+    )
+
+
+@pytest.mark.parametrize("data", [{"type": "no_such_event"}, {"type": "run_requeued"}, {"type": "run_failed", "x": 1}])
+def test_a_malformed_event_raises(data: dict[str, object]) -> None:
+    with pytest.raises((KeyError, TypeError)):
+        from_dict(data)
