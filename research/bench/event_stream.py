@@ -9,33 +9,56 @@ so the client measures sink-to-socket latency across processes on one machine.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 
 from django.utils import timezone
 
 from research.models import RunStatus
-from research.protocol.events import ChunkRef, Event, ToolCalled, ToolReturned
+from research.protocol.events import AnyEvent, ChunkRef, Event, ToolCalled, ToolReturned, to_dict
 from research.runs.execution import Outcome, run_complete
 from research.runs.journal import StoredEvent
 from research.runs.lease import run_claim
-from research.runs.sink import Item, JournalSink
+from research.runs.sink import JournalSink, JournalWriter
 
 BASELINE = "direct channel-layer publish from the worker's sink (no database write, seq numbered in memory)"
 
 
+class MemoryJournalWriter(JournalWriter):
+    """The baseline's writer: the product's writer thread, batching, lease heartbeat and publisher, but each
+    run's events are numbered in memory and never stored (nothing is durable, nothing is replayable)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seqs: dict[int, int] = {}
+
+    def store(self, batches: dict[JournalSink, list[AnyEvent]]) -> list[tuple[int, list[StoredEvent]]]:
+        now, numbered = timezone.now(), []
+        for sink, events in batches.items():
+            run_id, first = sink.claim.run_id, self._seqs.get(sink.claim.run_id, 0) + 1
+            stored = [
+                StoredEvent(first + n, event.type, to_dict(event), sink.claim.attempt, now)
+                for n, event in enumerate(events)
+            ]
+            self._seqs[run_id] = first + len(events) - 1
+            numbered.append((run_id, stored))
+        return numbered
+
+
+_memory_writer: tuple[int, MemoryJournalWriter] | None = None
+_memory_writer_lock = threading.Lock()
+
+
 class DirectSink(JournalSink):
-    """The baseline: ``JournalSink`` without the database write (nothing is durable, nothing is replayable)."""
+    """The baseline's sink: the product's ``JournalSink`` handing its events to the in-memory writer."""
 
-    durable = False
-    _seq = 0
-
-    def number(self, items: list[Item]) -> list[StoredEvent]:
-        now = timezone.now()
-        events = []
-        for kind, payload in items:
-            self._seq += 1
-            events.append(StoredEvent(self._seq, kind, payload, self.claim.attempt, now))
-        return events
+    def writer(self) -> JournalWriter:
+        global _memory_writer  # noqa: PLW0603 - one writer per process, as the product's
+        with _memory_writer_lock:
+            if _memory_writer is None or _memory_writer[0] != os.getpid():
+                _memory_writer = (os.getpid(), MemoryJournalWriter())
+            return _memory_writer[1]
 
 
 def synthetic_event(n: int, sent_at: float) -> Event:

@@ -25,6 +25,7 @@ from django.test import Client
 from django.urls import reverse
 
 from research.models import Corpus, Run, RunStatus
+from research.protocol.events import from_dict
 from research.runs import journal
 from research.workspaces.services import workspace_create
 
@@ -113,7 +114,8 @@ def bench_run_page(*, events: int = 500, repeats: int = 5) -> dict[str, Any]:
         run = Run.objects.create(workspace=workspace, created_by=user, question="q", rollouts=4,
                                  status=RunStatus.RUNNING)  # fmt: skip
         run.corpora.set([corpus])
-        assert journal.events_store(run_id=run.pk, items=synthetic_events(events), attempt=1, guard=Q()) is not None
+        typed = [from_dict(payload) for _, payload in synthetic_events(events)]
+        assert journal.events_store(run_id=run.pk, events=typed, attempt=1, guard=Q()) is not None
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(user)
         url = reverse("run_page", kwargs={"slug": workspace.slug, "run_id": run.pk})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -13,7 +13,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 
 from research.platform.realtime import CLOSE_FORBIDDEN, run_group
 from research.runs import selectors
-from research.runs.live.fragments import renderer
+from research.runs.journal import StoredEvent
+from research.runs.live.fragments import Renderer, renderer
 
 
 def _query(scope: dict[str, Any]) -> dict[str, str]:
@@ -60,7 +61,8 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             return
         query = _query(self.scope)
         self.run_id, self.last_seq = run.pk, _after(query.get("after"))
-        self.render: Callable[[dict[str, Any]], str] = renderer(query.get("format"))
+        seed = partial(selectors.run_events_all, run_id=run.pk, through=self.last_seq)
+        self.render: Renderer = await database_sync_to_async(renderer)(query.get("format"), seed)
         self.lock = asyncio.Lock()
         await self.channel_layer.group_add(run_group(run.pk), self.channel_name)  # subscribe first ...
         await self.accept()
@@ -90,7 +92,7 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 if seq > self.last_seq + 1:
                     await self._replay()  # fill the gap from the database
                 if seq > self.last_seq:
-                    await self._send(message)
+                    await self._send(StoredEvent.from_message(message))
 
     async def catch_up(self) -> None:
         async with self.lock:
@@ -103,13 +105,13 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
                 run_id=self.run_id, after=self.last_seq, limit=self.replay_page
             )
             for event in events:
-                await self._send(event.message())
+                await self._send(event)
             if len(events) < self.replay_page:
                 return
 
-    async def _send(self, message: dict[str, Any]) -> None:
-        await self.send(text_data=self.render(message))
-        self.last_seq = int(message["seq"])
+    async def _send(self, event: StoredEvent) -> None:
+        await self.send(text_data=self.render(event))
+        self.last_seq = event.seq
 
     async def _watch(self) -> None:
         assert self.run_id is not None

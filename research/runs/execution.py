@@ -10,8 +10,8 @@ from typing import Any
 from django.utils import timezone
 
 from research.models import Run, RunStatus
+from research.protocol.events import RunFailed
 from research.runs.job import run_harness
-from research.runs.journal import RUN_FAILED
 from research.runs.lease import Claim, run_claim
 from research.runs.sink import JournalError, JournalSink
 
@@ -54,7 +54,7 @@ def _run(run: Run, sink: JournalSink) -> Outcome:
     except Exception as error:  # a bug or a broken configuration: the run fails visibly, with the reason
         logger.exception("run %s failed", run.pk)
         reason = f"{type(error).__name__}: {error}"
-        sink.record(RUN_FAILED, {"type": RUN_FAILED, "error": reason})
+        sink.record(RunFailed(error=reason))
         return Outcome(RunStatus.FAILED, reason)
     documents = tuple(dataclasses.asdict(document) for document in result.documents)
     if result.status == "finished":

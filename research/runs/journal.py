@@ -5,7 +5,8 @@ the events, and that UPDATE also carries the writer's guard (for a worker: "I st
 The UPDATE locks the run row until commit, so writers are serialised per run and a committed event
 ``seq`` implies every lower one is committed too: a reader that sees ``seq`` can fetch everything
 before it from the database. Publishing happens after commit; the channel layer may drop a message,
-the database never does.
+the database never does. Events are typed (research/protocol/events.py) on the way in and on the way
+out: ``StoredEvent.event()`` gives back the typed event a stored payload holds.
 """
 
 from __future__ import annotations
@@ -17,16 +18,19 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
+from django.utils.dateparse import parse_datetime
 
 from research.models import Run, RunEvent, RunStatus
 from research.platform.realtime import publish_run_events
+from research.protocol.events import AnyEvent, from_dict, to_dict
 
-# Events the Django side adds to a run's journal besides the harness's own (research/protocol/events.py).
-RUN_REQUEUED = "run_requeued"  # the sweeper found the worker gone and put the run back in the queue
-RUN_RESTARTED = "run_restarted"  # a new attempt starts from the beginning; earlier attempts' events are superseded
-CANCEL_REQUESTED = "cancel_requested"  # a member asked to stop; the run stops at its next turn boundary
-RUN_CANCELLED = "run_cancelled"  # same type and payload as the harness's event (a queued run is cancelled here)
-RUN_FAILED = "run_failed"  # same type and payload as the harness's event (the sweeper gives up)
+
+@dataclass(frozen=True)
+class UnreadableEvent:
+    """A stored payload that no longer reads as a typed event (a corrupt row, or a field renamed by mistake)."""
+
+    type: str
+    error: str
 
 
 @dataclass(frozen=True)
@@ -40,31 +44,52 @@ class StoredEvent:
     at: datetime
 
     def message(self) -> dict[str, Any]:
-        return {"seq": self.seq, "type": self.type, "payload": self.payload, "attempt": self.attempt,
-                "at": self.at.isoformat()}  # fmt: skip
+        return {
+            "seq": self.seq,
+            "type": self.type,
+            "payload": self.payload,
+            "attempt": self.attempt,
+            "at": self.at.isoformat(),
+        }
+
+    @classmethod
+    def from_message(cls, message: Mapping[str, Any]) -> StoredEvent:
+        """The inverse of :meth:`message` (what a live channel-layer message carries)."""
+        at = parse_datetime(str(message["at"]))
+        if at is None:
+            raise ValueError(f"not a time: {message['at']!r}")
+        return cls(int(message["seq"]), str(message["type"]), dict(message["payload"]), int(message["attempt"]), at)
+
+    def event(self) -> AnyEvent | UnreadableEvent:
+        """The typed event this entry stores (an ``UnreadableEvent`` when the payload does not read as one)."""
+        try:
+            return from_dict({**self.payload, "type": self.type})
+        except (KeyError, TypeError, ValueError) as error:
+            return UnreadableEvent(self.type, f"{type(error).__name__}: {error}")
 
 
 def stored(event: RunEvent) -> StoredEvent:
     return StoredEvent(event.seq, event.type, event.payload, event.attempt, event.created_at)
 
 
+def _row(run_id: int, seq: int, attempt: int, event: AnyEvent) -> RunEvent:
+    return RunEvent(run_id=run_id, seq=seq, attempt=attempt, type=event.type, payload=to_dict(event))
+
+
 def events_store(
-    *, run_id: int, items: Sequence[tuple[str, dict[str, Any]]], attempt: int, guard: Q, **run_fields: Any
+    *, run_id: int, events: Sequence[AnyEvent], attempt: int, guard: Q, **run_fields: Any
 ) -> list[StoredEvent] | None:
-    """Store ``items`` (type, payload) with the run's next sequence numbers, in one transaction, if the run
-    matches ``guard``; ``run_fields`` are updated in the same statement. None (nothing stored) otherwise."""
+    """Store ``events`` with the run's next sequence numbers, in one transaction, if the run matches ``guard``;
+    ``run_fields`` are updated in the same statement. None (nothing stored) otherwise."""
     with transaction.atomic():
-        count = len(items)
+        count = len(events)
         updated = Run.objects.filter(guard, pk=run_id).update(last_seq=F("last_seq") + count, **run_fields)
         if updated != 1:
             return None
         if not count:
             return []
         last = Run.objects.filter(pk=run_id).values_list("last_seq", flat=True).get()
-        rows = [
-            RunEvent(run_id=run_id, seq=last - count + offset + 1, attempt=attempt, type=kind, payload=payload)
-            for offset, (kind, payload) in enumerate(items)
-        ]
+        rows = [_row(run_id, last - count + offset + 1, attempt, event) for offset, event in enumerate(events)]
         RunEvent.objects.bulk_create(rows)
     return [stored(row) for row in rows]
 
@@ -76,7 +101,7 @@ class LeasedBatch:
     run_id: int
     owner: str
     attempt: int
-    items: Sequence[tuple[str, dict[str, Any]]]
+    events: Sequence[AnyEvent]
 
 
 def leases_held(owners: Mapping[int, str]) -> dict[int, tuple[int, bool]]:
@@ -100,13 +125,15 @@ def events_store_leased(batches: Sequence[LeasedBatch], *, claimed_until: dateti
         held = {run_id: last for run_id, (last, _) in leases_held({r: b.owner for r, b in by_run.items()}).items()}
         if not held:
             return {}
-        last_seqs = [When(pk=run_id, then=Value(last + len(by_run[run_id].items))) for run_id, last in held.items()]
+        last_seqs = [When(pk=run_id, then=Value(last + len(by_run[run_id].events))) for run_id, last in held.items()]
         Run.objects.filter(pk__in=held).update(last_seq=Case(*last_seqs), claimed_until=claimed_until)
         rows = {
-            run_id: [RunEvent(run_id=run_id, seq=last + offset + 1, attempt=by_run[run_id].attempt, type=kind,
-                              payload=payload) for offset, (kind, payload) in enumerate(by_run[run_id].items)]
+            run_id: [
+                _row(run_id, last + offset + 1, by_run[run_id].attempt, event)
+                for offset, event in enumerate(by_run[run_id].events)
+            ]
             for run_id, last in held.items()
-        }  # fmt: skip
+        }
         RunEvent.objects.bulk_create([row for run_rows in rows.values() for row in run_rows])
     return {run_id: [stored(row) for row in run_rows] for run_id, run_rows in rows.items()}
 
@@ -115,12 +142,10 @@ def events_publish(*, run_id: int, events: Sequence[StoredEvent]) -> None:
     publish_run_events(run_id, [event.message() for event in events])
 
 
-def event_append(
-    *, run_id: int, kind: str, payload: dict[str, Any], attempt: int, guard: Q, **run_fields: Any
-) -> StoredEvent | None:
+def event_append(*, run_id: int, event: AnyEvent, attempt: int, guard: Q, **run_fields: Any) -> StoredEvent | None:
     """Store one event (and update ``run_fields``) if the run matches ``guard``, then publish it after commit."""
     with transaction.atomic():
-        events = events_store(run_id=run_id, items=[(kind, payload)], attempt=attempt, guard=guard, **run_fields)
+        events = events_store(run_id=run_id, events=[event], attempt=attempt, guard=guard, **run_fields)
         if events is None:
             return None
         transaction.on_commit(lambda: events_publish(run_id=run_id, events=events))

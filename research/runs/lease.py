@@ -16,7 +16,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from research.models import Run, RunStatus
-from research.runs.journal import RUN_RESTARTED, event_append
+from research.protocol.events import RunRestarted
+from research.runs.journal import event_append
 
 logger = logging.getLogger(__name__)
 
@@ -62,21 +63,24 @@ def run_claim(*, run_id: int) -> Claim | None:
     now = timezone.now()
     owner = _new_owner()
     with transaction.atomic():
-        updated = (
-            Run.objects.filter(claimable(now), pk=run_id, attempts__lt=settings.RUN_MAX_ATTEMPTS)
-            .update(status=RunStatus.RUNNING, lease_owner=owner, claimed_until=now + lease_length(),
-                    attempts=F("attempts") + 1, started_at=Coalesce(F("started_at"), Value(now, DateTimeField())))
-        )  # fmt: skip
+        updated = Run.objects.filter(claimable(now), pk=run_id, attempts__lt=settings.RUN_MAX_ATTEMPTS).update(
+            status=RunStatus.RUNNING,
+            lease_owner=owner,
+            claimed_until=now + lease_length(),
+            attempts=F("attempts") + 1,
+            started_at=Coalesce(F("started_at"), Value(now, DateTimeField())),
+        )
         if updated != 1:
             return None
         attempt, last_seq, reason = Run.objects.values_list("attempts", "last_seq", "status_reason").get(pk=run_id)
     claim = Claim(run_id=run_id, owner=owner, attempt=attempt)
     if attempt > 1:
-        payload = {
-            "type": RUN_RESTARTED, "attempt": attempt, "max_attempts": settings.RUN_MAX_ATTEMPTS,
-            "superseded_through": last_seq, "reason": reason or "the previous worker stopped renewing its lease",
-        }  # fmt: skip
-        event_append(run_id=run_id, kind=RUN_RESTARTED, payload=payload, attempt=attempt, guard=claim.guard,
-                     status_reason="")  # fmt: skip
-        logger.warning("run %s: restarting as attempt %s (%s)", run_id, attempt, payload["reason"])
+        restarted = RunRestarted(
+            attempt=attempt,
+            max_attempts=settings.RUN_MAX_ATTEMPTS,
+            superseded_through=last_seq,
+            reason=reason or "the previous worker stopped renewing its lease",
+        )
+        event_append(run_id=run_id, event=restarted, attempt=attempt, guard=claim.guard, status_reason="")
+        logger.warning("run %s: restarting as attempt %s (%s)", run_id, attempt, restarted.reason)
     return claim

@@ -29,17 +29,21 @@ def run_find_for_user(*, user_id: int, run_id: int) -> Run | None:
     return Run.objects.filter(pk=run_id, workspace__memberships__user_id=user_id).first()
 
 
-def run_events_after(*, run_id: int, after: int, limit: int = EVENTS_PAGE) -> list[StoredEvent]:
-    """Stored events with ``seq > after``, in order, at most ``limit`` of them."""
-    events = RunEvent.objects.filter(run_id=run_id, seq__gt=after).order_by("seq")[:limit]
-    return [stored(event) for event in events]
+def run_events_after(
+    *, run_id: int, after: int, limit: int = EVENTS_PAGE, through: int | None = None
+) -> list[StoredEvent]:
+    """Stored events with ``seq > after`` (and ``seq <= through`` when given), in order, at most ``limit``."""
+    events = RunEvent.objects.filter(run_id=run_id, seq__gt=after)
+    if through is not None:
+        events = events.filter(seq__lte=through)
+    return [stored(event) for event in events.order_by("seq")[:limit]]
 
 
-def run_events_all(*, run_id: int) -> list[StoredEvent]:
-    """Every stored event of the run, in order, read a page at a time."""
+def run_events_all(*, run_id: int, through: int | None = None) -> list[StoredEvent]:
+    """Every stored event of the run (or those with ``seq <= through``), in order, read a page at a time."""
     events: list[StoredEvent] = []
     while True:
-        page = run_events_after(run_id=run_id, after=events[-1].seq if events else 0)
+        page = run_events_after(run_id=run_id, after=events[-1].seq if events else 0, through=through)
         events += page
         if len(page) < EVENTS_PAGE:
             return events

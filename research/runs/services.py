@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
 from research.platform.queue import task_send
+from research.protocol.events import CancelRequested, RunCancelled
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
-from research.runs.journal import CANCEL_REQUESTED, RUN_CANCELLED, event_append
+from research.runs.journal import event_append
 
 RUN_TASK = "research.tasks.run_execute"  # routed to the `runs` queue (worker/queues.py)
 
@@ -108,8 +109,7 @@ def run_cancel(*, actor: Membership, run: Run, reason: str = "") -> Run:
     attempt = max(run.attempts, 1)
     done = event_append(
         run_id=run.pk,
-        kind=RUN_CANCELLED,
-        payload={"type": RUN_CANCELLED, "reason": reason},
+        event=RunCancelled(reason=reason),
         attempt=attempt,
         guard=Q(status=RunStatus.QUEUED),
         status=RunStatus.CANCELLED,
@@ -121,8 +121,7 @@ def run_cancel(*, actor: Membership, run: Run, reason: str = "") -> Run:
     if done is None:
         done = event_append(
             run_id=run.pk,
-            kind=CANCEL_REQUESTED,
-            payload={"type": CANCEL_REQUESTED, "reason": reason, "by": actor.user.get_username()},
+            event=CancelRequested(reason=reason, by=actor.user.get_username()),
             attempt=attempt,
             guard=Q(status=RunStatus.RUNNING, cancel_requested=False),
             cancel_requested=True,

@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from research.models import Run
 from research.platform.realtime import Publisher
-from research.protocol.events import Event, TurnRecorded, to_dict
+from research.protocol.events import AnyEvent, Event, TurnRecorded
 from research.runs.journal import LeasedBatch, StoredEvent, events_store_leased, leases_held
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 
@@ -40,8 +40,8 @@ MAX_ROUND = 2_000  # queued items one round takes at most
 ROUND_SECONDS = 0.02
 DB_RETRIES = (0.5, 1.0, 2.0)  # seconds before each retry of a failed database write
 
-Item = tuple[str, dict[str, Any]]
 T = TypeVar("T")
+Entry = tuple["JournalSink", AnyEvent | threading.Event]  # an event to store, or a flush marker
 
 
 class JournalError(RuntimeError):
@@ -58,28 +58,33 @@ class JournalSink:
         self.error: BaseException | None = None
         self._cancel = threading.Event()
 
+    def writer(self) -> JournalWriter:
+        """The writer thread that stores this sink's events: this process's."""
+        return journal_writer()
+
     def start(self) -> JournalSink:
-        """Register with this process's writer (and notice a cancel requested before the claim)."""
+        """Register with the writer (and notice a cancel requested before the claim)."""
         if Run.objects.filter(pk=self.claim.run_id, cancel_requested=True).exists():
             self._cancel.set()
-        journal_writer().register(self)
+        self.writer().register(self)
         return self
 
     # --- the harness's side ------------------------------------------------------------------
     def emit(self, event: Event) -> None:
         if isinstance(event, TurnRecorded):
             self.tokens += event.prompt_tokens + event.completion_tokens
-        self.record(event.type, to_dict(event))
+        self.record(event)
 
-    def record(self, kind: str, payload: dict[str, Any]) -> None:
-        journal_writer().submit(self, (kind, payload))
+    def record(self, event: AnyEvent) -> None:
+        """Queue any run event (the harness's through ``emit``, or one the worker adds, like a failure)."""
+        self.writer().submit(self, event)
 
     def cancelled(self) -> bool:
         return self._cancel.is_set()
 
     def close(self, timeout: float = 60.0) -> None:
         """Wait until everything recorded is stored and published; raises JournalError if it could not be."""
-        writer = journal_writer()
+        writer = self.writer()
         writer.unregister(self)  # first: the writer lets its connection go as soon as it has no run left
         if not writer.flush(self, timeout):
             raise JournalError(f"run {self.claim.run_id}: events not stored within {timeout:.0f}s")
@@ -87,11 +92,6 @@ class JournalSink:
             raise JournalError(f"run {self.claim.run_id}: could not store events: {self.error}") from self.error
 
     # --- the writer's side -----------------------------------------------------------------------
-    durable = True  # False only for the benchmark's baseline, which numbers events in memory and stores none
-
-    def number(self, items: list[Item]) -> list[StoredEvent]:
-        raise NotImplementedError("a durable sink's events are numbered by the database")
-
     def lose(self) -> None:
         if not self.lost.is_set():
             logger.warning("run %s: attempt %s lost its lease; stopping", self.claim.run_id, self.claim.attempt)
@@ -110,7 +110,7 @@ class JournalWriter:
     """The process's writer thread (see the module docstring); use ``journal_writer()``."""
 
     def __init__(self) -> None:
-        self._queue: queue.SimpleQueue[tuple[JournalSink, Item | threading.Event]] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Entry] = queue.SimpleQueue()
         self._sinks: set[JournalSink] = set()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._run, name="run-journal", daemon=True)
@@ -124,8 +124,8 @@ class JournalWriter:
         with self._lock:
             self._sinks.discard(sink)
 
-    def submit(self, sink: JournalSink, item: Item) -> None:
-        self._queue.put((sink, item))
+    def submit(self, sink: JournalSink, event: AnyEvent) -> None:
+        self._queue.put((sink, event))
 
     def flush(self, sink: JournalSink, timeout: float) -> bool:
         """True once everything ``sink`` submitted before this call went through a round."""
@@ -155,7 +155,7 @@ class JournalWriter:
             if not self._sinks and self._queue.empty():
                 connection.close()  # idle: hold no database connection
 
-    def _take(self, *, timeout: float) -> list[tuple[JournalSink, Item | threading.Event]]:
+    def _take(self, *, timeout: float) -> list[Entry]:
         entries = []
         try:
             entries.append(self._queue.get(timeout=timeout))
@@ -165,15 +165,15 @@ class JournalWriter:
             pass
         return entries
 
-    def _round(self, entries: list[tuple[JournalSink, Item | threading.Event]], publisher: Publisher) -> None:
-        batches: dict[JournalSink, list[Item]] = {}
+    def _round(self, entries: list[Entry], publisher: Publisher) -> None:
+        batches: dict[JournalSink, list[AnyEvent]] = {}
         for sink, item in entries:
             if not isinstance(item, threading.Event) and not sink.lost.is_set():
                 batches.setdefault(sink, []).append(item)
         if not batches:
             return
         try:
-            stored = _store_all(batches)
+            stored = self.store(batches)
         except Exception as error:
             logger.exception("storing the events of runs %s failed", sorted(s.claim.run_id for s in batches))
             for sink in batches:
@@ -208,17 +208,14 @@ class JournalWriter:
             elif held[sink.claim.run_id][1]:
                 sink.request_cancel()
 
-
-def _store_all(batches: dict[JournalSink, list[Item]]) -> list[tuple[int, list[StoredEvent]]]:
-    """Every durable run's batch in one transaction (runs whose lease is gone are marked lost), then the
-    baseline's in-memory ones."""
-    durable = [sink for sink in batches if sink.durable]
-    leased = [LeasedBatch(s.claim.run_id, s.claim.owner, s.claim.attempt, batches[s]) for s in durable]
-    stored = _retrying(lambda: events_store_leased(leased, claimed_until=timezone.now() + lease_length()))
-    for sink in durable:
-        if sink.claim.run_id not in stored:
-            sink.lose()
-    return [*stored.items(), *((s.claim.run_id, s.number(batches[s])) for s in batches if not s.durable)]
+    def store(self, batches: dict[JournalSink, list[AnyEvent]]) -> list[tuple[int, list[StoredEvent]]]:
+        """Every run's batch in one transaction; sinks whose run's lease is gone are marked lost."""
+        leased = [LeasedBatch(s.claim.run_id, s.claim.owner, s.claim.attempt, events) for s, events in batches.items()]
+        stored = _retrying(lambda: events_store_leased(leased, claimed_until=timezone.now() + lease_length()))
+        for sink in batches:
+            if sink.claim.run_id not in stored:
+                sink.lose()
+        return list(stored.items())
 
 
 _writer: tuple[int, JournalWriter] | None = None

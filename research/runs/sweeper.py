@@ -19,7 +19,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from research.models import Run, RunStatus
-from research.runs.journal import RUN_FAILED, RUN_REQUEUED, event_append
+from research.protocol.events import RunFailed, RunRequeued
+from research.runs.journal import event_append
 from research.runs.lease import lease_length
 from research.runs.services import run_enqueue
 
@@ -51,8 +52,9 @@ def run_sweep(*, now: datetime | None = None) -> Sweep:
             run_enqueue(run_id)
             sweep.reenqueued.append(run_id)
     if sweep.requeued or sweep.failed or sweep.reenqueued:
-        logger.warning("run sweep: requeued %s, failed %s, enqueued again %s", sweep.requeued, sweep.failed,
-                       sweep.reenqueued)  # fmt: skip
+        logger.warning(
+            "run sweep: requeued %s, failed %s, enqueued again %s", sweep.requeued, sweep.failed, sweep.reenqueued
+        )
     return sweep
 
 
@@ -64,11 +66,16 @@ def _requeue(run_id: int, attempts: int, now: datetime) -> bool:
     reason = f"the worker running attempt {attempts} stopped (its lease expired); re-queued"
     with transaction.atomic():
         event = event_append(
-            run_id=run_id, kind=RUN_REQUEUED, attempt=attempts,
-            payload={"type": RUN_REQUEUED, "attempt": attempts, "reason": reason},
-            guard=_lost(now), status=RunStatus.QUEUED, status_reason=reason, lease_owner="", claimed_until=None,
+            run_id=run_id,
+            event=RunRequeued(attempt=attempts, reason=reason),
+            attempt=attempts,
+            guard=_lost(now),
+            status=RunStatus.QUEUED,
+            status_reason=reason,
+            lease_owner="",
+            claimed_until=None,
             enqueued_at=now,
-        )  # fmt: skip
+        )
         if event is not None:
             transaction.on_commit(lambda: run_enqueue(run_id))
     return event is not None
@@ -77,8 +84,14 @@ def _requeue(run_id: int, attempts: int, now: datetime) -> bool:
 def _fail(run_id: int, attempts: int, now: datetime) -> bool:
     reason = f"the worker was lost {attempts} times (attempts exhausted); giving up"
     event = event_append(
-        run_id=run_id, kind=RUN_FAILED, attempt=attempts, payload={"type": RUN_FAILED, "error": reason},
-        guard=_lost(now), status=RunStatus.FAILED, status_reason=reason, lease_owner="", claimed_until=None,
+        run_id=run_id,
+        event=RunFailed(error=reason),
+        attempt=attempts,
+        guard=_lost(now),
+        status=RunStatus.FAILED,
+        status_reason=reason,
+        lease_owner="",
+        claimed_until=None,
         finished_at=now,
-    )  # fmt: skip
+    )
     return event is not None

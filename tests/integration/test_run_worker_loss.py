@@ -11,7 +11,6 @@ import pytest
 from research.corpora import services
 from research.models import Corpus, Membership, Run, RunEvent, RunStatus, Stage, UploadFile
 from research.runs import services as runs
-from research.runs.journal import RUN_REQUEUED, RUN_RESTARTED
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
 
@@ -82,13 +81,13 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
     events = list(RunEvent.objects.filter(run=run).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, len(events) + 1)) == list(range(1, run.last_seq + 1))
     kinds = [e.type for e in events]
-    assert kinds.count(RUN_REQUEUED) == 1
-    assert kinds.count(RUN_RESTARTED) == 1
-    restart = kinds.index(RUN_RESTARTED)
-    assert kinds.index(RUN_REQUEUED) < restart
+    assert kinds.count("run_requeued") == 1
+    assert kinds.count("run_restarted") == 1
+    restart = kinds.index("run_restarted")
+    assert kinds.index("run_requeued") < restart
     first_attempt, second_attempt = events[:restart], events[restart + 1 :]
     assert first_attempt[0].type == "run_started"
-    assert {e.attempt for e in first_attempt if e.type != RUN_REQUEUED} == {1}
+    assert {e.attempt for e in first_attempt if e.type != "run_requeued"} == {1}
     assert "run_finished" not in {e.type for e in first_attempt}
     assert events[restart].payload["superseded_through"] == events[restart - 1].seq
     assert {e.attempt for e in second_attempt} == {2}

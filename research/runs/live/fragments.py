@@ -1,51 +1,61 @@
 """How a stored run event is sent over the run socket: JSON for programs, HTML fragments for the page.
 
-The socket calls ``render(format, message)`` for every event; a format is a function from the event
-message (``StoredEvent.message()``: seq, type, payload, attempt, at) to the text of one WebSocket
-frame. ``html`` renders the parts of templates/research/partials/run_parts.html that the event
-changes, each wrapped for htmx's ws extension (``hx-swap-oob``: append a turn, a call or a prune,
-replace a call's result, a gauge, the fused ranking, ...). The page renders the same parts from the
-state folded from the stored events (research/runs/live/state.py), so a page rendered at seq N and fed
-N+1... over the socket shows what a page rendered later shows. A fragment needs nothing but its
-event: links are relative to the run page.
+A format turns one stored event into the text of one WebSocket frame. ``json`` sends the event's
+message (seq, type, payload, attempt, at). ``html`` folds the event into the socket's own copy of the
+page state (research/runs/live/state.py) and renders what the fold says it changed, from the same
+parts of templates/research/partials/run_parts.html that the page renders, each wrapped for htmx's
+ws extension (``hx-swap-oob``: append a turn, a call or a prune, replace a call's result, a gauge,
+the fused ranking, ...). So a page rendered at seq N and fed N+1... over the socket shows what a page
+rendered later shows. Links in fragments are relative to the run page.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, assert_never
 
-from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from research.runs.journal import StoredEvent
+from research.runs.limits import budget_thresholds
 from research.runs.live.state import (
     STATUS_LABELS,
-    STATUS_OF,
-    TERMINAL,
+    CallAdded,
+    CallReturned,
     CallView,
-    GaugeView,
-    LogLine,
+    Change,
+    ChunksMarkedPruned,
+    ClockStarted,
+    FinalChanged,
+    GaugeMoved,
+    LogAppended,
+    PruneAdded,
     PruneView,
+    RankingChanged,
+    RolloutEnded,
+    RolloutsReset,
     RolloutView,
+    RunEnded,
     RunState,
+    StatusChanged,
+    TurnAdded,
     TurnView,
-    chunks_of,
-    document_href,
+    apply,
     dom_id,
+    run_state,
 )
 
-Message = dict[str, Any]
 PARTS = "research/partials/run_parts.html"
 GRAPH_REFRESH = (
     '<span id="graph-refresh" hx-swap-oob="true" hx-get="graph/" hx-trigger="load delay:400ms" '
     'hx-target="#run-graph" hx-swap="outerHTML"></span>'
 )
-
 PRUNED_MARK = mark_safe('<span class="pruned-mark">pruned</span>')  # the same mark the chunk part renders
+CONTROLS_REMOVED = '<div id="run-controls" hx-swap-oob="true"></div>'
 
 
 def part(partial: str, **context: Any) -> str:
@@ -54,19 +64,8 @@ def part(partial: str, **context: Any) -> str:
 
 def thresholds() -> dict[str, int]:
     """Where the gauges mark the soft threshold and the hard cutoff, in percent of the budget."""
-    return {"soft_pct": 50, "hard_pct": round(100 * settings.BUDGET_HARD_FRACTION)}
-
-
-def ranked(documents: Iterable[Mapping[str, Any]] | None) -> list[dict[str, Any]] | None:
-    """Ranked documents (RankedDocument payloads) with their viewer links and agreement marks."""
-    if documents is None:
-        return None
-    return [_ranked_document(doc) for doc in documents]
-
-
-def _ranked_document(doc: Mapping[str, Any]) -> dict[str, Any]:
-    href = document_href(str(doc["doc_id"]), doc.get("chunk_ids") or ())
-    return {**doc, "href": href, "dots": "●" * int(doc.get("agreement", 1))}
+    soft, hard = budget_thresholds()
+    return {"soft_pct": soft, "hard_pct": hard}
 
 
 def elapsed(started: str | None, ended: str | None, now: str | None = None) -> str:
@@ -86,119 +85,123 @@ def status_context(status: str, reason: str) -> dict[str, str]:
 def state_context(state: RunState) -> dict[str, Any]:
     """What the page's parts need to render ``state`` (the page adds the run, the membership and its URLs)."""
     return {
-        "rollouts": state.rollouts, "restarted": state.attempt > 1 and state.rollouts is None,
-        "ranking": ranked(state.ranking), "final": ranked(state.final), "log": state.log, **thresholds(),
-    }  # fmt: skip
+        "rollouts": state.rollouts,
+        "restarted": state.restarting,
+        "ranking": state.ranking,
+        "final": state.final,
+        "log": state.log,
+        **thresholds(),
+    }
 
 
 def _append(target: str, html: str, tag: str = "ol") -> str:
     return str(format_html('<{} id="{}" hx-swap-oob="beforeend">{}</{}>', tag, target, html, tag))
 
 
-def _int(payload: Mapping[str, Any], key: str) -> int:
-    return int(payload.get(key, 0) or 0)
+def _turn(state: RunState, rollout: int, number: int) -> TurnView:
+    found = state.rollouts[rollout].find_turn(number) if state.rollouts else None
+    assert found is not None, (rollout, number)
+    return found
 
 
-def _status_parts(kind: str, payload: Mapping[str, Any], at: str | None) -> list[str]:
-    status = STATUS_OF[kind]
-    reason = str(payload.get("reason") or payload.get("error") or "")
-    status_html = part("status", **status_context(status, reason))
-    parts: list[str] = [format_html('<div hx-swap-oob="innerHTML:#run-status">{}</div>', status_html)]
-    if kind == "run_started":
-        parts += [part("clock_mark", name="start", at=at, oob=True), part("clock_mark", name="end", at=None, oob=True)]
-    if status in TERMINAL:
-        parts += [part("clock_mark", name="end", at=at, oob=True), '<div id="run-controls" hx-swap-oob="true"></div>']
-    return parts
+def _call(state: RunState, rollout: int, number: int, call_id: str) -> CallView:
+    return next(i for i in _turn(state, rollout, number).items if isinstance(i, CallView) and i.call_id == call_id)
 
 
-def _run_parts(kind: str, payload: Mapping[str, Any]) -> list[str]:
-    if kind in ("run_started", "run_restarted"):
-        budget, count = _int(payload, "budget"), _int(payload, "rollouts")
-        rollouts = [RolloutView(r, GaugeView(r, budget)) for r in range(count)] if kind == "run_started" else None
-        return [
-            part("rollouts", rollouts=rollouts, restarted=kind == "run_restarted", oob=True, **thresholds()),
-            part("ranking", ranking=[], oob=True),
-            part("final", final=None, oob=True),
-            GRAPH_REFRESH,
-        ]
-    if kind == "fused_ranking_updated":
-        return [part("ranking", ranking=ranked(payload.get("documents") or []), oob=True), GRAPH_REFRESH]
-    if kind == "run_finished":
-        return [part("final", final=ranked(payload.get("documents") or []), oob=True), GRAPH_REFRESH]
-    return []
+def _rollout(state: RunState, index: int) -> RolloutView:
+    found = state.rollout(index)
+    assert found is not None, index
+    return found
 
 
-def _turn_started(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    return [_append(f"r{r}-turns", part("turn", turn=TurnView(r, turn)))]
+def _run_parts(change: StatusChanged | ClockStarted | RunEnded | RolloutsReset, state: RunState) -> list[str]:
+    match change:
+        case StatusChanged():
+            status_html = part("status", **status_context(state.status, state.reason))
+            return [format_html('<div hx-swap-oob="innerHTML:#run-status">{}</div>', status_html)]
+        case ClockStarted():
+            start = part("clock_mark", name="start", at=state.started_at, oob=True)
+            return [start, part("clock_mark", name="end", at=None, oob=True)]
+        case RunEnded():
+            return [part("clock_mark", name="end", at=state.ended_at, oob=True), CONTROLS_REMOVED]
+        case RolloutsReset():
+            rollouts = part("rollouts", rollouts=state.rollouts, restarted=state.restarting, oob=True, **thresholds())
+            ranking = part("ranking", ranking=state.ranking, oob=True)
+            return [rollouts, ranking, part("final", final=state.final, oob=True), GRAPH_REFRESH]
+        case _:
+            assert_never(change)
 
 
-def _tool_called(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    call = CallView(r, turn, str(payload["call_id"]), str(payload["tool"]), str(payload.get("query", "")))
-    return [_append(f"r{r}-t{turn}-items", part("call", call=call))]
+def _turn_parts(change: TurnAdded | CallAdded | CallReturned | PruneAdded, state: RunState) -> list[str]:
+    r, number = change.rollout, change.turn
+    match change:
+        case TurnAdded():
+            return [_append(f"r{r}-turns", part("turn", turn=_turn(state, r, number)))]
+        case CallAdded():
+            return [_append(f"r{r}-t{number}-items", part("call", call=_call(state, r, number, change.call_id)))]
+        case CallReturned():
+            return [part("call_result", call=_call(state, r, number, change.call_id), oob=True)]
+        case PruneAdded():
+            prune = [i for i in _turn(state, r, number).items if isinstance(i, PruneView)][-1]
+            return [_append(f"r{r}-t{number}-items", part("prune", item=prune))]
+        case _:
+            assert_never(change)
 
 
-def _tool_returned(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    call = CallView(
-        r, turn, str(payload["call_id"]), str(payload["tool"]), "", returned=True, chunks=chunks_of(payload),
-        tokens=_int(payload, "tokens"), omitted=_int(payload, "omitted"), error=payload.get("error"),
-    )  # fmt: skip
-    return [part("call_result", call=call, oob=True)]
+def _rollout_parts(change: ChunksMarkedPruned | GaugeMoved | RolloutEnded, state: RunState) -> list[str]:
+    rollout = _rollout(state, change.rollout)
+    match change:
+        case ChunksMarkedPruned():
+            return [_append(f"r{rollout.index}-c-{dom_id(chunk)}", PRUNED_MARK, "span") for chunk in change.chunk_ids]
+        case GaugeMoved():
+            used = part("gauge_used", gauge=rollout.gauge, oob=True)
+            return [used, part("gauge_level", gauge=rollout.gauge, oob=True)] if change.level_changed else [used]
+        case RolloutEnded():
+            return [part("rollout_ending", index=rollout.index, ending=rollout.ending, oob=True)]
+        case _:
+            assert_never(change)
 
 
-def _chunks_pruned(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    ids = [str(chunk_id) for chunk_id in payload.get("chunk_ids") or ()]
-    prune = PruneView(r, turn, ids, _int(payload, "freed_tokens"))
-    marks = [_append(f"r{r}-c-{dom_id(chunk_id)}", PRUNED_MARK, "span") for chunk_id in ids]
-    return [_append(f"r{r}-t{turn}-items", part("prune", item=prune)), *marks]
+def render(change: Change, state: RunState) -> list[str]:
+    """The oob fragments that show ``change``, rendered from ``state`` (already folded)."""
+    match change:
+        case LogAppended():
+            return [_append("run-events", part("log_line", line=change.line))]
+        case StatusChanged() | ClockStarted() | RunEnded() | RolloutsReset():
+            return _run_parts(change, state)
+        case TurnAdded() | CallAdded() | CallReturned() | PruneAdded():
+            return _turn_parts(change, state)
+        case ChunksMarkedPruned() | GaugeMoved() | RolloutEnded():
+            return _rollout_parts(change, state)
+        case RankingChanged():
+            return [part("ranking", ranking=state.ranking, oob=True), GRAPH_REFRESH]
+        case FinalChanged():
+            return [part("final", final=state.final, oob=True), GRAPH_REFRESH]
+        case _:
+            assert_never(change)
 
 
-def _budget_level_changed(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    gauge = GaugeView(r, _int(payload, "limit"), _int(payload, "used"), str(payload.get("level", "ok")))
-    return [part("gauge_used", gauge=gauge, oob=True), part("gauge_level", gauge=gauge, oob=True)]
+class HtmlRenderer:
+    """The ``html`` format: folds each event into its own state, then renders what changed."""
+
+    def __init__(self, state: RunState) -> None:
+        self.state = state
+
+    def __call__(self, event: StoredEvent) -> str:
+        return "".join(fragment for change in apply(self.state, event) for fragment in render(change, self.state))
 
 
-def _turn_recorded(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    return [part("gauge_used", gauge=GaugeView(r, 0, _int(payload, "context_tokens")), oob=True)]
+def as_json(event: StoredEvent) -> str:
+    return json.dumps(event.message(), separators=(",", ":"))
 
 
-def _rollout_finished(r: int, turn: int, payload: Mapping[str, Any]) -> list[str]:
-    return [part("rollout_ending", index=r, ending=dict(payload), oob=True)]
+Renderer = Callable[[StoredEvent], str]
+FORMATS = ("json", "html")
 
 
-_ROLLOUT_PARTS: dict[str, Callable[[int, int, Mapping[str, Any]], list[str]]] = {
-    "turn_started": _turn_started, "tool_called": _tool_called, "tool_returned": _tool_returned,
-    "chunks_pruned": _chunks_pruned, "budget_level_changed": _budget_level_changed, "turn_recorded": _turn_recorded,
-    "rollout_finished": _rollout_finished,
-}  # fmt: skip
-
-
-def _rollout_parts(kind: str, payload: Mapping[str, Any]) -> list[str]:
-    build = _ROLLOUT_PARTS.get(kind)
-    return [] if build is None else build(_int(payload, "rollout"), _int(payload, "turn"), payload)
-
-
-def fragments(message: Mapping[str, Any]) -> list[str]:
-    """The oob fragments one event sends: its line in the event log, then whatever it changes on the page."""
-    kind, payload, at = str(message["type"]), message.get("payload") or {}, message.get("at")
-    line = LogLine(int(message["seq"]), kind, int(message.get("attempt") or 1))
-    parts = [_append("run-events", part("log_line", line=line))]
-    if kind in STATUS_OF:
-        parts += _status_parts(kind, payload, at)
-    return parts + _run_parts(kind, payload) + _rollout_parts(kind, payload)
-
-
-def as_json(message: Message) -> str:
-    return json.dumps(message, separators=(",", ":"))
-
-
-def as_html(message: Message) -> str:
-    return "".join(fragments(message))
-
-
-FORMATS: dict[str, Callable[[Message], str]] = {"json": as_json, "html": as_html}
-DEFAULT_FORMAT = "json"
-
-
-def renderer(name: str | None) -> Callable[[Message], str]:
-    """The named format's renderer (the default for an unknown or missing name)."""
-    return FORMATS.get(name or DEFAULT_FORMAT, FORMATS[DEFAULT_FORMAT])
+def renderer(name: str | None, seed: Callable[[], Iterable[StoredEvent]]) -> Renderer:
+    """The named format's renderer (JSON for an unknown or missing name). ``seed`` gives the events the
+    client already has; only the html format reads them, to know the page it is changing."""
+    if name == "html":
+        return HtmlRenderer(run_state(seed()))
+    return as_json

@@ -9,7 +9,8 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from research.runs.live.state import SEARCH_TOOLS, TOOL_LABELS, CallView, RunState
+from research.protocol.events import CORPUS_TOOLS
+from research.runs.live.state import TOOL_LABELS, CallView, RunState
 
 WIDTH = 960
 ROW = 24
@@ -71,8 +72,7 @@ def _document_order(state: RunState) -> list[tuple[str, str, int]]:
     """(doc_id, title, agreement): the fused ranking first, then documents in the order they were found."""
     ranked = state.final if state.final is not None else state.ranking
     order: dict[str, tuple[str, str, int]] = {
-        str(doc["doc_id"]): (str(doc["doc_id"]), str(doc.get("title") or doc["doc_id"]), int(doc.get("agreement", 1)))
-        for doc in ranked
+        doc.doc_id: (doc.doc_id, doc.title or doc.doc_id, doc.agreement) for doc in ranked
     }
     for call in state.calls():
         for chunk in call.chunks:
@@ -81,7 +81,7 @@ def _document_order(state: RunState) -> list[tuple[str, str, int]]:
 
 
 def run_graph(state: RunState) -> Graph:
-    calls = [call for call in state.calls() if call.tool in SEARCH_TOOLS]
+    calls = [call for call in state.calls() if call.tool in CORPUS_TOOLS]
     shown, y = calls[:MAX_QUERIES], TOP
     groups: list[tuple[int, int]] = []
     queries: list[Node] = []

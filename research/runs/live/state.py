@@ -1,38 +1,61 @@
-"""What the run page shows, folded from a run's stored events: rollouts, turns, calls, gauges, rankings, status.
+"""What the run page shows, folded from a run's typed events; each step of the fold says what it changed.
 
-The page renders this state on a plain load; the socket sends one fragment per event that changes the
-same elements in the same way (research/runs/live/fragments.py), so a page loaded at seq N and then fed
-events N+1... shows exactly what a page loaded later shows. Payloads are the harness's events
-(research/protocol/events.py) as JSON plus the journal's own kinds (research/runs/journal.py).
+The page renders this state on a plain load. The socket folds the same events into its own copy and
+sends, for each event, the fragments of what that event changed (research/runs/live/fragments.py),
+rendered from the same partials, so a page loaded at seq N and then fed events N+1... shows exactly
+what a page loaded later shows. Events are the typed ones of research/protocol/events.py: the match
+in ``_fold`` is exhaustive (mypy checks it), so a new event kind fails type checking until the page
+knows what it means.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import assert_never
 from urllib.parse import quote, urlencode
 
-SOFT_FRACTION = 0.5  # the harness's soft threshold (BudgetConfig.soft_fraction), half the budget
+from research.protocol.events import (
+    COMPLETE,
+    CORPUS_TOOLS,
+    GREP,
+    PRUNE,
+    READ,
+    SEARCH,
+    AnyEvent,
+    BudgetLevelChanged,
+    CancelRequested,
+    ChunkRef,
+    ChunksPruned,
+    FusedRankingUpdated,
+    RankedDocument,
+    RolloutFinished,
+    RunCancelled,
+    RunFailed,
+    RunFinished,
+    RunRequeued,
+    RunRestarted,
+    RunStarted,
+    ToolCalled,
+    ToolReturned,
+    TurnRecorded,
+    TurnStarted,
+)
+from research.runs.journal import StoredEvent, UnreadableEvent
 
-# Event kind -> the run status it means (kinds not listed leave the status alone).
-STATUS_OF = {
-    "run_started": "running", "run_restarted": "running", "run_requeued": "queued", "cancel_requested": "cancelling",
-    "run_finished": "finished", "run_failed": "failed", "run_cancelled": "cancelled",
-}  # fmt: skip
 STATUS_LABELS = {
-    "queued": "Queued", "running": "Running", "cancelling": "Cancelling", "finished": "Finished", "failed": "Failed",
+    "queued": "Queued",
+    "running": "Running",
+    "cancelling": "Cancelling",
+    "finished": "Finished",
+    "failed": "Failed",
     "cancelled": "Cancelled",
-}  # fmt: skip
+}
 TERMINAL = frozenset({"finished", "failed", "cancelled"})
+TOOL_LABELS = {SEARCH: "search", GREP: "grep", READ: "read", PRUNE: "prune", COMPLETE: "complete"}
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
-TOOL_LABELS = {
-    "search_corpus": "search", "grep_corpus": "grep", "read_document": "read", "prune_chunks": "prune",
-    "complete": "complete",
-}  # fmt: skip
-SEARCH_TOOLS = frozenset({"search_corpus", "grep_corpus", "read_document"})
 
 
 def dom_id(value: object) -> str:
@@ -46,6 +69,7 @@ def document_href(doc_id: str, chunk_ids: Iterable[str]) -> str:
     return f"d/{quote(doc_id, safe='')}/" + (f"?{query}" if query else "")
 
 
+# --- what the page draws ---------------------------------------------------------------------------------
 @dataclass
 class ChunkView:
     chunk_id: str
@@ -54,6 +78,10 @@ class ChunkView:
     score: float
     new: bool
     pruned: bool = False
+
+    @classmethod
+    def of(cls, ref: ChunkRef) -> ChunkView:
+        return cls(ref.chunk_id, ref.doc_id, ref.title, ref.score, ref.new)
 
     @property
     def dom(self) -> str:
@@ -92,7 +120,7 @@ class CallView:
 
     @property
     def is_search(self) -> bool:
-        return self.tool in SEARCH_TOOLS
+        return self.tool in CORPUS_TOOLS
 
     @property
     def tool_label(self) -> str:
@@ -132,15 +160,33 @@ class RolloutView:
     index: int
     gauge: GaugeView
     turns: list[TurnView] = field(default_factory=list)
-    ending: dict[str, Any] | None = None  # the rollout_finished payload
+    ending: RolloutFinished | None = None
 
-    def turn(self, number: int) -> TurnView:
-        for turn in reversed(self.turns):
-            if turn.turn == number:
-                return turn
-        turn = TurnView(self.index, number)
-        self.turns.append(turn)
-        return turn
+    def find_turn(self, number: int) -> TurnView | None:
+        return next((turn for turn in reversed(self.turns) if turn.turn == number), None)
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """A ranked document with its viewer link and its agreement drawn as dots."""
+
+    doc_id: str
+    title: str
+    score: float
+    chunk_ids: tuple[str, ...]
+    agreement: int
+
+    @classmethod
+    def of(cls, document: RankedDocument) -> DocumentView:
+        return cls(document.doc_id, document.title, document.score, document.chunk_ids, document.agreement)
+
+    @property
+    def href(self) -> str:
+        return document_href(self.doc_id, self.chunk_ids)
+
+    @property
+    def dots(self) -> str:
+        return "●" * self.agreement
 
 
 @dataclass
@@ -159,10 +205,11 @@ class RunState:
     ended_at: str | None = None
     attempt: int = 1
     rollouts: list[RolloutView] | None = None  # None until the (latest attempt's) run_started
-    ranking: list[dict[str, Any]] = field(default_factory=list)
-    final: list[dict[str, Any]] | None = None
+    ranking: list[DocumentView] = field(default_factory=list)
+    final: list[DocumentView] | None = None
     log: list[LogLine] = field(default_factory=list)
     last_seq: int = 0
+    restarting: bool = False  # a later attempt started over and its rollouts have not started yet
 
     @property
     def done(self) -> bool:
@@ -173,130 +220,255 @@ class RunState:
             for turn in rollout.turns:
                 yield from (item for item in turn.items if isinstance(item, CallView))
 
+    def rollout(self, index: int) -> RolloutView | None:
+        if self.rollouts is None or not 0 <= index < len(self.rollouts):
+            return None
+        return self.rollouts[index]
 
-def run_state(events: Iterable[Mapping[str, Any]], *, question: str = "") -> RunState:
-    """Fold event messages (``{"seq", "type", "payload", "attempt", "at"}``) into the page's state."""
+
+# --- what one event changed ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LogAppended:
+    line: LogLine
+
+
+@dataclass(frozen=True)
+class StatusChanged:
+    pass
+
+
+@dataclass(frozen=True)
+class ClockStarted:
+    pass
+
+
+@dataclass(frozen=True)
+class RunEnded:
+    pass
+
+
+@dataclass(frozen=True)
+class RolloutsReset:
+    pass
+
+
+@dataclass(frozen=True)
+class TurnAdded:
+    rollout: int
+    turn: int
+
+
+@dataclass(frozen=True)
+class CallAdded:
+    rollout: int
+    turn: int
+    call_id: str
+
+
+@dataclass(frozen=True)
+class CallReturned:
+    rollout: int
+    turn: int
+    call_id: str
+
+
+@dataclass(frozen=True)
+class PruneAdded:
+    rollout: int
+    turn: int
+
+
+@dataclass(frozen=True)
+class ChunksMarkedPruned:
+    rollout: int
+    chunk_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GaugeMoved:
+    rollout: int
+    level_changed: bool
+
+
+@dataclass(frozen=True)
+class RolloutEnded:
+    rollout: int
+
+
+@dataclass(frozen=True)
+class RankingChanged:
+    pass
+
+
+@dataclass(frozen=True)
+class FinalChanged:
+    pass
+
+
+Change = (
+    LogAppended
+    | StatusChanged
+    | ClockStarted
+    | RunEnded
+    | RolloutsReset
+    | TurnAdded
+    | CallAdded
+    | CallReturned
+    | PruneAdded
+    | ChunksMarkedPruned
+    | GaugeMoved
+    | RolloutEnded
+    | RankingChanged
+    | FinalChanged
+)
+
+
+# --- the fold ---------------------------------------------------------------------------------------------
+def run_state(events: Iterable[StoredEvent], *, question: str = "") -> RunState:
+    """Fold stored events into the page's state."""
     state = RunState(question=question)
-    for message in events:
-        apply(state, message)
+    for event in events:
+        apply(state, event)
     return state
 
 
-def apply(state: RunState, message: Mapping[str, Any]) -> None:
-    kind, payload = str(message["type"]), message.get("payload") or {}
-    state.last_seq = int(message["seq"])
-    state.attempt = int(message.get("attempt") or state.attempt)
-    state.log.append(LogLine(state.last_seq, kind, state.attempt))
-    _apply_status(state, kind, payload, message.get("at"))
-    handler = _HANDLERS.get(kind)
-    if handler is not None:
-        handler(state, payload)
+def apply(state: RunState, stored: StoredEvent) -> list[Change]:
+    """Fold one stored event into ``state``; what it changed, in the order the page shows it."""
+    state.last_seq, state.attempt = stored.seq, stored.attempt
+    line = LogLine(stored.seq, stored.type, stored.attempt)
+    state.log.append(line)
+    return [LogAppended(line), *_fold(state, stored.event(), stored.at.isoformat())]
 
 
-def _apply_status(state: RunState, kind: str, payload: Mapping[str, Any], at: str | None) -> None:
-    status = STATUS_OF.get(kind)
-    if status is None:
-        return
-    state.status = status
-    state.reason = str(payload.get("reason") or payload.get("error") or "")
-    if kind == "run_started":
-        state.started_at, state.ended_at = at, None
-    elif status in TERMINAL:
+def _fold(state: RunState, event: AnyEvent | UnreadableEvent, at: str) -> list[Change]:
+    match event:
+        case RunStarted() | RunRestarted() | RunRequeued() | CancelRequested():
+            return _fold_run(state, event, at)
+        case RunFinished() | RunFailed() | RunCancelled():
+            return _fold_run(state, event, at)
+        case FusedRankingUpdated():
+            state.ranking = [DocumentView.of(document) for document in event.documents]
+            return [RankingChanged()]
+        case TurnStarted() | ToolCalled() | ToolReturned() | ChunksPruned():
+            return _fold_turn(state, event)
+        case BudgetLevelChanged() | TurnRecorded() | RolloutFinished():
+            return _fold_rollout(state, event)
+        case UnreadableEvent():
+            return []
+        case _:
+            assert_never(event)
+
+
+RunLevelEvent = RunStarted | RunRestarted | RunRequeued | CancelRequested | RunFinished | RunFailed | RunCancelled
+
+
+def _fold_run(state: RunState, event: RunLevelEvent, at: str) -> list[Change]:
+    """Events that change the run's status (and, starting or finishing, what it shows)."""
+    match event:
+        case RunStarted():
+            changes = [*_status(state, "running", "", at), *_started(state, event, at)]
+        case RunRestarted():
+            state.rollouts, state.ranking, state.final, state.restarting = None, [], None, True
+            changes = [*_status(state, "running", event.reason, at), RolloutsReset()]
+        case RunRequeued():
+            changes = _status(state, "queued", event.reason, at)
+        case CancelRequested():
+            changes = _status(state, "cancelling", event.reason, at)
+        case RunFinished():
+            state.final = [DocumentView.of(document) for document in event.documents]
+            changes = [*_status(state, "finished", "", at), FinalChanged()]
+        case RunFailed():
+            changes = _status(state, "failed", event.error, at)
+        case RunCancelled():
+            changes = _status(state, "cancelled", event.reason, at)
+        case _:
+            assert_never(event)
+    return changes
+
+
+def _status(state: RunState, status: str, reason: str, at: str) -> list[Change]:
+    state.status, state.reason = status, reason
+    changes: list[Change] = [StatusChanged()]
+    if status in TERMINAL:
         state.ended_at = at
+        changes.append(RunEnded())
+    return changes
 
 
-def _started(state: RunState, payload: Mapping[str, Any]) -> None:
-    state.question = str(payload.get("question") or state.question)
-    budget = int(payload.get("budget") or 0)
-    state.rollouts = [RolloutView(r, GaugeView(r, budget)) for r in range(int(payload.get("rollouts") or 0))]
+def _started(state: RunState, event: RunStarted, at: str) -> list[Change]:
+    state.started_at, state.ended_at, state.restarting = at, None, False
+    state.question = event.question or state.question
+    state.rollouts = [RolloutView(r, GaugeView(r, event.budget)) for r in range(event.rollouts)]
     state.ranking, state.final = [], None
+    return [ClockStarted(), RolloutsReset()]
 
 
-def _restarted(state: RunState, payload: Mapping[str, Any]) -> None:
-    state.rollouts, state.ranking, state.final = None, [], None
+def _turn(rollout: RolloutView, number: int, changes: list[Change]) -> TurnView:
+    """The rollout's turn ``number``, added (and the addition recorded) when it is new."""
+    turn = rollout.find_turn(number)
+    if turn is None:
+        turn = TurnView(rollout.index, number)
+        rollout.turns.append(turn)
+        changes.append(TurnAdded(rollout.index, number))
+    return turn
 
 
-def _rollout(state: RunState, payload: Mapping[str, Any]) -> RolloutView | None:
-    index = int(payload.get("rollout", -1))
-    if state.rollouts is None or not 0 <= index < len(state.rollouts):
-        return None
-    return state.rollouts[index]
+def _fold_turn(state: RunState, event: TurnStarted | ToolCalled | ToolReturned | ChunksPruned) -> list[Change]:
+    rollout = state.rollout(event.rollout)
+    if rollout is None:
+        return []
+    changes: list[Change] = []
+    turn = _turn(rollout, event.turn, changes)
+    match event:
+        case TurnStarted():
+            pass
+        case ToolCalled():
+            turn.items.append(CallView(rollout.index, event.turn, event.call_id, event.tool, event.query))
+            changes.append(CallAdded(rollout.index, event.turn, event.call_id))
+        case ToolReturned():
+            changes += _returned(turn, event)
+        case ChunksPruned():
+            changes += _pruned(rollout, turn, event)
+        case _:
+            assert_never(event)
+    return changes
 
 
-def _turn_started(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is not None:
-        rollout.turn(int(payload["turn"]))
+def _returned(turn: TurnView, event: ToolReturned) -> list[Change]:
+    call = next((i for i in turn.items if isinstance(i, CallView) and i.call_id == event.call_id), None)
+    if call is None:
+        return []
+    call.returned, call.chunks, call.error = True, [ChunkView.of(ref) for ref in event.chunks], event.error
+    call.tokens, call.omitted = event.tokens, event.omitted
+    return [CallReturned(turn.rollout, turn.turn, event.call_id)]
 
 
-def _tool_called(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is not None:
-        call = CallView(rollout.index, int(payload["turn"]), str(payload["call_id"]), str(payload["tool"]),
-                        str(payload.get("query", "")))  # fmt: skip
-        rollout.turn(call.turn).items.append(call)
-
-
-def _tool_returned(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is None:
-        return
-    for item in rollout.turn(int(payload["turn"])).items:
-        if isinstance(item, CallView) and item.call_id == payload["call_id"]:
-            item.returned, item.chunks, item.error = True, chunks_of(payload), payload.get("error")
-            item.tokens, item.omitted = int(payload.get("tokens", 0)), int(payload.get("omitted", 0))
-
-
-def chunks_of(payload: Mapping[str, Any]) -> list[ChunkView]:
-    return [_chunk(c) for c in payload.get("chunks") or ()]
-
-
-def _chunk(c: Mapping[str, Any]) -> ChunkView:
-    return ChunkView(
-        str(c["chunk_id"]), str(c["doc_id"]), str(c.get("title", "")), float(c.get("score", 0.0)),
-        bool(c.get("new", True)),
-    )  # fmt: skip
-
-
-def _pruned(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is None:
-        return
-    ids = [str(chunk_id) for chunk_id in payload.get("chunk_ids") or ()]
-    rollout.turn(int(payload["turn"])).items.append(
-        PruneView(rollout.index, int(payload["turn"]), ids, int(payload.get("freed_tokens", 0)))
-    )
-    wanted = set(ids)
-    for turn in rollout.turns:
-        for item in turn.items:
+def _pruned(rollout: RolloutView, turn: TurnView, event: ChunksPruned) -> list[Change]:
+    turn.items.append(PruneView(rollout.index, event.turn, list(event.chunk_ids), event.freed_tokens))
+    wanted, marked = set(event.chunk_ids), []
+    for earlier in rollout.turns:
+        for item in earlier.items:
             for chunk in item.chunks if isinstance(item, CallView) else ():
-                if chunk.new and chunk.chunk_id in wanted:
+                if chunk.new and not chunk.pruned and chunk.chunk_id in wanted:
                     chunk.pruned = True
+                    marked.append(chunk.chunk_id)
+    return [PruneAdded(rollout.index, event.turn), ChunksMarkedPruned(rollout.index, tuple(marked))]
 
 
-def _level(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is not None:
-        rollout.gauge.level, rollout.gauge.used = str(payload["level"]), int(payload.get("used", rollout.gauge.used))
-        rollout.gauge.limit = int(payload.get("limit") or rollout.gauge.limit)
-
-
-def _recorded(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is not None:
-        rollout.gauge.used = int(payload.get("context_tokens", rollout.gauge.used))
-
-
-def _fused(state: RunState, payload: Mapping[str, Any]) -> None:
-    state.ranking = list(payload.get("documents") or [])
-
-
-def _rollout_finished(state: RunState, payload: Mapping[str, Any]) -> None:
-    if (rollout := _rollout(state, payload)) is not None:
-        rollout.ending = dict(payload)
-
-
-def _run_finished(state: RunState, payload: Mapping[str, Any]) -> None:
-    state.final = list(payload.get("documents") or [])
-
-
-_HANDLERS = {
-    "run_started": _started, "run_restarted": _restarted, "turn_started": _turn_started,
-    "tool_called": _tool_called, "tool_returned": _tool_returned, "chunks_pruned": _pruned,
-    "budget_level_changed": _level, "turn_recorded": _recorded, "fused_ranking_updated": _fused,
-    "rollout_finished": _rollout_finished, "run_finished": _run_finished,
-}  # fmt: skip
+def _fold_rollout(state: RunState, event: BudgetLevelChanged | TurnRecorded | RolloutFinished) -> list[Change]:
+    rollout = state.rollout(event.rollout)
+    if rollout is None:
+        return []
+    match event:
+        case BudgetLevelChanged():
+            rollout.gauge.level, rollout.gauge.used = event.level, event.used
+            rollout.gauge.limit = event.limit or rollout.gauge.limit
+            return [GaugeMoved(rollout.index, level_changed=True)]
+        case TurnRecorded():
+            rollout.gauge.used = event.context_tokens
+            return [GaugeMoved(rollout.index, level_changed=False)]
+        case RolloutFinished():
+            rollout.ending = event
+            return [RolloutEnded(rollout.index)]
+        case _:
+            assert_never(event)

@@ -113,8 +113,7 @@ def _status(run: Run) -> str:
 
 def _stored_state(run: Run) -> RunState:
     """The run's state from every stored event (read after the run row, so a finished run's are all there)."""
-    messages = [event.message() for event in selectors.run_events_all(run_id=run.pk)]
-    return run_state(messages, question=run.question)
+    return run_state(selectors.run_events_all(run_id=run.pk), question=run.question)
 
 
 def _run_of(request: HttpRequest, slug: str, run_id: int) -> tuple[Membership, Run]:

@@ -16,6 +16,7 @@ from django.test import Client
 from context1_web.asgi import application
 from research.models import Membership, Run
 from research.platform.realtime import CLOSE_FORBIDDEN
+from research.protocol.events import TurnStarted
 from research.runs import consumers, journal, selectors
 from research.runs.journal import StoredEvent
 
@@ -45,8 +46,8 @@ def _setup(make_user: Callable[..., Any], make_workspace: Callable[..., Any], lo
 def _store(run: Run, count: int) -> list[StoredEvent]:
     """Store ``count`` events without publishing them (as if their messages were lost)."""
     start = Run.objects.get(pk=run.pk).last_seq
-    items = [("note", {"type": "note", "n": start + i + 1}) for i in range(count)]
-    stored = journal.events_store(run_id=run.pk, items=items, attempt=1, guard=Q())
+    turns = [TurnStarted(rollout=0, turn=start + i + 1) for i in range(count)]
+    stored = journal.events_store(run_id=run.pk, events=turns, attempt=1, guard=Q())
     assert stored is not None
     return stored
 
@@ -54,7 +55,7 @@ def _store(run: Run, count: int) -> list[StoredEvent]:
 def _append(run: Run) -> StoredEvent:
     """Store one event and publish it after commit (what every writer does)."""
     n = Run.objects.get(pk=run.pk).last_seq + 1
-    event = journal.event_append(run_id=run.pk, kind="note", payload={"type": "note", "n": n}, attempt=1, guard=Q())
+    event = journal.event_append(run_id=run.pk, event=TurnStarted(rollout=0, turn=n), attempt=1, guard=Q())
     assert event is not None
     return event
 
@@ -81,8 +82,8 @@ async def test_a_member_gets_the_stored_events_then_live_ones(make_user, make_wo
     replayed = await _receive(communicator, 3)
     assert [m["seq"] for m in replayed] == [1, 2, 3]
     assert set(replayed[0]) == {"seq", "type", "payload", "attempt", "at"}
-    assert replayed[0]["type"] == "note"
-    assert replayed[0]["payload"] == {"type": "note", "n": 1}
+    assert replayed[0]["type"] == "turn_started"
+    assert replayed[0]["payload"] == {"type": "turn_started", "rollout": 0, "turn": 1}
     await sync_to_async(_append)(run)
     assert await _seqs(communicator, 1) == [4]
     assert await communicator.receive_nothing(timeout=0.3)

@@ -6,6 +6,7 @@ import pytest
 from django.db.models import Q
 
 from research.models import Run, RunEvent, RunStatus
+from research.protocol.events import TurnStarted
 from research.runs import journal
 from tests.research.runs.conftest import at_once, seqs
 
@@ -16,8 +17,8 @@ def test_concurrent_writers_get_contiguous_unique_sequence_numbers(corpus, start
 
     def write() -> None:
         for n in range(20):
-            items = [("note", {"type": "note", "n": n, "i": i}) for i in range(3)]
-            stored = journal.events_store(run_id=run.pk, items=items, attempt=1, guard=Q())
+            events = [TurnStarted(rollout=i, turn=n) for i in range(3)]
+            stored = journal.events_store(run_id=run.pk, events=events, attempt=1, guard=Q())
             assert stored is not None
             assert [e.seq for e in stored] == list(range(stored[0].seq, stored[0].seq + 3))
 
@@ -30,7 +31,7 @@ def test_concurrent_writers_get_contiguous_unique_sequence_numbers(corpus, start
 def test_a_write_whose_guard_fails_stores_nothing(corpus, start_run) -> None:  # type: ignore[no-untyped-def]
     run = start_run([corpus])
     guard = Q(status=RunStatus.RUNNING)
-    assert journal.events_store(run_id=run.pk, items=[("note", {})], attempt=1, guard=guard) is None
+    assert journal.events_store(run_id=run.pk, events=[TurnStarted(rollout=0, turn=1)], attempt=1, guard=guard) is None
     assert not RunEvent.objects.filter(run=run).exists()
     assert Run.objects.get(pk=run.pk).last_seq == 0
 
@@ -43,7 +44,7 @@ def test_an_appended_event_is_published_only_after_commit(  # type: ignore[no-un
     published: list[tuple[int, list[dict[str, object]]]] = []
     monkeypatch.setattr(journal, "publish_run_events", lambda run_id, messages: published.append((run_id, messages)))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        event = journal.event_append(run_id=run.pk, kind="note", payload={"type": "note"}, attempt=1, guard=Q())
+        event = journal.event_append(run_id=run.pk, event=TurnStarted(rollout=0, turn=1), attempt=1, guard=Q())
         assert published == []
     assert len(callbacks) >= 1
     assert event is not None

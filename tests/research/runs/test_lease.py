@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from research.models import Run, RunEvent, RunStatus
-from research.runs.journal import RUN_RESTARTED
+from research.protocol.events import TurnStarted
 from research.runs.lease import Claim, run_claim
 from research.runs.sink import JournalSink
 from tests.research.runs.conftest import at_once, seqs, types
@@ -43,7 +43,7 @@ def test_a_live_lease_is_not_claimable_and_an_expired_one_is(corpus, start_run, 
     assert second is not None
     assert second.attempt == 2
     assert second.owner != first.owner
-    restarted = RunEvent.objects.get(run=run, type=RUN_RESTARTED)
+    restarted = RunEvent.objects.get(run=run, type="run_restarted")
     assert restarted.attempt == 2
     assert restarted.payload["attempt"] == 2
     assert restarted.payload["superseded_through"] == 0
@@ -98,16 +98,16 @@ def test_an_attempt_that_lost_its_lease_writes_nothing_more_and_stops(corpus, st
     first = run_claim(run_id=run.pk)
     assert first is not None
     sink = JournalSink(first).start()
-    sink.record("turn_started", {"type": "turn_started", "rollout": 0, "turn": 1})
+    sink.record(TurnStarted(rollout=0, turn=1))
     assert _wait(lambda: seqs(run) == [1])
     _expire(run)
     second = run_claim(run_id=run.pk)  # another worker took over (this one was presumed dead)
     assert second is not None
     assert _wait(sink.cancelled)
     assert sink.lost.is_set()
-    sink.record("turn_started", {"type": "turn_started", "rollout": 0, "turn": 2})
+    sink.record(TurnStarted(rollout=0, turn=2))
     sink.close()
-    assert types(run) == ["turn_started", RUN_RESTARTED]
+    assert types(run) == ["turn_started", "run_restarted"]
     assert Run.objects.get(pk=run.pk).lease_owner == second.owner
 
 
@@ -117,7 +117,7 @@ def test_the_sink_stores_events_with_the_claims_attempt(corpus, start_run) -> No
     assert isinstance(claim, Claim)
     sink = JournalSink(claim).start()
     for turn in range(1, 451):  # likely more than one round
-        sink.record("turn_started", {"type": "turn_started", "rollout": 0, "turn": turn})
+        sink.record(TurnStarted(rollout=0, turn=turn))
     sink.close()
     assert seqs(run) == list(range(1, 451))
     assert set(RunEvent.objects.filter(run=run).values_list("attempt", flat=True)) == {1}
@@ -130,7 +130,7 @@ def test_one_writer_stores_several_runs_events_each_in_order(corpus, start_run) 
     assert len(sinks) == 3
     for turn in range(1, 101):
         for sink in sinks:
-            sink.record("turn_started", {"type": "turn_started", "rollout": 0, "turn": turn})
+            sink.record(TurnStarted(rollout=0, turn=turn))
     for sink in sinks:
         sink.close()
     for run in runs:

@@ -8,10 +8,10 @@ import pytest
 from django.utils import timezone
 
 from research.models import Run, RunEvent, RunStatus
+from research.protocol.events import RunStarted, TurnStarted
 from research.runs import services as runs
 from research.runs import sweeper
 from research.runs.execution import run_execute
-from research.runs.journal import RUN_FAILED, RUN_REQUEUED, RUN_RESTARTED
 from research.runs.lease import run_claim
 from research.runs.sink import JournalSink
 from tests.research.runs.conftest import seqs, types
@@ -31,9 +31,9 @@ def _crash_after_events(run: Run, count: int) -> None:
     claim = run_claim(run_id=run.pk)
     assert claim is not None
     sink = JournalSink(claim).start()
-    sink.record("run_started", {"type": "run_started", "question": run.question, "rollouts": 1, "budget": 32768})
+    sink.record(RunStarted(question=run.question, rollouts=1, budget=32768))
     for turn in range(1, count):
-        sink.record("turn_started", {"type": "turn_started", "rollout": 0, "turn": turn})
+        sink.record(TurnStarted(rollout=0, turn=turn))
     sink.close()
     Run.objects.filter(pk=run.pk).update(claimed_until=timezone.now() - timedelta(seconds=1))
 
@@ -51,7 +51,7 @@ def test_it_requeues_a_run_whose_worker_died_and_the_restart_finishes_it(  # typ
     assert run.status == RunStatus.QUEUED
     assert "attempt 1" in run.status_reason
     assert run.lease_owner == ""
-    assert types(run)[-1] == RUN_REQUEUED
+    assert types(run)[-1] == "run_requeued"
 
     assert run_execute(run_id=run.pk) == "finished"
     run.refresh_from_db()
@@ -59,7 +59,7 @@ def test_it_requeues_a_run_whose_worker_died_and_the_restart_finishes_it(  # typ
     assert run.attempts == 2
     numbers = seqs(run)
     assert numbers == list(range(1, len(numbers) + 1))
-    restarted = RunEvent.objects.get(run=run, type=RUN_RESTARTED)
+    restarted = RunEvent.objects.get(run=run, type="run_restarted")
     assert restarted.seq == 5
     assert restarted.payload["superseded_through"] == 4
     assert "attempt 1" in restarted.payload["reason"]
@@ -80,7 +80,7 @@ def test_it_fails_a_run_out_of_attempts_with_the_reason(corpus, start_run, enque
     assert run.status == RunStatus.FAILED
     assert "lost 1 times" in run.status_reason
     assert run.finished_at is not None
-    failed = RunEvent.objects.get(run=run, type=RUN_FAILED)
+    failed = RunEvent.objects.get(run=run, type="run_failed")
     assert failed.payload["error"] == run.status_reason
     assert seqs(run) == [1, 2, 3]
 

@@ -11,14 +11,12 @@ import pytest
 from django.template.loader import render_to_string
 
 from research.protocol.events import EVENT_TYPES
-from research.runs import journal
-from research.runs.live.fragments import as_html, as_json, fragments, renderer, state_context, status_context
+from research.runs.journal import StoredEvent
+from research.runs.live.fragments import HtmlRenderer, as_json, render, renderer, state_context, status_context
 from research.runs.live.graph import run_graph
-from research.runs.live.state import RunState, dom_id, run_state
+from research.runs.live.state import RunState, apply, dom_id, run_state
 
 QUESTION = "Who sponsors Project Halyard and where did they work before?"
-JOURNAL_KINDS = {journal.RUN_REQUEUED, journal.RUN_RESTARTED, journal.CANCEL_REQUESTED, journal.RUN_CANCELLED,
-                 journal.RUN_FAILED}  # fmt: skip
 
 
 def chunk(chunk_id: str, title: str, new: bool = True, score: float = 1.0) -> dict[str, Any]:
@@ -96,6 +94,19 @@ def messages(stream: list[tuple[str, dict[str, Any]]] | None = None, attempt: in
     ]
 
 
+def stored(stream: list[dict[str, Any]]) -> list[StoredEvent]:
+    return [StoredEvent.from_message(message) for message in stream]
+
+
+def state_of(stream: list[dict[str, Any]]) -> RunState:
+    return run_state(stored(stream), question=QUESTION)
+
+
+def html_renderer(seen: list[dict[str, Any]]) -> HtmlRenderer:
+    """The socket's html renderer for a client that already has ``seen``."""
+    return HtmlRenderer(state_of(seen))
+
+
 def other_endings() -> list[dict[str, Any]]:
     return messages([
         ("run_requeued", {"attempt": 1, "reason": "worker lost"}),
@@ -108,14 +119,33 @@ def other_endings() -> list[dict[str, Any]]:
 # --- every kind renders --------------------------------------------------------------------------------
 def test_the_streams_cover_every_harness_and_journal_event_kind() -> None:
     kinds = {m["type"] for m in messages()} | {m["type"] for m in other_endings()}
-    assert kinds == set(EVENT_TYPES) | JOURNAL_KINDS
+    assert kinds == set(EVENT_TYPES)
+
+
+def _located(message: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """The stream ``message`` belongs to and its place in it."""
+    for stream in (messages(), other_endings()):
+        if message in stream:
+            return stream, stream.index(message)
+    raise AssertionError(message)
+
+
+def fragments(message: dict[str, Any]) -> list[str]:
+    """What the socket sends for ``message`` to a page that already has the events before it."""
+    stream, index = _located(message)
+    state = state_of(stream[:index])
+    return [fragment for change in apply(state, stored([message])[0]) for fragment in render(change, state)]
+
+
+def as_html(message: dict[str, Any]) -> str:
+    return "".join(fragments(message))
 
 
 def _one(kind: str) -> dict[str, Any]:
     return next(m for m in messages() + other_endings() if m["type"] == kind)
 
 
-@pytest.mark.parametrize("kind", sorted(set(EVENT_TYPES) | JOURNAL_KINDS))
+@pytest.mark.parametrize("kind", sorted(EVENT_TYPES))
 def test_every_event_kind_starts_with_its_log_line(kind: str) -> None:
     message = _one(kind)
     html = as_html(message)
@@ -219,10 +249,10 @@ def test_a_restart_clears_the_rollouts_and_a_requeue_says_queued() -> None:
 
 def test_json_stays_the_default_format() -> None:
     message = messages()[0]
-    assert renderer(None) is as_json
-    assert renderer("nonsense") is as_json
-    assert renderer("html") is as_html
-    assert json.loads(as_json(message)) == message
+    assert renderer(None, list) is as_json
+    assert renderer("nonsense", list) is as_json
+    assert isinstance(renderer("html", list), HtmlRenderer)
+    assert json.loads(as_json(stored([message])[0])) == message
 
 
 # --- the page and the stream agree ----------------------------------------------------------------------
@@ -275,17 +305,17 @@ def test_a_page_rendered_at_any_seq_then_fed_the_rest_equals_the_page_rendered_a
     if stream == "restart":
         second = messages([("run_restarted", {"attempt": 2, "reason": "lost"}), *items()], attempt=2)
         events = messages(items()[:9]) + [{**m, "seq": m["seq"] + 9} for m in second]
-    final = normalised(regions(run_state(events, question=QUESTION)))
+    final = normalised(regions(state_of(events)))
     assert "pruned-mark" in final or stream == "restart"
     for split in range(len(events) + 1):
-        page = regions(run_state(events[:split], question=QUESTION))
-        for message in events[split:]:
-            apply_oob(page, as_html(message))
+        page, socket = regions(state_of(events[:split])), html_renderer(events[:split])
+        for event in stored(events[split:]):
+            apply_oob(page, socket(event))
         assert normalised(page) == final, f"split at {split}"
 
 
 def test_the_graph_links_question_sub_queries_and_documents_in_ranking_order() -> None:
-    state = run_state(messages(), question=QUESTION)
+    state = state_of(messages())
     graph = run_graph(state)
     assert [node.title for node in graph.queries] == [QUESTION, "Halyard", "(unclosed", "Project Halyard sponsor <b>"]
     assert [node.key for node in graph.documents] == ["d-press", "d-bio", "d-menu"]
@@ -295,4 +325,4 @@ def test_the_graph_links_question_sub_queries_and_documents_in_ranking_order() -
     svg = render_to_string("research/partials/run_parts.html#graph", {"graph": graph})
     assert "search: Project Halyard sponsor &lt;b&gt; · 2" in svg
     assert 'role="img"' in svg
-    assert run_graph(run_state(messages(), question=QUESTION)) == graph  # deterministic
+    assert run_graph(state_of(messages())) == graph  # deterministic

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from research.models import Corpus, Membership, Run, RunStatus
+from research.protocol.events import TurnStarted
 from research.runs import journal
 from research.runs import services as runs
 
@@ -86,8 +87,8 @@ def test_a_run_of_another_workspace_is_404_even_for_a_member_elsewhere(team, log
 def test_list_detail_and_events_since_a_seq(team, login) -> None:  # type: ignore[no-untyped-def]
     workspace, corpus, ada, _, _ = team
     run = runs.run_start(actor=Membership.objects.get(user=ada), question="q", corpora=[corpus])
-    journal.events_store(run_id=run.pk, items=[("note", {"type": "note", "n": n}) for n in range(1, 6)], attempt=1,
-                         guard=Q())  # fmt: skip
+    turns = [TurnStarted(rollout=0, turn=n) for n in range(1, 6)]
+    journal.events_store(run_id=run.pk, events=turns, attempt=1, guard=Q())
     client = login(ada)
     listed = client.get(reverse("run_list_json", kwargs={"slug": workspace.slug})).json()["runs"]
     assert [item["id"] for item in listed] == [run.pk]
@@ -97,7 +98,7 @@ def test_list_detail_and_events_since_a_seq(team, login) -> None:  # type: ignor
     assert detail["result"] == []
     events = client.get(reverse("run_events", kwargs=ids), {"after": 3}).json()
     assert [e["seq"] for e in events["events"]] == [4, 5]
-    assert events["events"][0]["payload"] == {"type": "note", "n": 4}
+    assert events["events"][0]["payload"] == {"type": "turn_started", "rollout": 0, "turn": 4}
     assert events["last_seq"] == 5
     assert events["more"] is False
     assert client.get(reverse("run_events", kwargs=ids), {"after": "x"}).status_code == 422

@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from research.models import Chunk, Corpus, Document, Membership, Run, RunStatus
+from research.protocol.events import from_dict
 from research.runs import journal
 from research.runs import services as runs
-from research.runs.live.fragments import as_html
-from tests.research.runs.live.test_fragments import QUESTION, apply_oob, messages, normalised
+from tests.research.runs.live.test_fragments import QUESTION, apply_oob, html_renderer, messages, normalised, stored
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +30,8 @@ def _run(workspace, corpus, ada, **fields):  # type: ignore[no-untyped-def]
 
 
 def _store(run, events) -> None:  # type: ignore[no-untyped-def]
-    items = [(m["type"], m["payload"]) for m in events]
-    assert journal.events_store(run_id=run.pk, items=items, attempt=1, guard=Q()) is not None
+    typed = [from_dict(m["payload"]) for m in events]
+    assert journal.events_store(run_id=run.pk, events=typed, attempt=1, guard=Q()) is not None
 
 
 def _url(name, workspace, run=None, **kwargs):  # type: ignore[no-untyped-def]
@@ -167,8 +167,9 @@ def test_a_page_loaded_mid_run_and_fed_the_rest_matches_a_later_load(team, login
     client, events = login(ada), messages()
     _store(run, events[:split])
     early = lxml.html.fromstring(client.get(_url("run_page", workspace, run)).content.decode())
-    for message in events[split:]:
-        apply_oob(early, as_html(message))
+    socket = html_renderer(events[:split])
+    for event in stored(events[split:]):
+        apply_oob(early, socket(event))
     _store(run, events[split:])
     later = lxml.html.fromstring(client.get(_url("run_page", workspace, run)).content.decode())
     for region in ("rollouts", "fused-ranking", "final-documents", "run-events"):
