@@ -23,15 +23,23 @@ def server_command(*, socket_path: Path, data_dir: Path) -> list[str]:
     """Append-only persistence in ``data_dir``, so queued tasks survive a restart; no TCP port."""
     return [
         str(redis_server_binary()),
-        "--port", "0",
-        "--unixsocket", str(socket_path),
-        "--unixsocketperm", "700",
-        "--dir", str(data_dir),
-        "--appendonly", "yes",
-        "--save", "",
-        "--daemonize", "no",
-        "--loglevel", "warning",
-    ]  # fmt: skip
+        "--port",
+        "0",
+        "--unixsocket",
+        str(socket_path),
+        "--unixsocketperm",
+        "700",
+        "--dir",
+        str(data_dir),
+        "--appendonly",
+        "yes",
+        "--save",
+        "",
+        "--daemonize",
+        "no",
+        "--loglevel",
+        "warning",
+    ]
 
 
 def wait_until_ready(socket_path: Path, process: subprocess.Popen[bytes], *, timeout: float = 10.0) -> None:

@@ -66,14 +66,21 @@ def synthetic_event(n: int, sent_at: float) -> Event:
     call_id = f"{n}:{sent_at:.6f}"
     if n % 2:
         query = "Globex pricing changes since June"
-        return ToolCalled(rollout=n % 4, turn=n // 8 + 1, call_id=call_id, tool="search_corpus", query=query,
-                          arguments=f'{{"query": "{query}"}}')  # fmt: skip
+        return ToolCalled(
+            rollout=n % 4,
+            turn=n // 8 + 1,
+            call_id=call_id,
+            tool="search_corpus",
+            query=query,
+            arguments=f'{{"query": "{query}"}}',
+        )
     chunks = tuple(
         ChunkRef(chunk_id=f"doc{n % 97}-{i}#0", doc_id=f"doc{n % 97}-{i}", title=f"Globex filing {i}", score=0.03)
         for i in range(10)
     )
-    return ToolReturned(rollout=n % 4, turn=n // 8 + 1, call_id=call_id, tool="search_corpus", chunks=chunks,
-                        tokens=2_900)  # fmt: skip
+    return ToolReturned(
+        rollout=n % 4, turn=n // 8 + 1, call_id=call_id, tool="search_corpus", chunks=chunks, tokens=2_900
+    )
 
 
 def stream_events(*, run_id: int, events: int, interval_ms: float, durable: bool) -> str:

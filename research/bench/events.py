@@ -25,12 +25,15 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+import websockets
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
+from context1_web.celery import app
+from context1_web.embedded_redis import server_command, socket_in_use, wait_until_ready
 from research.bench.event_stream import BASELINE
 from research.bench.tasks import BENCH_STREAM_TASK
 from research.models import Membership, Role, Run, RunEvent, Workspace
@@ -85,38 +88,35 @@ class Stack:
         return used
 
 
-@contextmanager
-def _stack(settings_: BenchSettings, logs: Path) -> Iterator[Stack]:
-    """Embedded Redis if needed, Daphne and a worker; yields them and stops everything after."""
-    env = {
+def _env(bench: BenchSettings) -> dict[str, str]:
+    """The processes' environment: a thread-pool worker with a thread per run, progress on its console."""
+    return {
         **os.environ,
         "WORKER_POOL": "threads",
-        "WORKER_CONCURRENCY": str(settings_.runs + 1),
+        "WORKER_CONCURRENCY": str(bench.runs + 1),
         "WORKER_WARMUP": "research.platform.warmup.open_chroma",
         "LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",
     }
-    children: list[subprocess.Popen[bytes]] = []
-    pids: dict[str, int] = {}
 
-    def spawn(name: str, argv: list[str]) -> Path:
-        log = logs / f"{name}.log"
-        children.append(subprocess.Popen(argv, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT))
-        pids[name] = children[-1].pid
+
+@dataclass
+class _Processes:
+    """Child processes started with one environment, each logging to its own file under ``logs``."""
+
+    env: dict[str, str]
+    logs: Path
+    children: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    pids: dict[str, int] = field(default_factory=dict)
+
+    def spawn(self, name: str, argv: list[str]) -> Path:
+        log = self.logs / f"{name}.log"
+        self.children.append(subprocess.Popen(argv, env=self.env, stdout=log.open("wb"), stderr=subprocess.STDOUT))
+        self.pids[name] = self.children[-1].pid
         return log
 
-    try:
-        if settings.REDIS.socket_path is not None:
-            _start_embedded_redis(spawn, settings.REDIS.socket_path, children)
-        port = _free_port()
-        spawn("daphne", [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port),
-                         "context1_web.asgi:application"])  # fmt: skip
-        worker_log = spawn("worker", [sys.executable, "-m", "worker", "--hostname", f"bench-{port}@%h"])
-        _until(lambda: _port_open(port), timeout=60, what="daphne", logs=logs)
-        _until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=120, what="worker", logs=logs)
-        yield Stack(port=port, pids=pids)
-    finally:
-        for child in reversed(children):
+    def stop(self) -> None:
+        for child in reversed(self.children):
             child.terminate()
             try:
                 child.wait(timeout=20)
@@ -125,16 +125,32 @@ def _stack(settings_: BenchSettings, logs: Path) -> Iterator[Stack]:
                 child.wait()
 
 
-def _start_embedded_redis(spawn: Callable[[str, list[str]], Path], socket_path: Path, children: list[Any]) -> None:
-    from context1_web.embedded_redis import server_command, socket_in_use, wait_until_ready
+@contextmanager
+def _stack(bench: BenchSettings, logs: Path) -> Iterator[Stack]:
+    """Embedded Redis if needed, Daphne and a worker; yields them and stops everything after."""
+    processes = _Processes(_env(bench), logs)
+    try:
+        if settings.REDIS.socket_path is not None:
+            _start_embedded_redis(processes, settings.REDIS.socket_path)
+        port = _free_port()
+        daphne = ["-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
+        processes.spawn("daphne", [sys.executable, *daphne])
+        worker_log = processes.spawn("worker", [sys.executable, "-m", "worker", "--hostname", f"bench-{port}@%h"])
+        _until(lambda: _port_open(port), timeout=60, what="daphne", logs=logs)
+        _until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=120, what="worker", logs=logs)
+        yield Stack(port=port, pids=processes.pids)
+    finally:
+        processes.stop()
 
+
+def _start_embedded_redis(processes: _Processes, socket_path: Path) -> None:
     if socket_in_use(socket_path):
         return
     socket_path.parent.mkdir(parents=True, exist_ok=True)
     (settings.DATA_DIR / "redis").mkdir(parents=True, exist_ok=True)
     socket_path.unlink(missing_ok=True)
-    spawn("redis", server_command(socket_path=socket_path, data_dir=settings.DATA_DIR / "redis"))
-    wait_until_ready(socket_path, children[-1])
+    processes.spawn("redis", server_command(socket_path=socket_path, data_dir=settings.DATA_DIR / "redis"))
+    wait_until_ready(socket_path, processes.children[-1])
 
 
 def _port_open(port: int) -> bool:
@@ -168,8 +184,6 @@ def _create_runs(workspace: Workspace, count: int) -> list[int]:
 
 
 def _enqueue(run_ids: list[int], events: int, interval_ms: float, *, durable: bool) -> None:
-    from context1_web.celery import app
-
     for run_id in run_ids:
         app.send_task(BENCH_STREAM_TASK, args=(run_id, events, interval_ms, durable))
 
@@ -204,8 +218,6 @@ async def _receive(socket: Any, expected: int, deadline: float) -> Received:
 async def _clients(
     port: int, cookie: str, run_ids: list[int], *, start: Callable[[], None], expected: int, timeout: float
 ) -> list[Received]:
-    import websockets
-
     headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": cookie}
     urls = [f"ws://127.0.0.1:{port}/ws/runs/{run_id}/?after=0" for run_id in run_ids]
     sockets = [
@@ -280,11 +292,19 @@ def bench_events(bench: BenchSettings) -> dict[str, Any]:
         ours = _phase(stack, cookie, workspace, bench, durable=True)
     ratio = {key: round(ours[key] / baseline[key], 2) if baseline[key] else None for key in ("p50_ms", "p95_ms")}
     return {
-        "runs": bench.runs, "events": bench.events, **ours, "baseline": {"name": BASELINE, **baseline},
-        "ratio_p50": ratio["p50_ms"], "ratio_p95": ratio["p95_ms"],
+        "runs": bench.runs,
+        "events": bench.events,
+        **ours,
+        "baseline": {"name": BASELINE, **baseline},
+        "ratio_p50": ratio["p50_ms"],
+        "ratio_p95": ratio["p95_ms"],
         "settings": {
-            "interval_ms": bench.interval_ms, "database": connection.vendor, "redis": settings.REDIS.celery_url
-            .split("://")[0] + (" (embedded)" if settings.REDIS.socket_path else ""), "worker_pool": "threads",
-            "cpus": os.cpu_count(), "load_average_1m": round(os.getloadavg()[0], 2), "logs": str(logs),
+            "interval_ms": bench.interval_ms,
+            "database": connection.vendor,
+            "redis": settings.REDIS.celery_url.split("://")[0] + (" (embedded)" if settings.REDIS.socket_path else ""),
+            "worker_pool": "threads",
+            "cpus": os.cpu_count(),
+            "load_average_1m": round(os.getloadavg()[0], 2),
+            "logs": str(logs),
         },
-    }  # fmt: skip
+    }

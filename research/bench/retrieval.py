@@ -139,9 +139,14 @@ def _speed_run(n: int, setup: _Setup, rate: EmbedRate) -> dict[str, Any]:
 
 
 def speed_benchmark(
-    sizes: Sequence[int], *, workdir: Path, embedder: Embedder, options: SpeedOptions | None = None,
-    counter: TokenCounter | None = None, progress: Progress = lambda _: None,
-) -> dict[str, Any]:  # fmt: skip
+    sizes: Sequence[int],
+    *,
+    workdir: Path,
+    embedder: Embedder,
+    options: SpeedOptions | None = None,
+    counter: TokenCounter | None = None,
+    progress: Progress = lambda _: None,
+) -> dict[str, Any]:
     """Measure ingestion and search speed for each corpus size; everything is built under ``workdir``."""
     options, counter = options or SpeedOptions(), counter or packaged_counter()
     started = time.perf_counter()
@@ -175,9 +180,14 @@ def speed_benchmark(
 
 
 def quality_benchmark(
-    dataset: QualityDataset, *, data_dir: Path, workdir: Path, embedder: Embedder,
-    counter: TokenCounter | None = None, progress: Progress = lambda _: None,
-) -> dict[str, Any]:  # fmt: skip
+    dataset: QualityDataset,
+    *,
+    data_dir: Path,
+    workdir: Path,
+    embedder: Embedder,
+    counter: TokenCounter | None = None,
+    progress: Progress = lambda _: None,
+) -> dict[str, Any]:
     """Recall@10 and @50 of supporting documents for BM25, dense and hybrid on one dataset."""
     started, counter = time.perf_counter(), counter or packaged_counter()
     tasks, docs = load_dataset(dataset, data_dir / QUALITY_FILES[dataset])

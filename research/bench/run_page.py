@@ -25,57 +25,95 @@ from django.test import Client
 from django.urls import reverse
 
 from research.models import Corpus, Run, RunStatus
-from research.protocol.events import from_dict
+from research.protocol.events import (
+    SEARCH,
+    AnyEvent,
+    BudgetLevelChanged,
+    ChunkRef,
+    ChunksPruned,
+    FusedRankingUpdated,
+    RankedDocument,
+    RolloutFinished,
+    RunFinished,
+    RunStarted,
+    ToolCalled,
+    ToolReturned,
+    TurnRecorded,
+    TurnStarted,
+)
 from research.runs import journal
 from research.workspaces.services import workspace_create
 
 ASSETS = ("css/app.css", "css/run.css", "vendor/htmx/htmx.min.js", "vendor/htmx-ext-ws/ws.js", "js/run.js")
 
 
-def _chunk(doc: int, index: int, *, new: bool) -> dict[str, Any]:
-    title, score = f"Document {doc}", 1 / (index + 1)
-    return {"chunk_id": f"doc{doc}#{index}", "doc_id": f"doc{doc}", "title": title, "score": score, "new": new}
+def _chunk(doc: int, index: int, *, new: bool) -> ChunkRef:
+    return ChunkRef(
+        chunk_id=f"doc{doc}#{index}", doc_id=f"doc{doc}", title=f"Document {doc}", score=1 / (index + 1), new=new
+    )
 
 
-def _turn(rollout: int, turn: int, budget: int) -> Iterator[tuple[str, dict[str, Any]]]:
-    base = {"rollout": rollout, "turn": turn}
-    yield "turn_started", base
-    yield "turn_recorded", {**base, "prompt_tokens": 1_200 * turn, "completion_tokens": 80, "cached_tokens": None,
-                            "context_tokens": 1_200 * turn, "exact": False}  # fmt: skip
+def _searches(rollout: int, turn: int) -> Iterator[AnyEvent]:
+    """Three searches of a turn, then their ten chunks each (only the first search's are new)."""
     calls = [f"r{rollout}t{turn}c{index}" for index in range(3)]
     for call_id in calls:
-        yield "tool_called", {**base, "call_id": call_id, "tool": "search_corpus", "query": f"sub-query {call_id}",
-                              "arguments": "{}"}  # fmt: skip
+        yield ToolCalled(
+            rollout=rollout, turn=turn, call_id=call_id, tool=SEARCH, query=f"sub-query {call_id}", arguments="{}"
+        )
     for index, call_id in enumerate(calls):
-        chunks = [_chunk((turn * 7 + index * 3 + k) % 60, k, new=index == 0) for k in range(10)]
-        yield "tool_returned", {**base, "call_id": call_id, "tool": "search_corpus", "chunks": chunks, "tokens": 900,
-                                "omitted": 0, "error": None}  # fmt: skip
+        chunks = tuple(_chunk((turn * 7 + index * 3 + k) % 60, k, new=index == 0) for k in range(10))
+        yield ToolReturned(rollout=rollout, turn=turn, call_id=call_id, tool=SEARCH, chunks=chunks, tokens=900)
+
+
+def _ranking(turn: int) -> tuple[RankedDocument, ...]:
+    docs = [(turn + k) % 60 for k in range(10)]
+    return tuple(
+        RankedDocument(
+            doc_id=f"doc{d}",
+            title=f"Document {d}",
+            score=0.03 - k / 1000,
+            chunk_ids=(f"doc{d}#0",),
+            agreement=1 + k % 4,
+        )
+        for k, d in enumerate(docs)
+    )
+
+
+def _turn(rollout: int, turn: int, budget: int) -> Iterator[AnyEvent]:
+    used = 1_200 * turn
+    yield TurnStarted(rollout=rollout, turn=turn)
+    yield TurnRecorded(
+        rollout=rollout,
+        turn=turn,
+        prompt_tokens=used,
+        completion_tokens=80,
+        cached_tokens=None,
+        context_tokens=used,
+        exact=False,
+    )
+    yield from _searches(rollout, turn)
     if turn % 3 == 0:
-        yield "chunks_pruned", {**base, "chunk_ids": [f"doc{turn % 60}#1", f"doc{turn % 60}#2"], "freed_tokens": 410}
-    if turn * 1_200 > budget // 2:
-        yield "budget_level_changed", {**base, "level": "soft", "used": 1_200 * turn, "limit": budget}
-    documents = [{"doc_id": f"doc{(turn + k) % 60}", "title": f"Document {(turn + k) % 60}", "score": 0.03 - k / 1000,
-                  "chunk_ids": [f"doc{(turn + k) % 60}#0"], "agreement": 1 + (k % 4)} for k in range(10)]  # fmt: skip
-    yield "fused_ranking_updated", {**base, "documents": documents}
+        pruned = (f"doc{turn % 60}#1", f"doc{turn % 60}#2")
+        yield ChunksPruned(rollout=rollout, turn=turn, chunk_ids=pruned, freed_tokens=410)
+    if used > budget // 2:
+        yield BudgetLevelChanged(rollout=rollout, turn=turn, level="soft", used=used, limit=budget)
+    yield FusedRankingUpdated(rollout=rollout, turn=turn, documents=_ranking(turn))
 
 
-def synthetic_events(count: int, *, rollouts: int = 4, budget: int = 32_768) -> list[tuple[str, dict[str, Any]]]:
+def synthetic_events(count: int, *, rollouts: int = 4, budget: int = 32_768) -> list[AnyEvent]:
     """About ``count`` events of a plausible run, ending with every rollout's end and the run's."""
-    items: list[tuple[str, dict[str, Any]]] = [
-        ("run_started", {"question": "q", "rollouts": rollouts, "budget": budget})
-    ]
+    events: list[AnyEvent] = [RunStarted(question="q", rollouts=rollouts, budget=budget)]
     turn = 0
-    while len(items) < count - rollouts - 1:
+    while len(events) < count - rollouts - 1:
         turn += 1
         for rollout in range(rollouts):
-            items.extend(_turn(rollout, turn, budget))
-    items = items[: count - rollouts - 1]
-    final = items[-1][1].get("documents", []) if items[-1][0] == "fused_ranking_updated" else []
+            events.extend(_turn(rollout, turn, budget))
+    events = events[: count - rollouts - 1]
+    final = events[-1].documents if isinstance(events[-1], FusedRankingUpdated) else ()
     for rollout in range(rollouts):
-        items.append(("rollout_finished", {"rollout": rollout, "turns": turn, "reason": "completed", "documents": final,
-                                           "error": None}))  # fmt: skip
-    items.append(("run_finished", {"documents": final, "rollouts_ok": rollouts, "rollouts_failed": 0}))
-    return [(kind, {"type": kind, **payload}) for kind, payload in items]
+        events.append(RolloutFinished(rollout=rollout, turns=turn, reason="completed", documents=final))
+    events.append(RunFinished(documents=final, rollouts_ok=rollouts, rollouts_failed=0))
+    return events
 
 
 def _assets() -> dict[str, bytes]:
@@ -111,11 +149,12 @@ def bench_run_page(*, events: int = 500, repeats: int = 5) -> dict[str, Any]:
     workspace = workspace_create(name=f"Run page bench {uuid.uuid4().hex[:6]}", owner=user)
     try:
         corpus = Corpus.objects.create(workspace=workspace, name="Bench", slug="bench")
-        run = Run.objects.create(workspace=workspace, created_by=user, question="q", rollouts=4,
-                                 status=RunStatus.RUNNING)  # fmt: skip
+        run = Run.objects.create(
+            workspace=workspace, created_by=user, question="q", rollouts=4, status=RunStatus.RUNNING
+        )
         run.corpora.set([corpus])
-        typed = [from_dict(payload) for _, payload in synthetic_events(events)]
-        assert journal.events_store(run_id=run.pk, events=typed, attempt=1, guard=Q()) is not None
+        stored = journal.events_store(run_id=run.pk, events=synthetic_events(events), attempt=1, guard=Q())
+        assert stored is not None
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(user)
         url = reverse("run_page", kwargs={"slug": workspace.slug, "run_id": run.pk})
@@ -145,8 +184,10 @@ def _figures(events: int, html: bytes, renders: list[float], sockets: list[dict[
     assets_gzip = {name: len(gzip.compress(data)) for name, data in contents.items()}
     return {
         "events": events,
-        "html_bytes": len(html), "html_gzip_bytes": len(gzip.compress(html)),
-        "assets_bytes": assets, "assets_total_bytes": sum(assets.values()),
+        "html_bytes": len(html),
+        "html_gzip_bytes": len(gzip.compress(html)),
+        "assets_bytes": assets,
+        "assets_total_bytes": sum(assets.values()),
         "assets_total_gzip_bytes": sum(assets_gzip.values()),
         "page_total_bytes": len(html) + sum(assets.values()),
         "page_total_gzip_bytes": len(gzip.compress(html)) + sum(assets_gzip.values()),
@@ -154,4 +195,4 @@ def _figures(events: int, html: bytes, renders: list[float], sockets: list[dict[
         "first_fragment_ms_median": _median([s["first_fragment_ms"] for s in sockets]),
         "all_fragments_ms_median": _median([s["all_fragments_ms"] for s in sockets]),
         "repeats": len(renders),
-    }  # fmt: skip
+    }

@@ -123,17 +123,28 @@ def save_documents(item: UploadFile, corpus: Corpus, planned: list[Planned], sta
             doc_id=entry.doc_id,
             defaults={
                 "title": (parsed.title or storage.safe_display_name(parsed.source_name))[:500],
-                "source_name": parsed.source_name[:1024], "doc_key": parsed.doc_key[:300], "kind": parsed.kind,
-                "content_hash": entry.content_hash, "metadata": parsed.metadata,
-                "chunk_count": len(entry.spans), "upload_file": item,
+                "source_name": parsed.source_name[:1024],
+                "doc_key": parsed.doc_key[:300],
+                "kind": parsed.kind,
+                "content_hash": entry.content_hash,
+                "metadata": parsed.metadata,
+                "chunk_count": len(entry.spans),
+                "upload_file": item,
             },
-        )  # fmt: skip
+        )
         document.chunks.all().delete()
         Chunk.objects.bulk_create(
-            Chunk(document=document, index=s.index, chunk_id=chunk_id_for(entry.doc_id, s.index), text=s.text,
-                  start=s.start, end=s.end, tokens=s.tokens)
+            Chunk(
+                document=document,
+                index=s.index,
+                chunk_id=chunk_id_for(entry.doc_id, s.index),
+                text=s.text,
+                start=s.start,
+                end=s.end,
+                tokens=s.tokens,
+            )
             for s in entry.spans
-        )  # fmt: skip
+        )
     Corpus.objects.filter(pk=corpus.pk).update(content_version=F("content_version") + 1)
 
 
@@ -142,9 +153,10 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
     advance(item, Stage.CHUNKED)
     new_ids = {entry.doc_id for entry in planned}
     stale = list(
-        Document.objects.filter(corpus=corpus, source_name=item.name).exclude(doc_id__in=new_ids)
+        Document.objects.filter(corpus=corpus, source_name=item.name)
+        .exclude(doc_id__in=new_ids)
         .values_list("doc_id", flat=True)
-    )  # fmt: skip
+    )
     index = corpus_index(corpus)
     changed = [entry for entry in planned if not entry.unchanged]
     index.delete_documents([entry.doc_id for entry in changed] + stale)
@@ -153,10 +165,13 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
     advance(item, Stage.EMBEDDED)
     save_documents(item, corpus, planned, stale)
     advance(
-        item, Stage.INDEXED, error="",
-        documents_added=len(changed), documents_unchanged=len(planned) - len(changed),
+        item,
+        Stage.INDEXED,
+        error="",
+        documents_added=len(changed),
+        documents_unchanged=len(planned) - len(changed),
         chunks_added=sum(len(entry.spans) for entry in changed),
-    )  # fmt: skip
+    )
 
 
 def upload_file_ingest(*, upload_file_id: int) -> bool:

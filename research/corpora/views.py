@@ -35,15 +35,21 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             corpus = services.corpus_create(
-                actor=membership, name=form.cleaned_data["name"], description=form.cleaned_data["description"],
+                actor=membership,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
                 parse_options=form.parse_options(),
-            )  # fmt: skip
+            )
         except ValidationError as error:
             apply_errors(form, error)
         else:
             return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
-    context = {"membership": membership, "workspace": membership.workspace, "corpus_form": form,
-               "corpora": selectors.corpus_list(workspace=membership.workspace)}  # fmt: skip
+    context = {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "corpus_form": form,
+        "corpora": selectors.corpus_list(workspace=membership.workspace),
+    }
     template = "research/workspace_detail.html#corpora" if is_htmx(request) else "research/workspace_detail.html"
     return render(request, template, context, status=422)
 
@@ -94,8 +100,13 @@ def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: s
     membership = membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     document = selectors.document_get(corpus=corpus, doc_id=doc_id)
-    context = {"membership": membership, "workspace": membership.workspace, "corpus": corpus, "document": document,
-               "chunks": selectors.chunk_list(document=document)}  # fmt: skip
+    context = {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "corpus": corpus,
+        "document": document,
+        "chunks": selectors.chunk_list(document=document),
+    }
     return render(request, "research/document_detail.html", context)
 
 

@@ -150,9 +150,12 @@ class Actor:
         name = self.context.counter_name
         known = {h.chunk_id: h.tokens for h in fresh if name and h.counter == name and h.tokens is not None}
         observation = Observation(
-            call_id=call.id, tool=call.name, header=_header(parsed, result, len(chunks), repeats), chunks=chunks,
+            call_id=call.id,
+            tool=call.name,
+            header=_header(parsed, result, len(chunks), repeats),
+            chunks=chunks,
             known_tokens=known,
-        )  # fmt: skip
+        )
         self.emit(
             ToolReturned(
                 rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, chunks=refs, omitted=result.omitted

@@ -34,9 +34,15 @@ class SearchConfig:
 
 class HybridCorpus:
     def __init__(
-        self, *, dense: DenseIndex, sparse: SparseIndex, embedder: Embedder, reranker: Reranker,
-        counter: TokenCounter, config: SearchConfig | None = None,
-    ) -> None:  # fmt: skip
+        self,
+        *,
+        dense: DenseIndex,
+        sparse: SparseIndex,
+        embedder: Embedder,
+        reranker: Reranker,
+        counter: TokenCounter,
+        config: SearchConfig | None = None,
+    ) -> None:
         self.dense, self.sparse, self.embedder = dense, sparse, embedder
         self.reranker, self.counter, self.config = reranker, counter, config or SearchConfig()
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hybrid")

@@ -37,10 +37,16 @@ def _chunk(chunk_id: str, text: str | None, metadata: Any) -> Chunk:
     body_tokens, body_counter = meta.pop(_BODY_TOKENS, None), str(meta.pop(_BODY_COUNTER, ""))
     frame_tokens = meta.pop(_FRAME_TOKENS, None)
     return Chunk(
-        chunk_id, doc_id, index, text or "", title, {k: str(v) for k, v in meta.items()},
-        body_tokens=None if body_tokens is None else int(body_tokens), body_counter=body_counter,
+        chunk_id,
+        doc_id,
+        index,
+        text or "",
+        title,
+        {k: str(v) for k, v in meta.items()},
+        body_tokens=None if body_tokens is None else int(body_tokens),
+        body_counter=body_counter,
         frame_tokens=None if frame_tokens is None else int(frame_tokens),
-    )  # fmt: skip
+    )
 
 
 class DenseIndex:

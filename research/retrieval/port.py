@@ -17,11 +17,18 @@ def _result(result: ToolResult, counter: TokenCounter) -> CorpusResult:
     whole = [item for item, was_cut in zip(result.chunks, cut, strict=True) if not was_cut]
     counts = iter(costs(whole, counter))
     hits = tuple(
-        CorpusHit(chunk_id=item.chunk_id, doc_id=item.chunk.doc_id, title=item.chunk.title, score=item.score,
-                  text=item.chunk.text, truncated=was_cut, tokens=None if was_cut else next(counts),
-                  counter=counter.name)
+        CorpusHit(
+            chunk_id=item.chunk_id,
+            doc_id=item.chunk.doc_id,
+            title=item.chunk.title,
+            score=item.score,
+            text=item.chunk.text,
+            truncated=was_cut,
+            tokens=None if was_cut else next(counts),
+            counter=counter.name,
+        )
         for item, was_cut in zip(result.chunks, cut, strict=True)
-    )  # fmt: skip
+    )
     return CorpusResult(hits=hits, omitted=result.omitted, truncated=result.truncated, note=result.note)
 
 

@@ -45,8 +45,10 @@ def _rollout(e: RolloutFinished) -> str:
 
 
 def _finished(e: RunFinished) -> str:
-    lines = [f"{i}. {d.title}  [{d.doc_id}]  rollouts {d.agreement}  score {d.score:.4f}"
-             for i, d in enumerate(e.documents, 1)]  # fmt: skip
+    lines = [
+        f"{i}. {d.title}  [{d.doc_id}]  rollouts {d.agreement}  score {d.score:.4f}"
+        for i, d in enumerate(e.documents, 1)
+    ]
     return "\nSupporting documents:\n" + "\n".join(lines)
 
 

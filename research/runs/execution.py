@@ -70,12 +70,18 @@ def run_complete(*, claim: Claim, outcome: Outcome, tokens: int) -> str:
     if outcome.status == RunStatus.CANCELLED:
         reason = Run.objects.values_list("cancel_reason", flat=True).get(pk=claim.run_id) or reason
     updated = Run.objects.filter(claim.guard, pk=claim.run_id).update(
-        status=outcome.status, status_reason=reason, result=list(outcome.documents), total_tokens=tokens,
-        finished_at=timezone.now(), claimed_until=None, lease_owner="",
-    )  # fmt: skip
+        status=outcome.status,
+        status_reason=reason,
+        result=list(outcome.documents),
+        total_tokens=tokens,
+        finished_at=timezone.now(),
+        claimed_until=None,
+        lease_owner="",
+    )
     if updated != 1:
-        logger.warning("run %s: attempt %s no longer holds the run; its end is not recorded", claim.run_id,
-                       claim.attempt)  # fmt: skip
+        logger.warning(
+            "run %s: attempt %s no longer holds the run; its end is not recorded", claim.run_id, claim.attempt
+        )
         return "lost"
     logger.info("run %s: %s (attempt %s)", claim.run_id, outcome.status, claim.attempt)
     return str(outcome.status)

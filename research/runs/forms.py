@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from django import forms
 
 from research.models import Corpus, RunTemplate, Workspace
 from research.runs import limits
+
+
+class RunOptions(TypedDict):
+    """A valid form's values, as ``services.run_start`` takes them."""
+
+    question: str
+    corpora: list[Corpus]
+    template: str
+    rollouts: int
+    budget: int
+    max_turns: int
 
 
 def _limit_field(limit: limits.Limit, label: str) -> forms.IntegerField:
@@ -35,3 +46,15 @@ class RunForm(forms.Form):
         corpora.queryset = Corpus.objects.filter(workspace=workspace).order_by("name", "id")
         if not self.is_bound:  # a new run searches every corpus of the workspace unless told otherwise
             self.initial.setdefault("corpora", [corpus.pk for corpus in corpora.queryset])
+
+    def run_options(self) -> RunOptions:
+        """The cleaned values, for ``services.run_start(actor=..., **form.run_options())``."""
+        data = self.cleaned_data
+        return RunOptions(
+            question=data["question"],
+            corpora=list(data["corpora"]),
+            template=data["template"],
+            rollouts=data["rollouts"],
+            budget=data["budget"],
+            max_turns=data["max_turns"],
+        )

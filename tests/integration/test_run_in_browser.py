@@ -77,8 +77,11 @@ def test_a_person_starts_a_run_and_watches_it_live_across_a_reload(  # type: ign
         processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=web_log)
         processes.wait_for(
             lambda: "warm-up tests.support.slow_model.install done" in worker_log.read_text(),
-            timeout=120, what="worker", process=worker, log=worker_log,
-        )  # fmt: skip
+            timeout=120,
+            what="worker",
+            process=worker,
+            log=worker_log,
+        )
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1360, "height": 1000})
             try:
@@ -94,10 +97,12 @@ def test_a_person_starts_a_run_and_watches_it_live_across_a_reload(  # type: ign
 
 
 def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker, worker_log: Path) -> None:  # type: ignore[no-untyped-def]
-    log_in_and_upload(page, base, user="ada", password="a-long-password-1", corpus_url=f"/w/{slug}/c/{corpus.slug}/",
-                      files=paths)  # fmt: skip
-    processes.wait_for(lambda: _indexed(corpus, len(paths)), timeout=240, what="ingestion", process=worker,
-                       log=worker_log)  # fmt: skip
+    log_in_and_upload(
+        page, base, user="ada", password="a-long-password-1", corpus_url=f"/w/{slug}/c/{corpus.slug}/", files=paths
+    )
+    processes.wait_for(
+        lambda: _indexed(corpus, len(paths)), timeout=240, what="ingestion", process=worker, log=worker_log
+    )
 
     # The form: the estimate follows the limits before anything starts.
     page.goto(f"{base}/w/{slug}/")
@@ -130,8 +135,9 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
     page.wait_for_selector(".prune del", timeout=10_000)
     page.wait_for_selector(".chunk .pruned-mark", state="attached", timeout=10_000)
     assert page.inner_text("#run-status").strip().endswith("Finished")
-    processes.wait_for(lambda: Run.objects.get(pk=run.pk).done, timeout=60, what="the run's end", process=worker,
-                       log=worker_log)  # fmt: skip
+    processes.wait_for(
+        lambda: Run.objects.get(pk=run.pk).done, timeout=60, what="the run's end", process=worker, log=worker_log
+    )
     stored = list(RunEvent.objects.filter(run=run).order_by("seq").values_list("seq", flat=True))
     page.wait_for_function(f"document.querySelectorAll('#run-events > li').length >= {len(stored)}")
     assert _seqs(page) == stored == list(range(1, len(stored) + 1))

@@ -21,8 +21,11 @@ def _start_worker(env: dict[str, str], log: Path, name: str):  # type: ignore[no
     worker = processes.start(processes.python("-m", "worker", "--hostname", f"{name}@%h"), env=env, log=log)
     processes.wait_for(
         lambda: "warm-up tests.support.slow_model.install done" in log.read_text(),
-        timeout=120, what=name, process=worker, log=log,
-    )  # fmt: skip
+        timeout=120,
+        what=name,
+        process=worker,
+        log=log,
+    )
     return worker
 
 
@@ -41,9 +44,12 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
     process_env, make_user, make_workspace, tmp_path: Path
 ) -> None:
     env = {
-        **process_env, "RUN_LEASE_SECONDS": "3", "RUN_SWEEP_SECONDS": "1", "WORKER_CONCURRENCY": "2",
+        **process_env,
+        "RUN_LEASE_SECONDS": "3",
+        "RUN_SWEEP_SECONDS": "1",
+        "WORKER_CONCURRENCY": "2",
         "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install",
-    }  # fmt: skip
+    }
     owner = Membership.objects.select_related("workspace", "user").get(workspace=make_workspace(make_user()))
     corpus = services.corpus_create(actor=owner, name="Market")
     logs = {name: tmp_path / f"{name}.log" for name in ("first", "second", "beat")}
@@ -58,17 +64,23 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
         run = runs.run_start(actor=owner, question=QUESTION, corpora=[corpus], rollouts=2, max_turns=8)
         processes.wait_for(
             lambda: RunEvent.objects.filter(run=run, type="turn_started").count() >= 2,
-            timeout=60, what="the run's first turns", process=first, log=logs["first"],
-        )  # fmt: skip
+            timeout=60,
+            what="the run's first turns",
+            process=first,
+            log=logs["first"],
+        )
         processes.stop(first, sig=signal.SIGKILL)
         assert not RunEvent.objects.filter(run=run, type="run_finished").exists(), "the run ended before the kill"
         assert Run.objects.get(pk=run.pk).status == RunStatus.RUNNING
 
         second = _start_worker(env, logs["second"], "second")
         processes.wait_for(
-            lambda: Run.objects.get(pk=run.pk).done, timeout=120, what="the restarted run", process=second,
+            lambda: Run.objects.get(pk=run.pk).done,
+            timeout=120,
+            what="the restarted run",
+            process=second,
             log=logs["second"],
-        )  # fmt: skip
+        )
     finally:
         for process in (first, second, beat):
             if process is not None:

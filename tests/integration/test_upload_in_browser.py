@@ -48,9 +48,13 @@ def test_a_person_uploads_files_and_watches_them_ingested(  # type: ignore[no-un
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1100, "height": 900})
             log_in_and_upload(
-                page, base, user="ada", password="a-long-password-1",
-                corpus_url=f"/w/{workspace.slug}/c/{corpus.slug}/", files=[tmp_path / name for name in files],
-            )  # fmt: skip
+                page,
+                base,
+                user="ada",
+                password="a-long-password-1",
+                corpus_url=f"/w/{workspace.slug}/c/{corpus.slug}/",
+                files=[tmp_path / name for name in files],
+            )
             # No reload from here on: the stages arrive over the WebSocket (and unfinished rows poll).
             try:
                 processes.wait_for(

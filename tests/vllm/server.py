@@ -29,17 +29,22 @@ BUILD_TIMEOUT = 300.0
 START_TIMEOUT = 180.0
 STOP_TIMEOUT = 30.0
 SERVER_FLAGS = [
-    "--dtype", "bfloat16",
-    "--max-model-len", str(MAX_LEN),
+    "--dtype",
+    "bfloat16",
+    "--max-model-len",
+    str(MAX_LEN),
     "--enforce-eager",  # torch.compile would add about 30 s of warm-up and gain nothing for this model
     "--enable-prefix-caching",
-    "--block-size", str(BLOCK_SIZE),
+    "--block-size",
+    str(BLOCK_SIZE),
     "--enable-prompt-tokens-details",  # usage.prompt_tokens_details.cached_tokens
     "--enable-auto-tool-choice",
-    "--tool-call-parser", "hermes",
-    "--tool-strict-level", "parameter",  # arguments pinned to each tool's JSON schema
+    "--tool-call-parser",
+    "hermes",
+    "--tool-strict-level",
+    "parameter",  # arguments pinned to each tool's JSON schema
     "--exclude-tools-when-tool-choice-none",
-]  # fmt: skip
+]
 NOISE = ("nanobind: leaked", " - leaked ", "skipped remainder")  # triton's exit chatter would hide the error
 RAISED = re.compile(r"\b[A-Z]\w*(?:Error|Exception): ")  # "ValueError: ...": the cause, often far above the end
 
@@ -171,11 +176,19 @@ def serving(root: Path) -> Iterator[VllmServer]:
         PATH=f"{VLLM_PYTHON.parent}{os.pathsep}{env.get('PATH', '')}",
     )
     argv = [
-        str(VLLM_PYTHON), "-m", "vllm.entrypoints.openai.api_server",
-        "--model", str(root / "model"), "--served-model-name", SERVED_NAME,
-        "--host", "127.0.0.1", "--port", str(port),
+        str(VLLM_PYTHON),
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        str(root / "model"),
+        "--served-model-name",
+        SERVED_NAME,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
         *SERVER_FLAGS,
-    ]  # fmt: skip
+    ]
     log = root / "server.log"
     process = start(argv, env=env, log=log)
     try:

@@ -56,10 +56,13 @@ class Command(BaseCommand):
                 raise CommandError(f"no corpus {options['corpus']!r} in {actor.workspace.slug} (add --create)")
             parse_options = {
                 key: options[flag]
-                for key, flag in (("csv_mode", "csv_mode"), ("json_text_field", "json_text_field"),
-                                  ("json_title_field", "json_title_field"))
+                for key, flag in (
+                    ("csv_mode", "csv_mode"),
+                    ("json_text_field", "json_text_field"),
+                    ("json_title_field", "json_title_field"),
+                )
                 if options[flag]
-            }  # fmt: skip
+            }
             corpus = services.corpus_create(actor=actor, name=options["corpus"], parse_options=parse_options)
         files = [services.IncomingFile(name=path.name, chunks=_read(path)) for path in _files(options["paths"])]
         upload = services.upload_create(actor=actor, corpus=corpus, files=files, enqueue=not options["sync"])

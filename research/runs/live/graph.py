@@ -91,8 +91,9 @@ def run_graph(state: RunState) -> Graph:
             groups.append((call.rollout, y))
             y += ROW
         label = f"{TOOL_LABELS[call.tool]}: {_clip(call.query, 36)}"
-        queries.append(Node(f"q-{call.rollout}-{call.call_id}", QUERY_X, y, label, call.query, call.rollout,
-                            len(call.chunks)))  # fmt: skip
+        queries.append(
+            Node(f"q-{call.rollout}-{call.call_id}", QUERY_X, y, label, call.query, call.rollout, len(call.chunks))
+        )
         y += ROW
     all_documents = _document_order(state)
     documents = [
@@ -106,9 +107,19 @@ def run_graph(state: RunState) -> Graph:
     box = (top, len(lines) * 18 + 14)
     question_y = top + box[1] // 2
     placed = [(top + 22 + 18 * index, line) for index, line in enumerate(lines)]
-    return Graph(WIDTH, height, placed, question_y, box, groups, queries, documents,
-                 _edges(shown, queries, documents, question_y), len(calls) - len(shown),
-                 len(all_documents) - len(documents))  # fmt: skip
+    return Graph(
+        WIDTH,
+        height,
+        placed,
+        question_y,
+        box,
+        groups,
+        queries,
+        documents,
+        _edges(shown, queries, documents, question_y),
+        len(calls) - len(shown),
+        len(all_documents) - len(documents),
+    )
 
 
 def _edges(calls: list[CallView], queries: list[Node], documents: list[Node], question_y: int) -> list[Edge]:

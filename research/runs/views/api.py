@@ -67,12 +67,8 @@ def run_start(request: HttpRequest, slug: str) -> JsonResponse:
     form = RunForm(request.POST, workspace=membership.workspace)
     if not form.is_valid():
         return JsonResponse({"errors": {field: list(messages) for field, messages in form.errors.items()}}, status=422)
-    data = form.cleaned_data
     try:
-        run = services.run_start(
-            actor=membership, question=data["question"], corpora=list(data["corpora"]), template=data["template"],
-            rollouts=data["rollouts"], budget=data["budget"], max_turns=data["max_turns"],
-        )  # fmt: skip
+        run = services.run_start(actor=membership, **form.run_options())
     except ValidationError as error:
         return JsonResponse({"errors": _errors(error)}, status=422)
     return JsonResponse(run_summary(run), status=201)
@@ -119,10 +115,14 @@ def run_events(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
     except ValidationError as error:
         return JsonResponse({"errors": _errors(error)}, status=422)
     events = selectors.run_events_after(run_id=run.pk, after=after, limit=selectors.EVENTS_PAGE)
-    return JsonResponse({
-        "events": [event.message() for event in events], "status": run.status, "last_seq": run.last_seq,
-        "more": len(events) == selectors.EVENTS_PAGE,
-    })  # fmt: skip
+    return JsonResponse(
+        {
+            "events": [event.message() for event in events],
+            "status": run.status,
+            "last_seq": run.last_seq,
+            "more": len(events) == selectors.EVENTS_PAGE,
+        }
+    )
 
 
 @login_required

@@ -80,12 +80,8 @@ def run_index(request: HttpRequest, slug: str) -> HttpResponse:
 def _start(membership: Membership, form: RunForm) -> Run | None:
     if not form.is_valid():
         return None
-    data = form.cleaned_data
     try:
-        return services.run_start(
-            actor=membership, question=data["question"], corpora=list(data["corpora"]), template=data["template"],
-            rollouts=data["rollouts"], budget=data["budget"], max_turns=data["max_turns"],
-        )  # fmt: skip
+        return services.run_start(actor=membership, **form.run_options())
     except ValidationError as error:
         apply_errors(form, error)
         return None
@@ -130,11 +126,18 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     started, ended = _iso(run.started_at), _iso(run.finished_at)
     reason = run.status_reason or (run.cancel_reason if run.cancel_requested else "")
     context = {
-        "membership": membership, "workspace": membership.workspace, "run": run, "state": state,
-        **state_context(state), **status_context(_status(run), reason),
-        "started_at": started, "ended_at": ended, "elapsed": _duration(run), "graph": run_graph(state),
+        "membership": membership,
+        "workspace": membership.workspace,
+        "run": run,
+        "state": state,
+        **state_context(state),
+        **status_context(_status(run), reason),
+        "started_at": started,
+        "ended_at": ended,
+        "elapsed": _duration(run),
+        "graph": run_graph(state),
         "socket": None if run.done else f"/ws/runs/{run.pk}/?after={state.last_seq}&format=html",
-    }  # fmt: skip
+    }
     return render(request, "research/run_detail.html", context)
 
 
@@ -169,8 +172,13 @@ def run_document(request: HttpRequest, slug: str, run_id: int, doc_id: str) -> H
     membership, run = _run_of(request, slug, run_id)
     document = selectors.run_document_get(run=run, doc_id=doc_id)
     context = {
-        "membership": membership, "workspace": membership.workspace, "corpus": document.corpus, "document": document,
-        "chunks": chunk_list(document=document), "highlight": set(request.GET.getlist("highlight")),
-        "back_url": reverse("run_page", kwargs={"slug": slug, "run_id": run.pk}), "back_label": f"Run {run.pk}",
-    }  # fmt: skip
+        "membership": membership,
+        "workspace": membership.workspace,
+        "corpus": document.corpus,
+        "document": document,
+        "chunks": chunk_list(document=document),
+        "highlight": set(request.GET.getlist("highlight")),
+        "back_url": reverse("run_page", kwargs={"slug": slug, "run_id": run.pk}),
+        "back_label": f"Run {run.pk}",
+    }
     return render(request, "research/document_detail.html", context)

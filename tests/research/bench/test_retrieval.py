@@ -12,9 +12,17 @@ from research.bench.tables import quality_table, speed_table
 from research.retrieval.embedders.hashing import HashingEmbedder
 
 REQUIRED = (
-    "chunks", "ours_p50_ms", "ours_p95_ms", "baseline_p50_ms", "baseline_p95_ms", "speedup_p50", "bm25_p50_ms",
-    "ingest_chunks_per_s", "embed_time_share", "peak_rss_mb",
-)  # fmt: skip
+    "chunks",
+    "ours_p50_ms",
+    "ours_p95_ms",
+    "baseline_p50_ms",
+    "baseline_p95_ms",
+    "speedup_p50",
+    "bm25_p50_ms",
+    "ingest_chunks_per_s",
+    "embed_time_share",
+    "peak_rss_mb",
+)
 TINY = SpeedOptions(queries=6, embed_sample=40, warmup_queries=1)
 
 
@@ -74,9 +82,11 @@ def test_recall_counts_distinct_gold_documents_in_the_top_k() -> None:
 @pytest.mark.parametrize("dataset", ["musique", "hotpotqa"])
 def test_quality_reports_recall_per_retriever(dataset: str, eval_data: Path, tmp_path: Path) -> None:
     result = quality_benchmark(
-        "musique" if dataset == "musique" else "hotpotqa", data_dir=eval_data, workdir=tmp_path,
+        "musique" if dataset == "musique" else "hotpotqa",
+        data_dir=eval_data,
+        workdir=tmp_path,
         embedder=HashingEmbedder(dimension=384),
-    )  # fmt: skip
+    )
     assert (result["dataset"], result["tasks"]) == (dataset, 100)
     assert result["chunks"] >= result["documents"] > 900
     for name in ("bm25", "dense", "hybrid"):

@@ -20,9 +20,17 @@ def test_it_ingests_a_folder_in_process_with_corpus_parse_options(make_user, mak
     )
     out = io.StringIO()
     call_command(
-        "ingest", str(folder), workspace=workspace.slug, corpus="Market", create=True, sync=True,
-        csv_mode="table", json_text_field="body", json_title_field="headline", stdout=out,
-    )  # fmt: skip
+        "ingest",
+        str(folder),
+        workspace=workspace.slug,
+        corpus="Market",
+        create=True,
+        sync=True,
+        csv_mode="table",
+        json_text_field="body",
+        json_title_field="headline",
+        stdout=out,
+    )
     corpus = Corpus.objects.get(workspace=workspace, name="Market")
     assert corpus.parse_options == {"csv_mode": "table", "json_text_field": "body", "json_title_field": "headline"}
     assert set(UploadFile.objects.values_list("stage", flat=True)) == {Stage.INDEXED}

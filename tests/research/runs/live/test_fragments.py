@@ -34,18 +34,39 @@ def doc(doc_id: str, title: str, agreement: int = 1, score: float = 0.03) -> dic
 
 
 def call(rollout: int, turn: int, call_id: str, tool: str, query: str) -> tuple[str, dict[str, Any]]:
-    return "tool_called", {"rollout": rollout, "turn": turn, "call_id": call_id, "tool": tool, "query": query,
-                           "arguments": json.dumps({"query": query})}  # fmt: skip
+    return "tool_called", {
+        "rollout": rollout,
+        "turn": turn,
+        "call_id": call_id,
+        "tool": tool,
+        "query": query,
+        "arguments": json.dumps({"query": query}),
+    }
 
 
 def returned(rollout: int, turn: int, call_id: str, tool: str, chunks: list[Any], error: str | None = None) -> Any:
-    return "tool_returned", {"rollout": rollout, "turn": turn, "call_id": call_id, "tool": tool, "chunks": chunks,
-                             "tokens": 40 * len(chunks), "omitted": 0, "error": error}  # fmt: skip
+    return "tool_returned", {
+        "rollout": rollout,
+        "turn": turn,
+        "call_id": call_id,
+        "tool": tool,
+        "chunks": chunks,
+        "tokens": 40 * len(chunks),
+        "omitted": 0,
+        "error": error,
+    }
 
 
 def recorded(rollout: int, turn: int, context: int) -> tuple[str, dict[str, Any]]:
-    return "turn_recorded", {"rollout": rollout, "turn": turn, "prompt_tokens": context, "completion_tokens": 20,
-                             "cached_tokens": None, "context_tokens": context, "exact": False}  # fmt: skip
+    return "turn_recorded", {
+        "rollout": rollout,
+        "turn": turn,
+        "prompt_tokens": context,
+        "completion_tokens": 20,
+        "cached_tokens": None,
+        "context_tokens": context,
+        "exact": False,
+    }
 
 
 def items() -> list[tuple[str, dict[str, Any]]]:
@@ -53,18 +74,30 @@ def items() -> list[tuple[str, dict[str, Any]]]:
     press, menu, bio = chunk("press#0", "Press release"), chunk("menu#0", "Menu"), chunk("bio#0", "Dana's bio")
     return [
         ("run_started", {"question": QUESTION, "rollouts": 2, "budget": 32768}),
-        ("turn_started", {"rollout": 0, "turn": 1}), recorded(0, 1, 410),
-        call(0, 1, "h0_1", "search_corpus", QUESTION), call(0, 1, "h0_2", "grep_corpus", "Halyard"),
+        ("turn_started", {"rollout": 0, "turn": 1}),
+        recorded(0, 1, 410),
+        call(0, 1, "h0_1", "search_corpus", QUESTION),
+        call(0, 1, "h0_2", "grep_corpus", "Halyard"),
         returned(0, 1, "h0_1", "search_corpus", [press, menu]),
         returned(0, 1, "h0_2", "grep_corpus", [{**press, "new": False}]),
-        ("fused_ranking_updated", {"rollout": 0, "turn": 1,
-                                   "documents": [doc("press", "Press release"), doc("menu", "Menu")]}),
-        ("turn_started", {"rollout": 1, "turn": 1}), recorded(1, 1, 398),
+        (
+            "fused_ranking_updated",
+            {"rollout": 0, "turn": 1, "documents": [doc("press", "Press release"), doc("menu", "Menu")]},
+        ),
+        ("turn_started", {"rollout": 1, "turn": 1}),
+        recorded(1, 1, 398),
         call(1, 1, "h1_1", "search_corpus", "Project Halyard sponsor <b>"),
         returned(1, 1, "h1_1", "search_corpus", [press, bio]),
-        ("fused_ranking_updated", {"rollout": 1, "turn": 1, "documents": [
-            doc("press", "Press release", 2), doc("bio", "Dana's bio"), doc("menu", "Menu")]}),
-        ("turn_started", {"rollout": 0, "turn": 2}), recorded(0, 2, 17_001),
+        (
+            "fused_ranking_updated",
+            {
+                "rollout": 1,
+                "turn": 1,
+                "documents": [doc("press", "Press release", 2), doc("bio", "Dana's bio"), doc("menu", "Menu")],
+            },
+        ),
+        ("turn_started", {"rollout": 0, "turn": 2}),
+        recorded(0, 2, 17_001),
         ("budget_level_changed", {"rollout": 0, "turn": 2, "level": "soft", "used": 17_001, "limit": 32768}),
         call(0, 2, "h0_3", "prune_chunks", "menu#0"),
         call(0, 2, "h0_4", "grep_corpus", "(unclosed"),
@@ -72,13 +105,29 @@ def items() -> list[tuple[str, dict[str, Any]]]:
         returned(0, 2, "h0_3", "prune_chunks", []),
         returned(0, 2, "h0_4", "grep_corpus", [], error="invalid regex: missing )"),
         ("cancel_requested", {"reason": "enough for today", "by": "ada"}),
-        ("rollout_finished", {"rollout": 0, "turns": 2, "reason": "completed",
-                              "documents": [doc("press", "Press release")], "error": None}),
-        ("rollout_finished", {"rollout": 1, "turns": 1, "reason": "failed", "documents": [],
-                              "error": "backend unavailable"}),
-        ("run_finished", {"documents": [doc("press", "Press release", 2), doc("bio", "Dana's bio")],
-                          "rollouts_ok": 1, "rollouts_failed": 1}),
-    ]  # fmt: skip
+        (
+            "rollout_finished",
+            {
+                "rollout": 0,
+                "turns": 2,
+                "reason": "completed",
+                "documents": [doc("press", "Press release")],
+                "error": None,
+            },
+        ),
+        (
+            "rollout_finished",
+            {"rollout": 1, "turns": 1, "reason": "failed", "documents": [], "error": "backend unavailable"},
+        ),
+        (
+            "run_finished",
+            {
+                "documents": [doc("press", "Press release", 2), doc("bio", "Dana's bio")],
+                "rollouts_ok": 1,
+                "rollouts_failed": 1,
+            },
+        ),
+    ]
 
 
 def messages(stream: list[tuple[str, dict[str, Any]]] | None = None, attempt: int = 1) -> list[dict[str, Any]]:
@@ -108,12 +157,14 @@ def html_renderer(seen: list[dict[str, Any]]) -> HtmlRenderer:
 
 
 def other_endings() -> list[dict[str, Any]]:
-    return messages([
-        ("run_requeued", {"attempt": 1, "reason": "worker lost"}),
-        ("run_restarted", {"attempt": 2, "max_attempts": 3, "superseded_through": 1, "reason": "worker lost"}),
-        ("run_failed", {"error": "JournalError: not stored"}),
-        ("run_cancelled", {"reason": "wrong corpus"}),
-    ])  # fmt: skip
+    return messages(
+        [
+            ("run_requeued", {"attempt": 1, "reason": "worker lost"}),
+            ("run_restarted", {"attempt": 2, "max_attempts": 3, "superseded_through": 1, "reason": "worker lost"}),
+            ("run_failed", {"error": "JournalError: not stored"}),
+            ("run_cancelled", {"reason": "wrong corpus"}),
+        ]
+    )
 
 
 # --- every kind renders --------------------------------------------------------------------------------
@@ -259,15 +310,17 @@ def test_json_stays_the_default_format() -> None:
 def regions(state: RunState) -> lxml.html.HtmlElement:
     """What the run page renders of ``state`` (its live parts), as a document."""
     context = {**state_context(state), **status_context(state.status, state.reason), "graph": run_graph(state)}
-    html = "".join([
-        f'<div id="run-status">{render_to_string("research/partials/run_parts.html#status", context)}</div>',
-        render_to_string("research/partials/run_parts.html#final", {**context, "oob": False}),
-        render_to_string("research/partials/run_parts.html#ranking", {**context, "oob": False}),
-        render_to_string("research/partials/run_parts.html#rollouts", {**context, "oob": False}),
-        '<ol id="run-events">',
-        *(render_to_string("research/partials/run_parts.html#log_line", {"line": line}) for line in state.log),
-        "</ol>",
-    ])  # fmt: skip
+    html = "".join(
+        [
+            f'<div id="run-status">{render_to_string("research/partials/run_parts.html#status", context)}</div>',
+            render_to_string("research/partials/run_parts.html#final", {**context, "oob": False}),
+            render_to_string("research/partials/run_parts.html#ranking", {**context, "oob": False}),
+            render_to_string("research/partials/run_parts.html#rollouts", {**context, "oob": False}),
+            '<ol id="run-events">',
+            *(render_to_string("research/partials/run_parts.html#log_line", {"line": line}) for line in state.log),
+            "</ol>",
+        ]
+    )
     return lxml.html.fromstring(f"<div>{html}</div>")
 
 

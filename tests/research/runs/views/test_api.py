@@ -15,8 +15,15 @@ pytestmark = pytest.mark.django_db
 
 
 def _start(client, workspace, corpus, **fields):  # type: ignore[no-untyped-def]
-    data = {"question": "What did Globex ship?", "corpora": [corpus.pk], "template": "question", "rollouts": 2,
-            "budget": 32768, "max_turns": 8, **fields}  # fmt: skip
+    data = {
+        "question": "What did Globex ship?",
+        "corpora": [corpus.pk],
+        "template": "question",
+        "rollouts": 2,
+        "budget": 32768,
+        "max_turns": 8,
+        **fields,
+    }
     return client.post(reverse("run_start", kwargs={"slug": workspace.slug}), data)
 
 

@@ -21,8 +21,9 @@ pytestmark = pytest.mark.django_db
 
 
 def _run(workspace, corpus, ada, **fields):  # type: ignore[no-untyped-def]
-    run = runs.run_start(actor=Membership.objects.get(user=ada, workspace=workspace), question=QUESTION,
-                         corpora=[corpus], rollouts=2)  # fmt: skip
+    run = runs.run_start(
+        actor=Membership.objects.get(user=ada, workspace=workspace), question=QUESTION, corpora=[corpus], rollouts=2
+    )
     if fields:
         Run.objects.filter(pk=run.pk).update(**fields)
         run.refresh_from_db()
@@ -58,8 +59,13 @@ def test_it_answers_404_to_non_members_everywhere(team, login) -> None:  # type:
     workspace, corpus, ada, _, eve = team
     run = _run(workspace, corpus, ada)
     stranger = login(eve)
-    for url in (_url("run_index", workspace), _url("run_form_estimate", workspace), _url("run_page", workspace, run),
-                _url("run_graph", workspace, run), _url("run_document", workspace, run, doc_id="x")):  # fmt: skip
+    for url in (
+        _url("run_index", workspace),
+        _url("run_form_estimate", workspace),
+        _url("run_page", workspace, run),
+        _url("run_graph", workspace, run),
+        _url("run_document", workspace, run, doc_id="x"),
+    ):
         assert stranger.get(url).status_code == 404, url
     assert stranger.post(_url("run_index", workspace), {"question": "q"}).status_code == 404
     assert stranger.post(_url("run_stop", workspace, run)).status_code == 404
@@ -69,8 +75,14 @@ def test_a_viewer_cannot_start_or_cancel(team, login) -> None:  # type: ignore[n
     workspace, corpus, ada, vic, _ = team
     run = _run(workspace, corpus, ada)
     viewer = login(vic)
-    data = {"question": "q", "corpora": [corpus.pk], "template": "question", "rollouts": 1, "budget": 32768,
-            "max_turns": 4}  # fmt: skip
+    data = {
+        "question": "q",
+        "corpora": [corpus.pk],
+        "template": "question",
+        "rollouts": 1,
+        "budget": 32768,
+        "max_turns": 4,
+    }
     assert viewer.post(_url("run_index", workspace), data).status_code == 403
     assert viewer.post(_url("run_stop", workspace, run), {"reason": "no"}).status_code == 403
     page = viewer.get(_url("run_page", workspace, run)).content.decode()
@@ -82,8 +94,14 @@ def test_a_viewer_cannot_start_or_cancel(team, login) -> None:  # type: ignore[n
 
 def test_an_editor_starts_a_run_and_lands_on_its_page(team, login) -> None:  # type: ignore[no-untyped-def]
     workspace, corpus, ada, _, _ = team
-    data = {"question": "Who ships?", "corpora": [corpus.pk], "template": "question", "rollouts": 3, "budget": 32768,
-            "max_turns": 6}  # fmt: skip
+    data = {
+        "question": "Who ships?",
+        "corpora": [corpus.pk],
+        "template": "question",
+        "rollouts": 3,
+        "budget": 32768,
+        "max_turns": 6,
+    }
     response = login(ada).post(_url("run_index", workspace), data)
     run = Run.objects.get()
     assert response.status_code == 302
@@ -132,8 +150,9 @@ def test_the_estimate_follows_the_form_and_scales_with_rollouts(team, login) -> 
 def test_a_finished_run_is_replayed_from_storage_without_a_socket(team, login) -> None:  # type: ignore[no-untyped-def]
     workspace, corpus, ada, _, _ = team
     now = timezone.now()
-    run = _run(workspace, corpus, ada, status=RunStatus.FINISHED, started_at=now - timedelta(seconds=75),
-               finished_at=now)  # fmt: skip
+    run = _run(
+        workspace, corpus, ada, status=RunStatus.FINISHED, started_at=now - timedelta(seconds=75), finished_at=now
+    )
     _store(run, messages())
     page = login(ada).get(_url("run_page", workspace, run)).content.decode()
     assert "ws-connect" not in page
@@ -206,8 +225,9 @@ def test_an_editor_cancels_with_a_reason(team, login) -> None:  # type: ignore[n
 
 def test_the_document_viewer_highlights_the_retrieved_chunks(team, login, make_workspace) -> None:  # type: ignore[no-untyped-def]
     workspace, corpus, ada, vic, _ = team
-    document = Document.objects.create(corpus=corpus, doc_id="press", title="Press release", source_name="press.txt",
-                                       kind="text", content_hash="x")  # fmt: skip
+    document = Document.objects.create(
+        corpus=corpus, doc_id="press", title="Press release", source_name="press.txt", kind="text", content_hash="x"
+    )
     for index, text in enumerate(["Halvorix announced Project Halyard.", "Dana Okonkwo sponsors it."]):
         Chunk.objects.create(document=document, index=index, chunk_id=f"press#{index}", text=text)
     run = _run(workspace, corpus, ada)
@@ -224,8 +244,16 @@ def test_the_document_viewer_highlights_the_retrieved_chunks(team, login, make_w
 def test_history_lists_status_duration_rollouts_tokens_and_results(team, login) -> None:  # type: ignore[no-untyped-def]
     workspace, corpus, ada, vic, _ = team
     now = timezone.now()
-    _run(workspace, corpus, ada, status=RunStatus.FINISHED, started_at=now - timedelta(seconds=42), finished_at=now,
-         total_tokens=51_234, result=[{"doc_id": "a"}, {"doc_id": "b"}])  # fmt: skip
+    _run(
+        workspace,
+        corpus,
+        ada,
+        status=RunStatus.FINISHED,
+        started_at=now - timedelta(seconds=42),
+        finished_at=now,
+        total_tokens=51_234,
+        result=[{"doc_id": "a"}, {"doc_id": "b"}],
+    )
     _run(workspace, corpus, ada)
     page = lxml.html.fromstring(login(vic).get(_url("run_index", workspace)).content.decode())
     rows = [[" ".join(td.text_content().split()) for td in tr.iter("td")] for tr in page.iter("tr")][1:]
