@@ -9,6 +9,10 @@ from django.core.exceptions import ImproperlyConfigured
 
 from context1_web.backing_services import chroma_config, database_config, redis_config
 from context1_web.env import Env
+from research.harness.budget import HARD_FRACTION
+from research.inference.registry import PRODUCT_BACKENDS
+from research.retrieval.embedders import EMBEDDERS
+from research.retrieval.rerankers import RERANKERS
 
 django_stubs_ext.monkeypatch()  # lets admin and generic classes be subscripted for the type checker
 
@@ -181,19 +185,21 @@ VLLM_TIMEOUT = env.number("VLLM_TIMEOUT", 120.0, minimum=1.0)
 VLLM_TEMPERATURE = env.number("VLLM_TEMPERATURE", 1.0, minimum=0.0)  # sampling makes the rollouts differ
 # The search agent: heuristic (offline, the default) or openai (vLLM at VLLM_BASE_URL)
 INFERENCE_BACKEND = env.choice(
-    "INFERENCE_BACKEND", "openai" if VLLM_BASE_URL else "heuristic", choices=("heuristic", "openai")
+    "INFERENCE_BACKEND", "openai" if VLLM_BASE_URL else "heuristic", choices=PRODUCT_BACKENDS
 )
 BUDGET_SOFT_NUDGE = env.boolean("BUDGET_SOFT_NUDGE", True)
-BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", 0.85, minimum=0.5)
+if INFERENCE_BACKEND == "openai" and VLLM_BASE_URL is None:
+    raise ImproperlyConfigured("INFERENCE_BACKEND=openai needs VLLM_BASE_URL (the vLLM server's root URL)")
+BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", HARD_FRACTION, minimum=0.5)
 if BUDGET_HARD_FRACTION > 1.0:
     raise ImproperlyConfigured("BUDGET_HARD_FRACTION must lie between 0.5 and 1.0")
 
 # --- Retrieval: embeddings, reranking, chunking, search budgets
-EMBEDDER_BACKEND = env.choice("EMBEDDER_BACKEND", "minilm", choices=("minilm", "openai", "hashing"))
+EMBEDDER_BACKEND = env.choice("EMBEDDER_BACKEND", "minilm", choices=EMBEDDERS.names)
 EMBEDDER_MODEL_PATH = env.optional_string("EMBEDDER_MODEL_PATH")  # minilm: a local sentence-transformers folder
 EMBEDDINGS_URL = env.url("EMBEDDINGS_URL", schemes=("http", "https"))  # openai: server root
 EMBEDDINGS_MODEL = env.string("EMBEDDINGS_MODEL", "")
-RERANKER_BACKEND = env.choice("RERANKER_BACKEND", "none", choices=("none", "cross-encoder", "http"))
+RERANKER_BACKEND = env.choice("RERANKER_BACKEND", "none", choices=RERANKERS.names)
 RERANKER_MODEL_PATH = env.optional_string("RERANKER_MODEL_PATH")
 RERANKER_URL = env.url("RERANKER_URL", schemes=("http", "https"))  # full URL of the /rerank endpoint
 RERANKER_MODEL = env.string("RERANKER_MODEL", "")

@@ -9,7 +9,6 @@ import re
 import statistics
 import time
 import tracemalloc
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -18,13 +17,14 @@ from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Counter, Observation
 from research.harness.messages import Message, ModelTurn, ToolSpec
-from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError, DeltaCallback, ListSink
+from research.harness.ports import DeltaCallback, ListSink
 from research.harness.prompts import SYSTEM_PROMPT
 from research.harness.run import run_research
 from research.harness.tools import TOOL_SPECS
 from research.inference.scripted import call, turn
 from research.protocol import wire
 from research.protocol.events import TurnRecorded
+from research.retrieval.memory import MemoryCorpus
 
 QUESTION = "Which supplier did the regional office choose after the audit, and who signed the contract?"
 _VOCABULARY = tuple(dict.fromkeys(re.findall(r"[a-z]{3,}", SYSTEM_PROMPT.lower())))  # plain English words
@@ -50,46 +50,6 @@ def synthetic_text(rng: random.Random, tokens: int, count: Counter) -> str:
     first = " ".join(rng.choice(_VOCABULARY) for _ in range(tokens))
     words = max(1, round(tokens * tokens / max(1, count(first))))
     return " ".join(rng.choice(_VOCABULARY) for _ in range(words))
-
-
-class BenchCorpus:
-    """An in-memory corpus of single-chunk documents; tools return unseen chunks in order, within the budget."""
-
-    def __init__(
-        self, *, chunks: int, chunk_tokens: int, count: Counter, seed: int = 7, counter_name: str = ""
-    ) -> None:
-        rng = random.Random(seed)  # noqa: S311 - reproducible filler text, not a secret
-        texts = [synthetic_text(rng, chunk_tokens, count) for _ in range(chunks)]
-        hits = [CorpusHit(f"d{n}#0", f"d{n}", f"Document {n}", 1 / (n + 1), text) for n, text in enumerate(texts)]
-        self.costs = [count(wire.render(wire.WireChunk(h.chunk_id, h.doc_id, h.title, h.score, h.text))) for h in hits]
-        # Like the product's corpus (counts stored at indexing), hits say what they cost when a counter is named.
-        self.hits = [
-            replace(h, tokens=cost, counter=counter_name) if counter_name else h
-            for h, cost in zip(hits, self.costs, strict=True)
-        ]
-
-    def search(self, query: str, *, exclude: frozenset[str], budget: int, limit: int = 10) -> CorpusResult:
-        """Unseen chunks from a place that depends on the query, so concurrent searches differ."""
-        start = zlib.crc32(query.encode()) % len(self.hits)
-        picked: list[CorpusHit] = []
-        used = 0
-        for n in itertools.chain(range(start, len(self.hits)), range(start)):
-            hit, cost = self.hits[n], self.costs[n]
-            if hit.chunk_id in exclude:
-                continue
-            if used + cost > budget or len(picked) == limit:
-                break
-            picked.append(hit)
-            used += cost
-        return CorpusResult(hits=tuple(picked))
-
-    def grep(self, pattern: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
-        return self.search(pattern, exclude=exclude, budget=budget, limit=5)
-
-    def read_document(self, doc_id: str, *, query: str, exclude: frozenset[str], budget: int) -> CorpusResult:
-        if not any(hit.doc_id == doc_id for hit in self.hits):
-            raise CorpusToolError(f"no document {doc_id!r}")
-        return CorpusResult(hits=tuple(h for h in self.hits if h.doc_id == doc_id and h.chunk_id not in exclude))
 
 
 @dataclass
@@ -147,23 +107,47 @@ class FillingPolicy:
         return turn(call("search_corpus", {"query": f"more {step}"}), call("prune_chunks", {"chunk_ids": pruned}))
 
 
-def _corpus(settings: BenchSettings, count: Counter) -> BenchCorpus:
+def bench_corpus(
+    *, chunks: int, chunk_tokens: int, count: Counter, seed: int = 7, counter_name: str = ""
+) -> MemoryCorpus:
+    """Single-chunk documents of synthetic text; searches return unseen chunks from a place that depends on the
+    query (so concurrent searches differ), up to 10 and within the budget, their hits counted as the product's."""
+    rng = random.Random(seed)  # noqa: S311 - reproducible filler text, not a secret
+    documents = {f"d{n}": [synthetic_text(rng, chunk_tokens, count)] for n in range(chunks)}
+    titles = {f"d{n}": f"Document {n}" for n in range(chunks)}
+    return MemoryCorpus(
+        documents,
+        ranking="rotation",
+        per_call=10,
+        titles=titles,
+        count=count,
+        counter_name=counter_name,
+        record=False,  # the calls would stay alive and count in the run's peak memory
+    )
+
+
+def _corpus(settings: BenchSettings, count: Counter) -> MemoryCorpus:
     per_turn = 2 * (settings.search_tokens // settings.chunk_tokens + 1)
-    return BenchCorpus(
-        chunks=settings.turns * per_turn + 10, chunk_tokens=settings.chunk_tokens, count=count,
+    return bench_corpus(
+        chunks=settings.turns * per_turn + 10,
+        chunk_tokens=settings.chunk_tokens,
+        count=count,
         counter_name=settings.counter_name,
-    )  # fmt: skip
+    )
 
 
 def timed_run(
-    settings: BenchSettings, corpus: BenchCorpus, count: Counter, backends: Sequence[BenchBackend]
+    settings: BenchSettings, corpus: MemoryCorpus, count: Counter, backends: Sequence[BenchBackend]
 ) -> tuple[float, ListSink]:
     """A run with one rollout per backend: (wall seconds, the events)."""
     budget, sink = BudgetConfig(limit=settings.budget), ListSink()
     config = HarnessConfig(
-        budget=budget, rollouts=len(backends), max_turns=settings.turns, search_tokens=settings.search_tokens,
+        budget=budget,
+        rollouts=len(backends),
+        max_turns=settings.turns,
+        search_tokens=settings.search_tokens,
         counter_name=settings.counter_name,
-    )  # fmt: skip
+    )
     started = time.perf_counter()
     asyncio.run(
         run_research(
@@ -197,7 +181,7 @@ def overhead(settings: BenchSettings, count: Counter) -> dict[str, Any]:
     }
 
 
-def _full_context(settings: BenchSettings, corpus: BenchCorpus, count: Counter) -> Context:
+def _full_context(settings: BenchSettings, corpus: MemoryCorpus, count: Counter) -> Context:
     """A context whose one search result fills the budget."""
     context = Context(system=SYSTEM_PROMPT, question=QUESTION, tools=TOOL_SPECS, count=count)
     room = settings.budget - context.estimate() - 64

@@ -18,31 +18,29 @@ from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
-from research.harness.messages import Message, ModelTurn, ToolSpec
-from research.harness.ports import InferenceBackend, ListSink
+from research.harness.ports import ListSink
 from research.harness.run import run_research
-from research.inference.scripted import ScriptedBackend, call, turn
-from research.protocol import wire
+from research.inference.registry import BackendFactory, InferenceSettings, backend_factory
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus
-from research.retrieval.embedders import Embedder
+from research.retrieval.embedders import Embedder, EmbedderSettings, embedder_for
 from research.retrieval.port import CorpusPort
 from research.retrieval.tokens import TokenCounter
 
 Progress = Callable[[str], None]
-BackendFactory = Callable[[int], InferenceBackend]
+EVAL_EMBEDDERS = ("minilm", "hashing")  # the embedders that need no server (evaluate and bench_retrieval offer them)
 _FOUND = {None: "-", True: "yes", False: "no"}
 
 
 @dataclass(frozen=True)
 class EvalSettings:
-    backend: str = "heuristic"  # heuristic | scripted | openai
+    backend: str = "heuristic"  # a name in research.inference.registry.BACKENDS
     rollouts: int = 4
     budget: int = 32_768
     top_k: int = 10
     max_turns: int = 16
     chunk_tokens: int = 512
-    embedder: str = "minilm"  # minilm | hashing
+    embedder: str = "minilm"  # one of EVAL_EMBEDDERS
     base_url: str | None = None
     model: str = "chromadb/context-1"
     api_key: str | None = None
@@ -58,35 +56,15 @@ class EvalSettings:
         """The settings for the report (never the API key)."""
         return {key: value for key, value in dataclasses.asdict(self).items() if key != "api_key"}
 
-
-def search_then_complete(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelTurn:
-    """The scripted policy: search the question once, then complete with what came back, in order."""
-    if not any(message.role == "assistant" for message in messages):
-        question = next(message.content for message in messages if message.role == "user")
-        return turn(call("search_corpus", {"query": question}))
-    seen = [c.chunk_id for m in messages if m.role == "tool" for c in wire.parse(m.content)]
-    return turn(call("complete", {"ranked_chunk_ids": seen})) if seen else turn(content="Nothing found.")
+    def backends(self) -> BackendFactory:
+        """A backend per rollout from the inference registry; ValueError for a missing setting (openai's URL)."""
+        shared = {field.name: getattr(self, field.name) for field in dataclasses.fields(InferenceSettings)}
+        return backend_factory(self.backend, InferenceSettings(**shared))
 
 
-def backend_factory(settings: EvalSettings) -> BackendFactory:
-    """A backend per rollout: the heuristic (variant = rollout), the scripted policy, or an OpenAI-compatible API."""
-    if settings.backend == "heuristic":
-        from research.inference.heuristic import HeuristicBackend
-
-        return lambda rollout: HeuristicBackend(variant=rollout)
-    if settings.backend == "scripted":
-        return lambda rollout: ScriptedBackend(search_then_complete)
-    if settings.backend == "openai":
-        if not settings.base_url:
-            raise ValueError("the openai backend needs a server URL (--base-url or VLLM_BASE_URL)")
-        from research.inference.openai_compat import OpenAICompatBackend
-
-        base_url = settings.base_url
-        return lambda rollout: OpenAICompatBackend(
-            base_url=base_url, model=settings.model, api_key=settings.api_key,
-            timeout=settings.timeout, temperature=settings.temperature,
-        )  # fmt: skip
-    raise ValueError(f"unknown backend {settings.backend!r} (heuristic, scripted or openai)")
+def eval_embedder(name: str) -> Embedder:
+    """The embedder evaluations and benchmarks index with: MiniLM, or hashing vectors as wide as MiniLM's (384)."""
+    return embedder_for(name, EmbedderSettings(dimension=384))
 
 
 @contextmanager
@@ -128,12 +106,19 @@ class TaskOutcome:
     def row(self) -> dict[str, Any]:
         task = self.task
         return {
-            "id": task.id, "question": task.question, "answer": task.answer,
-            "supporting_doc_ids": list(task.supporting_doc_ids), "status": self.status, "error": self.error,
+            "id": task.id,
+            "question": task.question,
+            "answer": task.answer,
+            "supporting_doc_ids": list(task.supporting_doc_ids),
+            "status": self.status,
+            "error": self.error,
             "agent": {**self.agent.as_dict(), "documents": list(self.agent_documents), "wall_s": self.agent_s},
-            "baseline": {**self.baseline.as_dict(), "documents": list(self.baseline_documents),
-                         "wall_s": self.baseline_s},
-        }  # fmt: skip
+            "baseline": {
+                **self.baseline.as_dict(),
+                "documents": list(self.baseline_documents),
+                "wall_s": self.baseline_s,
+            },
+        }
 
 
 @dataclass(frozen=True)
@@ -152,11 +137,14 @@ def evaluate_task(task: Task, index: HybridCorpus, texts: dict[str, str], run: E
     started = time.perf_counter()
     result = asyncio.run(
         run_research(
-            question=task.question, corpus=CorpusPort(index), backend_for=run.backend_for,
-            config=dataclasses.replace(settings.harness(), counter_name=run.counter.name), sink=sink,
+            question=task.question,
+            corpus=CorpusPort(index),
+            backend_for=run.backend_for,
+            config=dataclasses.replace(settings.harness(), counter_name=run.counter.name),
+            sink=sink,
             count=run.counter.count,
         )
-    )  # fmt: skip
+    )
     agent_s = time.perf_counter() - started
     agent_docs = top_documents((doc.doc_id for doc in result.documents), settings.top_k)
     baseline_docs, baseline_tokens = baseline_documents(index, task.question, settings.top_k)
@@ -218,6 +206,7 @@ def evaluate_dataset(
     tasks = tasks[:limit] if limit is not None else tasks
     run.progress(f"{len(tasks)} task(s), {len(docs)} document(s); embedder {run.settings.embedder}")
     report = evaluate(tasks, docs, run=run)
-    report["settings"].update(format=format, tasks=str(tasks_path), corpus=str(corpus_path) if corpus_path else None,
-                              limit=limit)  # fmt: skip
+    report["settings"].update(
+        format=format, tasks=str(tasks_path), corpus=str(corpus_path) if corpus_path else None, limit=limit
+    )
     return report

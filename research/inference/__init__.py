@@ -1,1 +1,1 @@
-"""Inference backends, one module each: openai_compat (vLLM), heuristic (offline), scripted (tests)."""
+"""Inference backends, one module each (openai_compat, heuristic, scripted), chosen by name in ``registry``."""

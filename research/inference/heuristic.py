@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from research.harness.messages import Message, ModelTurn, ToolCall, ToolSpec
 from research.harness.ports import DeltaCallback
+from research.inference.registry import BackendFactory, InferenceSettings
 from research.protocol import wire
 
 STOPWORDS = frozenset(
@@ -29,7 +30,7 @@ STOPWORDS = frozenset(
     "them they this to was were what when where which who whom whose why will with would than then there these those "
     "since about after before between during our we you your i me my he she his her not no yes can could should may "
     "more most much many any each other some such only own same so too very just also over under again once".split()
-)  # fmt: skip
+)
 _WORD = re.compile(r"[^\W_][\w'&.-]*[^\W_]|[^\W_]")  # letters of any script, digits; inner ' & . -
 _ENTITY = re.compile(r"\b(?:[A-Z][\w&'-]*(?:[ \t]+(?:of|de|von|the|and|&)?[ \t]*[A-Z][\w&'-]*)*|\d{4})\b")
 _POSSESSIVE = re.compile(r"['\u2019]s$")
@@ -150,6 +151,11 @@ def linked_documents(question: str, items: Sequence[Seen], sources: int) -> set[
         if named(asked) or any(named(text) for doc, text in heads if doc != item.chunk.doc_id):
             linked.add(item.chunk.doc_id)
     return linked
+
+
+def factory(settings: InferenceSettings) -> BackendFactory:
+    """The registry's entry: rollout ``n`` gets variant ``n`` (its own decomposition and judge); no settings."""
+    return lambda rollout: HeuristicBackend(variant=rollout)
 
 
 class HeuristicBackend:

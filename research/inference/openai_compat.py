@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
-import asyncio
 import ssl
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import httpx
 
 from research.harness.messages import Message, ModelTurn, ToolSpec
-from research.harness.ports import DeltaCallback, InferenceError, InferenceUnavailable
+from research.harness.ports import DeltaCallback, InferenceBackend, InferenceError, InferenceUnavailable
 from research.inference.network_guard import check_allowed
 from research.inference.openai_wire import StreamAssembler, error_message, messages_to_wire, turn_from_reply
+from research.inference.registry import BackendFactory, InferenceSettings
+from research.protocol.retry import Retry, exponential
 
 T = TypeVar("T")
 CHAT_PATH = "/v1/chat/completions"
+
+
+def factory(settings: InferenceSettings) -> BackendFactory:
+    """The registry's entry: one client per rollout to the server at ``settings.base_url`` (required)."""
+    if not settings.base_url:
+        raise ValueError("the openai backend needs a server URL (--base-url or VLLM_BASE_URL)")
+    base_url = settings.base_url
+
+    def backend(rollout: int) -> InferenceBackend:
+        return OpenAICompatBackend(
+            base_url=base_url,
+            model=settings.model,
+            api_key=settings.api_key,
+            timeout=settings.timeout,
+            temperature=settings.temperature,
+        )
+
+    return backend
 
 
 class OpenAICompatBackend:
@@ -55,7 +75,7 @@ class OpenAICompatBackend:
         self._base_url, self._model = base_url.rstrip("/"), model
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._timeout = httpx.Timeout(timeout, connect=min(connect_timeout, timeout))
-        self._max_retries, self._backoff = max_retries, backoff
+        self._retry = Retry(on=InferenceUnavailable, delays=exponential(max_retries, backoff))
         self._sampling = {k: v for k, v in (("temperature", temperature), ("max_tokens", max_tokens)) if v is not None}
         self._stream, self._extra_body, self._send_reasoning = stream, dict(extra_body or {}), send_reasoning
         self._transport = _BorrowedTransport(transport) if transport is not None else None
@@ -128,22 +148,19 @@ class OpenAICompatBackend:
     ) -> T:
         """Run ``attempt`` until it succeeds, fails for good, or transient failures use up the retries."""
         where = f"POST {self._base_url}{path}"
-        last: InferenceUnavailable | None = None
         async with self._client() as client:
-            for number in range(self._max_retries + 1):
-                try:
-                    return await attempt(client)
-                except InferenceUnavailable as failure:
-                    last = failure
-                    if not may_retry():
-                        raise InferenceUnavailable(
-                            f"{where}: {failure}; not retried, because part of the reply was already streamed"
-                        ) from failure
-                except InferenceError as failure:
-                    raise InferenceError(f"{where}: {failure}") from failure
-                if number < self._max_retries:
-                    await asyncio.sleep(self._backoff * 2**number)
-        raise InferenceUnavailable(f"{where}: {last} (gave up after {self._max_retries + 1} attempts)") from last
+            try:
+                retry = replace(self._retry, may_retry=lambda _: may_retry())
+                return await retry.call_async(lambda: attempt(client))
+            except InferenceUnavailable as failure:
+                if not may_retry():
+                    raise InferenceUnavailable(
+                        f"{where}: {failure}; not retried, because part of the reply was already streamed"
+                    ) from failure
+                attempts = self._retry.attempts
+                raise InferenceUnavailable(f"{where}: {failure} (gave up after {attempts} attempts)") from failure
+            except InferenceError as failure:
+                raise InferenceError(f"{where}: {failure}") from failure
 
     async def _post_once(
         self, client: httpx.AsyncClient, path: str, body: dict[str, Any], missing_ok: bool = False

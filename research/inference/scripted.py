@@ -1,4 +1,4 @@
-"""A scripted backend for tests: replays given turns, or asks a function for each turn."""
+"""A scripted backend for tests and evaluations: replays given turns, or asks a function for each turn."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from typing import Any
 
 from research.harness.messages import Message, ModelTurn, ToolCall, ToolSpec
 from research.harness.ports import DeltaCallback, InferenceError
+from research.inference.registry import BackendFactory, InferenceSettings
+from research.protocol import wire
 
 TurnFunction = Callable[[Sequence[Message], Sequence[ToolSpec]], ModelTurn | Exception]
 _ids = itertools.count(1)
@@ -58,3 +60,17 @@ class ScriptedBackend:
         if on_delta is not None and result.content:
             on_delta(result.content)
         return result
+
+
+def search_then_complete(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelTurn:
+    """The default policy: search the question once, then complete with what came back, in order."""
+    if not any(message.role == "assistant" for message in messages):
+        question = next(message.content for message in messages if message.role == "user")
+        return turn(call("search_corpus", {"query": question}))
+    seen = [c.chunk_id for m in messages if m.role == "tool" for c in wire.parse(m.content)]
+    return turn(call("complete", {"ranked_chunk_ids": seen})) if seen else turn(content="Nothing found.")
+
+
+def factory(settings: InferenceSettings) -> BackendFactory:
+    """The registry's entry: every rollout follows :func:`search_then_complete` (what a single search finds)."""
+    return lambda rollout: ScriptedBackend(search_then_complete)

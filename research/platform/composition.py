@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
 from chromadb.api import ClientAPI
 from django.conf import settings
@@ -14,11 +16,12 @@ from research.models import Corpus
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import DenseIndex
-from research.retrieval.embedders import Embedder
-from research.retrieval.rerankers import NoReranker, Reranker
+from research.retrieval.embedders import Embedder, EmbedderSettings, embedder_for
+from research.retrieval.rerankers import Reranker, RerankerSettings, reranker_for
 from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import TokenCounter, packaged_counter
 
+T = TypeVar("T")
 _corpora: dict[str, HybridCorpus] = {}
 _corpora_lock = threading.Lock()
 
@@ -28,41 +31,34 @@ def chroma_client() -> ClientAPI:
     return open_client(url=settings.CHROMA.url, path=settings.CHROMA.path)
 
 
+def configured(setting: str, build: Callable[[], T]) -> T:
+    """``build()`` of what the ``setting`` names; its ValueError (a missing setting) becomes ImproperlyConfigured."""
+    try:
+        return build()
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{setting}={getattr(settings, setting)}: {error}") from error
+
+
+def _path(value: str | None) -> Path | None:
+    return Path(value) if value else None
+
+
 @cache
 def embedder() -> Embedder:
-    backend = settings.EMBEDDER_BACKEND
-    if backend == "hashing":
-        from research.retrieval.embedders.hashing import HashingEmbedder
-
-        return HashingEmbedder()
-    if backend == "openai":
-        from research.retrieval.embedders.openai_http import OpenAIEmbedder
-
-        if not settings.EMBEDDINGS_URL or not settings.EMBEDDINGS_MODEL:
-            raise ImproperlyConfigured("EMBEDDER_BACKEND=openai needs EMBEDDINGS_URL and EMBEDDINGS_MODEL")
-        return OpenAIEmbedder(base_url=settings.EMBEDDINGS_URL, model=settings.EMBEDDINGS_MODEL)
-    from research.retrieval.embedders.sentence_transformer import SentenceTransformerEmbedder
-
-    path = Path(settings.EMBEDDER_MODEL_PATH) if settings.EMBEDDER_MODEL_PATH else None
-    return SentenceTransformerEmbedder(path)
+    """EMBEDDER_BACKEND from the embedders' registry (research/retrieval/embedders/__init__.py)."""
+    config = EmbedderSettings(
+        model_path=_path(settings.EMBEDDER_MODEL_PATH), url=settings.EMBEDDINGS_URL, model=settings.EMBEDDINGS_MODEL
+    )
+    return configured("EMBEDDER_BACKEND", lambda: embedder_for(settings.EMBEDDER_BACKEND, config))
 
 
 @cache
 def reranker() -> Reranker:
-    backend = settings.RERANKER_BACKEND
-    if backend == "cross-encoder":
-        from research.retrieval.rerankers.cross_encoder import CrossEncoderReranker
-
-        if not settings.RERANKER_MODEL_PATH:
-            raise ImproperlyConfigured("RERANKER_BACKEND=cross-encoder needs RERANKER_MODEL_PATH (a local folder)")
-        return CrossEncoderReranker(Path(settings.RERANKER_MODEL_PATH))
-    if backend == "http":
-        from research.retrieval.rerankers.http import HttpReranker
-
-        if not settings.RERANKER_URL:
-            raise ImproperlyConfigured("RERANKER_BACKEND=http needs RERANKER_URL")
-        return HttpReranker(url=settings.RERANKER_URL, model=settings.RERANKER_MODEL)
-    return NoReranker()
+    """RERANKER_BACKEND from the rerankers' registry (research/retrieval/rerankers/__init__.py)."""
+    config = RerankerSettings(
+        model_path=_path(settings.RERANKER_MODEL_PATH), url=settings.RERANKER_URL, model=settings.RERANKER_MODEL
+    )
+    return configured("RERANKER_BACKEND", lambda: reranker_for(settings.RERANKER_BACKEND, config))
 
 
 @cache

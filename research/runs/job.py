@@ -10,33 +10,32 @@ from django.conf import settings
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
 from research.harness.ports import Corpus as CorpusPortType
-from research.harness.ports import EventSink, InferenceBackend
+from research.harness.ports import EventSink
 from research.harness.run import RunResult, run_research
+from research.inference.registry import BackendFactory, InferenceSettings
+from research.inference.registry import backend_factory as backends_for
 from research.models import Corpus, Run
-from research.platform.composition import corpus_index, token_counter
+from research.platform.composition import configured, corpus_index, token_counter
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import MultiCorpus
 
 
-def backend_factory() -> Callable[[int], InferenceBackend]:
-    """A backend per rollout, by name from settings: the offline heuristic, or vLLM's OpenAI-compatible API."""
-    base_url: str | None = settings.VLLM_BASE_URL
-    if settings.INFERENCE_BACKEND == "openai" and base_url:
-        from research.inference.openai_compat import OpenAICompatBackend
+def inference_settings() -> InferenceSettings:
+    return InferenceSettings(
+        base_url=settings.VLLM_BASE_URL,
+        model=settings.VLLM_MODEL,
+        api_key=settings.VLLM_API_KEY,
+        timeout=settings.VLLM_TIMEOUT,
+        temperature=settings.VLLM_TEMPERATURE,
+    )
 
-        def openai_backend(rollout: int) -> InferenceBackend:
-            return OpenAICompatBackend(
-                base_url=base_url,
-                model=settings.VLLM_MODEL,
-                api_key=settings.VLLM_API_KEY,
-                timeout=settings.VLLM_TIMEOUT,
-                temperature=settings.VLLM_TEMPERATURE,
-            )
 
-        return openai_backend
-    from research.inference.heuristic import HeuristicBackend
+def backend_factory() -> BackendFactory:
+    """A backend per rollout: INFERENCE_BACKEND from the inference registry (research/inference/registry.py).
 
-    return lambda rollout: HeuristicBackend(variant=rollout)
+    It is built here, not in research.platform.composition, because views import the composition root and
+    may not reach research.inference (import-linter)."""
+    return configured("INFERENCE_BACKEND", lambda: backends_for(settings.INFERENCE_BACKEND, inference_settings()))
 
 
 def harness_config(*, rollouts: int, budget: int, max_turns: int) -> HarnessConfig:

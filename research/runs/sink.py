@@ -18,8 +18,6 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable
-from typing import TypeVar
 
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Case, Value, When
@@ -28,6 +26,7 @@ from django.utils import timezone
 from research.models import Run
 from research.platform.realtime import Publisher
 from research.protocol.events import AnyEvent, Event, TurnRecorded
+from research.protocol.retry import Retry
 from research.runs.journal import LeasedBatch, StoredEvent, events_store_leased, leases_held
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 
@@ -40,7 +39,6 @@ MAX_ROUND = 2_000  # queued items one round takes at most
 ROUND_SECONDS = 0.02
 DB_RETRIES = (0.5, 1.0, 2.0)  # seconds before each retry of a failed database write
 
-T = TypeVar("T")
 Entry = tuple["JournalSink", AnyEvent | threading.Event]  # an event to store, or a flush marker
 
 
@@ -201,7 +199,7 @@ class JournalWriter:
                     )
             return held
 
-        held = _retrying(beat)
+        held = DB_RETRY.call(beat)
         for sink in sinks:
             if sink.claim.run_id not in held:
                 sink.lose()
@@ -211,7 +209,7 @@ class JournalWriter:
     def store(self, batches: dict[JournalSink, list[AnyEvent]]) -> list[tuple[int, list[StoredEvent]]]:
         """Every run's batch in one transaction; sinks whose run's lease is gone are marked lost."""
         leased = [LeasedBatch(s.claim.run_id, s.claim.owner, s.claim.attempt, events) for s, events in batches.items()]
-        stored = _retrying(lambda: events_store_leased(leased, claimed_until=timezone.now() + lease_length()))
+        stored = DB_RETRY.call(lambda: events_store_leased(leased, claimed_until=timezone.now() + lease_length()))
         for sink in batches:
             if sink.claim.run_id not in stored:
                 sink.lose()
@@ -231,13 +229,10 @@ def journal_writer() -> JournalWriter:
         return _writer[1]
 
 
-def _retrying(operation: Callable[[], T]) -> T:
-    """Run a database operation, retrying a few times (with a fresh connection) when the database fails."""
-    for delay in DB_RETRIES:
-        try:
-            return operation()
-        except DatabaseError as error:
-            logger.warning("database error, retrying in %.1fs: %s", delay, error)
-            connection.close()
-            time.sleep(delay)
-    return operation()
+def _reconnect(error: BaseException, delay: float) -> None:
+    logger.warning("database error, retrying in %.1fs: %s", delay, error)
+    connection.close()  # the next attempt opens a fresh connection
+
+
+# A database write that fails is retried a few times, each on a fresh connection.
+DB_RETRY = Retry(on=DatabaseError, delays=DB_RETRIES, before_retry=_reconnect)

@@ -33,6 +33,8 @@ def _check(env_overrides: dict[str, str], tmp_path: Path) -> subprocess.Complete
         ({"DEBUG": "perhaps"}, "DEBUG='perhaps' is not a boolean"),
         ({"CELERY_VISIBILITY_TIMEOUT": "60"}, "CELERY_VISIBILITY_TIMEOUT must exceed"),
         ({"SECRET_KEY": ""}, "SECRET_KEY is not set"),
+        ({"INFERENCE_BACKEND": "openai", "VLLM_BASE_URL": ""}, "INFERENCE_BACKEND=openai needs VLLM_BASE_URL"),
+        ({"INFERENCE_BACKEND": "scripted"}, "INFERENCE_BACKEND='scripted' must be one of"),
     ],
 )
 def test_it_fails_start_up_with_a_clear_configuration_error(

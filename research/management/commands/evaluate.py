@@ -11,28 +11,26 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from research.evaluation.formats import DatasetError
 from research.evaluation.metrics import side_by_side
-from research.evaluation.runner import EvalSettings, Evaluation, backend_factory, evaluate_dataset
+from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, Evaluation, eval_embedder, evaluate_dataset
+from research.inference.registry import BACKENDS
 from research.platform.composition import token_counter
-from research.retrieval.embedders import Embedder
-
-
-def _embedder(name: str) -> Embedder:
-    if name == "hashing":
-        from research.retrieval.embedders.hashing import HashingEmbedder
-
-        return HashingEmbedder(dimension=384)
-    from research.retrieval.embedders.sentence_transformer import SentenceTransformerEmbedder
-
-    return SentenceTransformerEmbedder()
 
 
 def _settings(options: dict[str, Any]) -> EvalSettings:
     return EvalSettings(
-        backend=options["backend"], rollouts=options["rollouts"], budget=options["budget"],
-        top_k=options["top_k"], max_turns=options["max_turns"], chunk_tokens=options["chunk_tokens"],
-        embedder=options["embedder"], base_url=options["base_url"], model=options["model"],
-        api_key=settings.VLLM_API_KEY, timeout=settings.VLLM_TIMEOUT, temperature=settings.VLLM_TEMPERATURE,
-    )  # fmt: skip
+        backend=options["backend"],
+        rollouts=options["rollouts"],
+        budget=options["budget"],
+        top_k=options["top_k"],
+        max_turns=options["max_turns"],
+        chunk_tokens=options["chunk_tokens"],
+        embedder=options["embedder"],
+        base_url=options["base_url"],
+        model=options["model"],
+        api_key=settings.VLLM_API_KEY,
+        timeout=settings.VLLM_TIMEOUT,
+        temperature=settings.VLLM_TEMPERATURE,
+    )
 
 
 class Command(BaseCommand):
@@ -42,14 +40,14 @@ class Command(BaseCommand):
         parser.add_argument("--format", required=True, choices=("jsonl", "musique", "hotpotqa"))
         parser.add_argument("--tasks", required=True, type=Path, help="the task (question) file")
         parser.add_argument("--corpus", type=Path, help="corpus file (jsonl: required; musique: extra distractors)")
-        parser.add_argument("--backend", default="heuristic", choices=("heuristic", "scripted", "openai"))
+        parser.add_argument("--backend", default="heuristic", choices=BACKENDS.names)
         parser.add_argument("--rollouts", type=int, default=4)
         parser.add_argument("--budget", type=int, default=32_768, help="token budget per rollout")
         parser.add_argument("--top-k", type=int, default=10, help="documents returned by each system")
         parser.add_argument("--max-turns", type=int, default=16)
         parser.add_argument("--chunk-tokens", type=int, default=512)
         parser.add_argument("--limit", type=int, help="evaluate only the first L tasks (the corpus stays whole)")
-        parser.add_argument("--embedder", default="minilm", choices=("minilm", "hashing"))
+        parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS)
         parser.add_argument("--base-url", default=settings.VLLM_BASE_URL, help="openai: the server (VLLM_BASE_URL)")
         parser.add_argument("--model", default=settings.VLLM_MODEL, help="openai: the served model name")
         parser.add_argument("--json", required=True, type=Path, help="where to write the report")
@@ -58,14 +56,14 @@ class Command(BaseCommand):
         config = _settings(options)
         try:
             config.harness()
-            backends = backend_factory(config)
+            backends = config.backends()
         except ValueError as error:
             raise CommandError(str(error)) from None
         tasks, corpus = Path(options["tasks"]), Path(options["corpus"]) if options["corpus"] else None
         for given in (tasks, corpus):
             if given is not None and not given.is_file():
                 raise CommandError(f"no such file: {given}")
-        run = Evaluation(config, backends, _embedder(config.embedder), token_counter(), self._say)
+        run = Evaluation(config, backends, eval_embedder(config.embedder), token_counter(), self._say)
         try:
             report = evaluate_dataset(options["format"], tasks, corpus, limit=options["limit"], run=run)
         except (DatasetError, json.JSONDecodeError) as error:

@@ -9,9 +9,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from research.retrieval.embedders import Vectors, normalise
+from research.retrieval.embedders import EmbedderSettings, Vectors, normalise
 
 _WORD = re.compile(r"\w+")
+
+
+def factory(settings: EmbedderSettings) -> HashingEmbedder:
+    return HashingEmbedder(dimension=settings.dimension)
 
 
 class HashingEmbedder:

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import httpx
 import numpy as np
 
-from research.retrieval.embedders import EmbeddingError, EmbeddingUnavailable, Vectors, normalise
+from research.protocol.retry import Retry, exponential
+from research.retrieval.embedders import EmbedderSettings, EmbeddingError, EmbeddingUnavailable, Vectors, normalise
+
+
+def factory(settings: EmbedderSettings) -> OpenAIEmbedder:
+    if not settings.url or not settings.model:
+        raise ValueError("the openai embedder needs a server URL and a model name (EMBEDDINGS_URL, EMBEDDINGS_MODEL)")
+    return OpenAIEmbedder(base_url=settings.url, model=settings.model)
 
 
 class OpenAIEmbedder:
+    """Retries connection failures, timeouts and 5xx ``max_retries`` times (``backoff * 2**n`` seconds apart),
+    then raises ``EmbeddingUnavailable``; any other error status raises ``EmbeddingError`` at once."""
+
     def __init__(
         self,
         *,
@@ -29,28 +38,24 @@ class OpenAIEmbedder:
             base_url=base_url.rstrip("/"), headers=headers, timeout=timeout, transport=transport
         )
         self._model, self._batch_size = model, batch_size
-        self._max_retries, self._backoff = max_retries, backoff
+        self._retry = Retry(on=EmbeddingUnavailable, delays=exponential(max_retries, backoff))
 
     @property
     def name(self) -> str:
         return f"openai:{self._model}"
 
     def _post(self, texts: list[str]) -> list[list[float]]:
-        for attempt in range(self._max_retries + 1):
-            try:
-                response = self._client.post("/v1/embeddings", json={"model": self._model, "input": texts})
-            except httpx.TransportError as error:
-                failure: EmbeddingError = EmbeddingUnavailable(f"embedding endpoint unreachable: {error}")
-            else:
-                if response.status_code < 400:
-                    return _vectors_of(response, len(texts))
-                failure = (EmbeddingUnavailable if response.status_code >= 500 else EmbeddingError)(
-                    f"embedding endpoint answered {response.status_code}: {response.text[:200]}"
-                )
-            if not isinstance(failure, EmbeddingUnavailable) or attempt == self._max_retries:
-                raise failure
-            time.sleep(self._backoff * 2**attempt)
-        raise AssertionError("unreachable")
+        return self._retry.call(lambda: self._post_once(texts))
+
+    def _post_once(self, texts: list[str]) -> list[list[float]]:
+        try:
+            response = self._client.post("/v1/embeddings", json={"model": self._model, "input": texts})
+        except httpx.TransportError as error:
+            raise EmbeddingUnavailable(f"embedding endpoint unreachable: {error}") from None
+        if response.status_code < 400:
+            return _vectors_of(response, len(texts))
+        failure = EmbeddingUnavailable if response.status_code >= 500 else EmbeddingError
+        raise failure(f"embedding endpoint answered {response.status_code}: {response.text[:200]}")
 
     def embed_documents(self, texts: Sequence[str]) -> Vectors:
         rows: list[list[float]] = []

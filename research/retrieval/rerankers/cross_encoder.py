@@ -7,6 +7,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from research.retrieval.rerankers import RerankerSettings
+
+
+def factory(settings: RerankerSettings) -> CrossEncoderReranker:
+    if settings.model_path is None:
+        raise ValueError("the cross-encoder reranker needs a local model folder (RERANKER_MODEL_PATH)")
+    return CrossEncoderReranker(settings.model_path)
+
 
 class CrossEncoderReranker:
     def __init__(self, model_path: Path, *, batch_size: int = 32, device: str = "cpu") -> None:

@@ -7,14 +7,25 @@ from typing import Any
 
 import httpx
 
-from research.retrieval.rerankers import RerankError
+from research.retrieval.rerankers import RerankError, RerankerSettings
+
+
+def factory(settings: RerankerSettings) -> HttpReranker:
+    if not settings.url:
+        raise ValueError("the http reranker needs the URL of its /rerank endpoint (RERANKER_URL)")
+    return HttpReranker(url=settings.url, model=settings.model)
 
 
 class HttpReranker:
     def __init__(
-        self, *, url: str, model: str, api_key: str | None = None, timeout: float = 15.0,
+        self,
+        *,
+        url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout: float = 15.0,
         transport: httpx.BaseTransport | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(headers=headers, timeout=timeout, transport=transport)
         self._url, self._model = url, model

@@ -8,44 +8,52 @@ from pathlib import Path
 
 from django.core.management import call_command
 
-from research.bench.harness import (
-    BenchBackend,
-    BenchCorpus,
-    BenchSettings,
-    FillingPolicy,
-    bench_harness,
-    timed_run,
-)
+from research.bench.harness import BenchBackend, BenchSettings, FillingPolicy, bench_corpus, bench_harness, timed_run
 from research.harness.run import estimate_tokens
 from research.protocol.events import ChunksPruned, RolloutFinished, ToolReturned, TurnRecorded
 
-TINY = BenchSettings(budget=6000, turns=8, chunk_tokens=100, search_tokens=400, latency_s=0.01, rollout_turns=3,
-                     prune_repeats=2)  # fmt: skip
+TINY = BenchSettings(
+    budget=6000, turns=8, chunk_tokens=100, search_tokens=400, latency_s=0.01, rollout_turns=3, prune_repeats=2
+)
 KEYS = {
-    "overhead_ms_per_turn", "overhead_ms_per_turn_p50", "overhead_ms_per_turn_full_context_p50", "overhead_turns",
-    "full_context_turns", "context_tokens_max", "context_tokens_final", "prune_ms", "prune_chunks",
-    "prune_context_tokens", "peak_memory_mb_per_run", "rollout1_wall_s", "rollouts4_wall_s", "rollouts4_wall_ratio",
+    "overhead_ms_per_turn",
+    "overhead_ms_per_turn_p50",
+    "overhead_ms_per_turn_full_context_p50",
+    "overhead_turns",
+    "full_context_turns",
+    "context_tokens_max",
+    "context_tokens_final",
+    "prune_ms",
+    "prune_chunks",
+    "prune_context_tokens",
+    "peak_memory_mb_per_run",
+    "rollout1_wall_s",
+    "rollouts4_wall_s",
+    "rollouts4_wall_ratio",
     "settings",
-}  # fmt: skip
+}
 
 
-def test_the_bench_corpus_honours_exclusions_and_the_budget() -> None:
-    corpus = BenchCorpus(chunks=30, chunk_tokens=50, count=estimate_tokens)
+def test_the_bench_corpus_honours_exclusions_and_the_budget_and_counts_its_hits() -> None:
+    corpus = bench_corpus(chunks=30, chunk_tokens=50, count=estimate_tokens, counter_name="estimate")
     first = corpus.search("a", exclude=frozenset(), budget=200)
     assert 1 <= len(first.hits) <= 3
-    assert sum(corpus.costs[int(h.doc_id[1:])] for h in first.hits) <= 200
+    assert all(hit.counter == "estimate" and hit.tokens == corpus.costs[hit.chunk_id] for hit in first.hits)
+    assert sum(hit.tokens or 0 for hit in first.hits) <= 200
     seen = frozenset(h.chunk_id for h in first.hits)
     again = corpus.search("a", exclude=seen, budget=200)
     assert again.hits
     assert not seen & {h.chunk_id for h in again.hits}
     assert corpus.search("a", exclude=frozenset(), budget=10).hits == ()
+    assert corpus.search("b", exclude=frozenset(), budget=200).hits[0] != first.hits[0]  # another place
 
 
 def test_the_filling_policy_fills_the_context_then_prunes_and_completes() -> None:
     policy = FillingPolicy(TINY)
     backend = BenchBackend(policy)
-    _, sink = timed_run(TINY, BenchCorpus(chunks=100, chunk_tokens=100, count=estimate_tokens), estimate_tokens,
-                        [backend])  # fmt: skip
+    _, sink = timed_run(
+        TINY, bench_corpus(chunks=100, chunk_tokens=100, count=estimate_tokens), estimate_tokens, [backend]
+    )
     assert len(backend.stamps) == TINY.turns
     assert [e.reason for e in sink.events if isinstance(e, RolloutFinished)] == ["completed"]
     assert any(isinstance(e, ChunksPruned) for e in sink.events)
@@ -73,9 +81,16 @@ def test_every_figure_is_produced_and_sane() -> None:
 def test_the_bench_harness_command_writes_json(tmp_path: Path) -> None:
     out, target = io.StringIO(), tmp_path / "bench.json"
     call_command(
-        "bench_harness", json=str(target), budget=6000, turns=6, chunk_tokens=100, latency=0.01, rollout_turns=2,
-        counter="estimate", stdout=out,
-    )  # fmt: skip
+        "bench_harness",
+        json=str(target),
+        budget=6000,
+        turns=6,
+        chunk_tokens=100,
+        latency=0.01,
+        rollout_turns=2,
+        counter="estimate",
+        stdout=out,
+    )
     figures = json.loads(target.read_text())
     assert set(figures) == KEYS
     assert figures["settings"]["budget"] == 6000

@@ -32,8 +32,9 @@ from research.protocol.events import (
     TurnRecorded,
 )
 
-TASK = Task(id="t1", question="Who?", answer="G. Stanley Hall", answer_aliases=("Stanley Hall",),
-            supporting_doc_ids=("a", "b"))  # fmt: skip
+TASK = Task(
+    id="t1", question="Who?", answer="G. Stanley Hall", answer_aliases=("Stanley Hall",), supporting_doc_ids=("a", "b")
+)
 TEXTS = {"a": "The APA's first president was G. Stanley Hall.", "b": "APA publishes it.", "c": "Hallway", "d": "x"}
 
 
@@ -51,19 +52,33 @@ def called(rollout: int, turn: int) -> ToolCalled:
 
 
 def recorded(rollout: int, turn: int, context: int, prompt: int = 100, completion: int = 10) -> TurnRecorded:
-    return TurnRecorded(rollout=rollout, turn=turn, prompt_tokens=prompt, completion_tokens=completion,
-                        cached_tokens=None, context_tokens=context, exact=True)  # fmt: skip
+    return TurnRecorded(
+        rollout=rollout,
+        turn=turn,
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        cached_tokens=None,
+        context_tokens=context,
+        exact=True,
+    )
 
 
 EVENTS: list[Event] = [
-    recorded(0, 1, 500), called(0, 1), called(0, 1), returned(0, 1, "a#0", "c#0", "c#1"),
-    recorded(1, 1, 400), called(1, 1), returned(1, 1, "d#0", "b#2"),
-    recorded(0, 2, 900), called(0, 2),
+    recorded(0, 1, 500),
+    called(0, 1),
+    called(0, 1),
+    returned(0, 1, "a#0", "c#0", "c#1"),
+    recorded(1, 1, 400),
+    called(1, 1),
+    returned(1, 1, "d#0", "b#2"),
+    recorded(0, 2, 900),
+    called(0, 2),
     ChunksPruned(rollout=0, turn=2, chunk_ids=("c#0", "c#1", "a#0"), freed_tokens=30),
     ChunksPruned(rollout=1, turn=2, chunk_ids=("d#0",), freed_tokens=10),
-    recorded(1, 2, 700), RolloutFinished(rollout=0, turns=2, reason="completed"),
+    recorded(1, 2, 700),
+    RolloutFinished(rollout=0, turns=2, reason="completed"),
     RolloutFinished(rollout=1, turns=3, reason="answered"),
-]  # fmt: skip
+]
 
 
 def test_it_normalises_case_whitespace_and_punctuation() -> None:

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from research.evaluation.formats import CorpusDoc, Task, write_corpus, write_tasks
 from research.evaluation.metrics import METRIC_NAMES
-from research.evaluation.runner import EvalSettings, Evaluation, backend_factory, evaluate_dataset
+from research.evaluation.runner import EvalSettings, Evaluation, evaluate_dataset
 from research.harness.ports import InferenceError
 from research.inference.scripted import ScriptedBackend
 from research.protocol import wire
@@ -31,10 +31,15 @@ DOCS = [
 ]
 TASKS = [
     Task("t1", "Who sponsors the serverless program of Halvorix?", "Mirela Dansk", (), ("halvorix",)),
-    Task("t2", "Where did the sponsor of the Halvorix serverless program work before?", "Quintara Labs", (),
-         ("halvorix", "dansk")),
+    Task(
+        "t2",
+        "Where did the sponsor of the Halvorix serverless program work before?",
+        "Quintara Labs",
+        (),
+        ("halvorix", "dansk"),
+    ),
     Task("t3", "What does Initech sell to banks?", "vector search", ("vector search software",), ("initech",)),
-]  # fmt: skip
+]
 
 
 @pytest.fixture
@@ -46,7 +51,7 @@ def dataset(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def evaluation(settings: EvalSettings, lines: list[str], backend_for=None) -> Evaluation:  # type: ignore[no-untyped-def]
-    backends = backend_for or backend_factory(settings)
+    backends = backend_for or settings.backends()
     return Evaluation(settings, backends, HashingEmbedder(dimension=384), EstimatingCounter(), lines.append)
 
 
@@ -99,24 +104,40 @@ def test_a_failed_run_scores_nothing_and_the_baseline_still_runs(dataset: tuple[
 
 def test_it_refuses_unknown_or_unconfigured_backends() -> None:
     with pytest.raises(ValueError, match="needs a server URL"):
-        backend_factory(EvalSettings(backend="openai"))
-    with pytest.raises(ValueError, match="unknown backend"):
-        backend_factory(EvalSettings(backend="oracle"))
+        EvalSettings(backend="openai").backends()
+    with pytest.raises(ValueError, match=r"unknown inference backend 'oracle' \(known: heuristic, scripted, openai\)"):
+        EvalSettings(backend="oracle").backends()
 
 
 def test_the_evaluate_command_writes_every_figure(dataset: tuple[Path, Path], tmp_path: Path) -> None:
     tasks, corpus = dataset
     out, target = io.StringIO(), tmp_path / "reports" / "eval.json"
     call_command(
-        "evaluate", format="jsonl", tasks=str(tasks), corpus=str(corpus), backend="heuristic", rollouts=2,
-        budget=8000, top_k=5, json=str(target), embedder="hashing", stdout=out,
-    )  # fmt: skip
+        "evaluate",
+        format="jsonl",
+        tasks=str(tasks),
+        corpus=str(corpus),
+        backend="heuristic",
+        rollouts=2,
+        budget=8000,
+        top_k=5,
+        json=str(target),
+        embedder="hashing",
+        stdout=out,
+    )
     report = json.loads(target.read_text())
     for system in ("agent", "baseline"):
         assert set(report[system]) >= {
-            "final_answer_found", "recall", "precision", "f1", "trajectory_recall", "prune_accuracy",
-            "turns_per_run", "tool_calls_per_turn", "tokens_per_run",
-        }  # fmt: skip
+            "final_answer_found",
+            "recall",
+            "precision",
+            "f1",
+            "trajectory_recall",
+            "prune_accuracy",
+            "turns_per_run",
+            "tool_calls_per_turn",
+            "tokens_per_run",
+        }
     assert report["settings"] | {"budget": 8000, "top_k": 5, "rollouts": 2, "format": "jsonl"} == report["settings"]
     assert len(report["tasks"]) == 3
     assert set(report["wall_s"]) == {"index", "agent", "baseline", "total"}
@@ -154,10 +175,20 @@ def test_the_evaluate_command_drives_an_openai_compatible_server(dataset: tuple[
     target = tmp_path / "eval.json"
     with serve_openai(_search_then_complete) as server:
         call_command(
-            "evaluate", format="jsonl", tasks=str(tasks), corpus=str(corpus), backend="openai", rollouts=2,
-            budget=8000, top_k=5, json=str(target), embedder="hashing", base_url=server.base_url, model=MODEL,
+            "evaluate",
+            format="jsonl",
+            tasks=str(tasks),
+            corpus=str(corpus),
+            backend="openai",
+            rollouts=2,
+            budget=8000,
+            top_k=5,
+            json=str(target),
+            embedder="hashing",
+            base_url=server.base_url,
+            model=MODEL,
             stdout=io.StringIO(),
-        )  # fmt: skip
+        )
     report = json.loads(target.read_text())
     assert len(server.requests) == len(TASKS) * 2 * 2  # two rollouts of two calls for every task
     assert {request["model"] for request in server.requests} == {MODEL}

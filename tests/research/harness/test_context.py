@@ -83,8 +83,9 @@ def test_counts_the_corpus_made_are_used_only_when_made_by_the_same_counter() ->
 
     def observed(known: dict[str, int]) -> Context:
         context = Context(system="s", question="q", tools=TOOL_SPECS, count=count, counter_name="estimate")
-        context.add_observation(Observation(call_id="c", tool="search_corpus", header="h", chunks=[chunk],
-                                            known_tokens=known))  # fmt: skip
+        context.add_observation(
+            Observation(call_id="c", tool="search_corpus", header="h", chunks=[chunk], known_tokens=known)
+        )
         return context
 
     assert observed({"d#0": right}).estimate() == observed({}).estimate()  # trusted and right: the same total
@@ -113,8 +114,14 @@ async def test_the_harness_trusts_hit_counts_only_from_a_counter_of_its_name() -
     for name in ("estimate", "another"):
         backend = ScriptedBackend([turn(call("search_corpus", {"query": "x"}))])
         config = HarnessConfig(rollouts=1, counter_name="estimate")
-        await run_research(question="q", corpus=CountedCorpus(name), backend_for=lambda i, b=backend: b,
-                           config=config, sink=ListSink(), count=count)  # fmt: skip
+        await run_research(
+            question="q",
+            corpus=CountedCorpus(name),
+            backend_for=lambda i, b=backend: b,
+            config=config,
+            sink=ListSink(),
+            count=count,
+        )
         tool = next(m for m in backend.requests[1] if m.role == "tool")
         used[name] = int(tool.content.rsplit("[Token usage: ", 1)[1].split("/")[0].replace(",", ""))
     assert used["estimate"] > 50_000 > used["another"]  # the claimed count was taken only from its own counter

@@ -25,8 +25,8 @@ from research.protocol.events import (
     ToolCalled,
     ToolReturned,
     TurnStarted,
-)  # fmt: skip
-from tests.support.fake_corpus import FakeCorpus
+)
+from research.retrieval.memory import MemoryCorpus
 
 DOCS = {
     "globex": ["Globex raised the Team plan price in June.", "Globex hired Dana Reyes as VP of Engineering."],
@@ -42,9 +42,15 @@ def one(config: HarnessConfig | None = None) -> HarnessConfig:
 async def run(script, corpus=None, config=None, **kwargs):  # type: ignore[no-untyped-def]
     backend = script if isinstance(script, ScriptedBackend) else ScriptedBackend(script)
     sink = ListSink()
-    corpus = corpus or FakeCorpus(DOCS)
-    result = await run_research(question="What did Globex change?", corpus=corpus, backend_for=lambda i: backend,
-                                config=one(config), sink=sink, **kwargs)  # fmt: skip
+    corpus = corpus or MemoryCorpus(DOCS)
+    result = await run_research(
+        question="What did Globex change?",
+        corpus=corpus,
+        backend_for=lambda i: backend,
+        config=one(config),
+        sink=sink,
+        **kwargs,
+    )
     return result, sink.events, backend, corpus
 
 
@@ -153,7 +159,7 @@ async def test_past_the_hard_cutoff_only_prune_and_complete_run() -> None:
         turn(call("search_corpus", {"query": "Globex price June hired Dana"})),
         turn(call("search_corpus", {"query": "Initech"}), call("prune_chunks", {"chunk_ids": ["globex#0"]})),
     ]
-    big = FakeCorpus({"globex": ["Globex price June " + "word " * 700, "Globex hired Dana " + "word " * 200]})
+    big = MemoryCorpus({"globex": ["Globex price June " + "word " * 700, "Globex hired Dana " + "word " * 200]})
     _, events, backend, corpus = await run(script, corpus=big, config=config)
     levels = [e.level for e in events if isinstance(e, BudgetLevelChanged)]
     assert levels[0] == "hard"
@@ -168,7 +174,7 @@ async def test_the_soft_nudge_can_be_switched_off() -> None:
     texts = {"globex": ["Globex " + "word " * 700]}
     for nudge in (True, False):
         config = HarnessConfig(rollouts=1, budget=BudgetConfig(limit=2_000, soft_nudge=nudge))
-        _, _, backend, _ = await run([turn(call("search_corpus", {"query": "Globex"}))], FakeCorpus(texts), config)
+        _, _, backend, _ = await run([turn(call("search_corpus", {"query": "Globex"}))], MemoryCorpus(texts), config)
         assert (budget.SOFT_NUDGE in backend.requests[1][-1].content) is nudge
 
 
@@ -194,9 +200,14 @@ async def test_it_stops_at_the_maximum_number_of_turns() -> None:
 
 
 async def test_tool_calls_of_one_turn_run_concurrently() -> None:
-    corpus = FakeCorpus(DOCS, barrier=threading.Barrier(3))  # each call waits until all three are in flight
-    script = [turn(call("search_corpus", {"query": "Globex"}), call("search_corpus", {"query": "Initech"}),
-                   call("grep_corpus", {"pattern": "Nimbus"}))]  # fmt: skip
+    corpus = MemoryCorpus(DOCS, barrier=threading.Barrier(3))  # each call waits until all three are in flight
+    script = [
+        turn(
+            call("search_corpus", {"query": "Globex"}),
+            call("search_corpus", {"query": "Initech"}),
+            call("grep_corpus", {"pattern": "Nimbus"}),
+        )
+    ]
     _, events, backend, _ = await run(script, corpus=corpus)
     returned = [e for e in events if isinstance(e, ToolReturned)]
     assert [e.error for e in returned] == [None, None, None]
@@ -228,8 +239,13 @@ async def test_rollouts_run_concurrently_and_are_fused_with_agreement() -> None:
 
     backends = {i: script_for(i) for i in range(4)}
     sink = ListSink()
-    result = await run_research(question="q", corpus=FakeCorpus(DOCS), backend_for=backends.__getitem__,
-                                config=HarnessConfig(rollouts=4), sink=sink)  # fmt: skip
+    result = await run_research(
+        question="q",
+        corpus=MemoryCorpus(DOCS),
+        backend_for=backends.__getitem__,
+        config=HarnessConfig(rollouts=4),
+        sink=sink,
+    )
     by_id = {d.doc_id: d for d in result.documents}
     assert by_id["globex"].agreement == 2
     assert by_id["initech"].agreement == 1
@@ -241,8 +257,13 @@ async def test_a_failed_rollout_does_not_fail_the_others() -> None:
     good = ScriptedBackend([turn(call("search_corpus", {"query": "Globex"}))])
     bad = ScriptedBackend([InferenceUnavailable("vLLM is down")])
     sink = ListSink()
-    result = await run_research(question="q", corpus=FakeCorpus(DOCS), backend_for=lambda i: [good, bad][i],
-                                config=HarnessConfig(rollouts=2), sink=sink)  # fmt: skip
+    result = await run_research(
+        question="q",
+        corpus=MemoryCorpus(DOCS),
+        backend_for=lambda i: [good, bad][i],
+        config=HarnessConfig(rollouts=2),
+        sink=sink,
+    )
     assert result.status == "finished"
     finished = {e.rollout: e for e in sink.events if isinstance(e, RolloutFinished)}
     assert finished[1].reason == "failed"

@@ -14,8 +14,10 @@ from tests.research.retrieval.conftest import make_corpus
 
 async def test_dedup_exclusions_reach_the_real_index(chroma, tmp_path) -> None:  # type: ignore[no-untyped-def]
     index = make_corpus(chroma, tmp_path)
-    texts = {"globex": ["Globex raised prices in June.", "Globex prices and plans for teams."],
-             "initech": ["Initech prices for banks."]}  # fmt: skip
+    texts = {
+        "globex": ["Globex raised prices in June.", "Globex prices and plans for teams."],
+        "initech": ["Initech prices for banks."],
+    }
     index.add([Chunk(chunk_id_for(d, i), d, i, t, d.title()) for d, ts in texts.items() for i, t in enumerate(ts)])
     index.refresh_sparse()
     script = [
@@ -23,11 +25,16 @@ async def test_dedup_exclusions_reach_the_real_index(chroma, tmp_path) -> None: 
         turn(call("search_corpus", {"query": "prices plans"})),
         turn(call("read_document", {"doc_id": "globex"})),
         turn(call("read_document", {"doc_id": "nope"})),
-    ]  # fmt: skip
+    ]
     sink = ListSink()
     backend = ScriptedBackend(script)
-    await run_research(question="prices", corpus=CorpusPort(index), backend_for=lambda i: backend,
-                       config=HarnessConfig(rollouts=1), sink=sink)  # fmt: skip
+    await run_research(
+        question="prices",
+        corpus=CorpusPort(index),
+        backend_for=lambda i: backend,
+        config=HarnessConfig(rollouts=1),
+        sink=sink,
+    )
     returned = [e for e in sink.events if isinstance(e, ToolReturned)]
     seen: list[str] = []
     for event in returned[:3]:

@@ -23,7 +23,7 @@ from research.inference.heuristic import (
 from research.inference.scripted import call
 from research.protocol import wire
 from research.protocol.events import ChunksPruned, RolloutFinished, ToolCalled
-from tests.support.fake_corpus import FakeCorpus
+from research.retrieval.memory import MemoryCorpus
 
 # Two hops: the question names Halvorix's codename program; only the first document names its
 # sponsor (Dana Okonkwo), and only the second says where she worked before.
@@ -38,10 +38,14 @@ QUESTION = "Who sponsors Halvorix's serverless codename program, and where did t
 
 async def run(variant_count: int = 1, **kwargs):  # type: ignore[no-untyped-def]
     sink = ListSink()
-    corpus = FakeCorpus(DOCS, per_call=2)
-    result = await run_research(question=QUESTION, corpus=corpus,
-                                backend_for=lambda i: HeuristicBackend(variant=i, **kwargs),
-                                config=HarnessConfig(rollouts=variant_count), sink=sink)  # fmt: skip
+    corpus = MemoryCorpus(DOCS, per_call=2)
+    result = await run_research(
+        question=QUESTION,
+        corpus=corpus,
+        backend_for=lambda i: HeuristicBackend(variant=i, **kwargs),
+        config=HarnessConfig(rollouts=variant_count),
+        sink=sink,
+    )
     return result, sink.events, corpus
 
 

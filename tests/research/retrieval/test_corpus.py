@@ -138,9 +138,11 @@ def filled_module(chroma, tmp_path_factory) -> HybridCorpus:  # type: ignore[no-
 def test_search_fetches_lazily_but_packs_as_packing_all_candidates_would(filled: HybridCorpus, budget: int) -> None:
     query = "Globex Nimbus pricing plan"
     everything = pack(
-        filled.candidates(query, exclude=frozenset()), budget=budget, counter=filled.counter,
+        filled.candidates(query, exclude=frozenset()),
+        budget=budget,
+        counter=filled.counter,
         limit=filled.config.max_results,
-    ).result  # fmt: skip
+    ).result
     searched = filled.search(query, budget=budget)
     assert [c.chunk_id for c in searched.chunks] == [c.chunk_id for c in everything.chunks]
     assert searched.tokens == everything.tokens

@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from research.retrieval.embedders import EmbeddingError, EmbeddingUnavailable
+from research.retrieval.embedders import EMBEDDERS, EmbedderSettings, EmbeddingError, EmbeddingUnavailable, embedder_for
 from research.retrieval.embedders.hashing import HashingEmbedder
 from research.retrieval.embedders.openai_http import OpenAIEmbedder
 from research.retrieval.embedders.sentence_transformer import SentenceTransformerEmbedder
@@ -104,3 +104,36 @@ def test_the_minilm_embedder_reads_past_256_word_pieces(minilm: SentenceTransfor
     with_tail, without_tail = minilm.embed_documents([filler + tail, filler])
     query = minilm.embed_query("Globex acquired a quantum battery startup")
     assert float(query @ with_tail) > float(query @ without_tail) + 0.02
+
+
+def test_the_registry_builds_each_embedder_from_its_settings() -> None:
+    assert EMBEDDERS.names == ("minilm", "openai", "hashing")
+    hashing = embedder_for("hashing", EmbedderSettings(dimension=64))
+    assert isinstance(hashing, HashingEmbedder)
+    assert hashing.name == "hashing-64"
+    remote = embedder_for("openai", EmbedderSettings(url="http://127.0.0.1:9", model="e5"))
+    assert isinstance(remote, OpenAIEmbedder)
+    assert remote.name == "openai:e5"
+
+
+@pytest.mark.parametrize("settings", [EmbedderSettings(model="e5"), EmbedderSettings(url="http://127.0.0.1:9")])
+def test_the_openai_embedder_needs_a_url_and_a_model(settings: EmbedderSettings) -> None:
+    with pytest.raises(ValueError, match="needs a server URL and a model name"):
+        embedder_for("openai", settings)
+
+
+def test_an_unknown_embedder_is_refused_with_the_known_ones() -> None:
+    with pytest.raises(ValueError, match=r"unknown embedder 'bert' \(known: minilm, openai, hashing\)"):
+        embedder_for("bert", EmbedderSettings())
+
+
+def test_the_http_embedder_gives_up_after_its_retries() -> None:
+    calls: list[int] = []
+
+    def route(request: dict[str, Any]) -> tuple[int, Any]:
+        calls.append(1)
+        return 503, {"error": "busy"}
+
+    with serve({"/v1/embeddings": route}) as url, pytest.raises(EmbeddingUnavailable, match="answered 503"):
+        OpenAIEmbedder(base_url=url, model="e5", max_retries=2, backoff=0.001).embed_documents(["x"])
+    assert len(calls) == 3

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 
-from research.retrieval.rerankers import NoReranker, RerankError
+from research.retrieval.rerankers import RERANKERS, NoReranker, RerankError, RerankerSettings, reranker_for
 from research.retrieval.rerankers.cross_encoder import CrossEncoderReranker
 from research.retrieval.rerankers.http import HttpReranker
 from tests.support.http_stub import serve
@@ -61,3 +61,22 @@ def test_the_cross_encoder_loads_a_local_model_offline_and_scores_pairs() -> Non
     assert len(scores) == 3
     assert all(isinstance(score, float) for score in scores)
     assert reranker.name == "cross-encoder:model"
+
+
+def test_the_registry_builds_each_reranker_from_its_settings() -> None:
+    assert RERANKERS.names == ("none", "cross-encoder", "http")
+    assert isinstance(reranker_for("none", RerankerSettings()), NoReranker)
+    http = reranker_for("http", RerankerSettings(url="http://127.0.0.1:9/rerank", model="bge"))
+    assert isinstance(http, HttpReranker)
+    assert http.name == "http:bge"
+
+
+def test_the_registry_refuses_missing_settings_and_unknown_names(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=r"needs a local model folder \(RERANKER_MODEL_PATH\)"):
+        reranker_for("cross-encoder", RerankerSettings())
+    with pytest.raises(FileNotFoundError, match="nothing is downloaded"):
+        reranker_for("cross-encoder", RerankerSettings(model_path=tmp_path / "missing"))
+    with pytest.raises(ValueError, match=r"needs the URL of its /rerank endpoint \(RERANKER_URL\)"):
+        reranker_for("http", RerankerSettings(model="bge"))
+    with pytest.raises(ValueError, match=r"unknown reranker 'colbert' \(known: none, cross-encoder, http\)"):
+        reranker_for("colbert", RerankerSettings())

@@ -7,13 +7,13 @@ import pytest
 from research.harness.ports import CorpusHit, CorpusToolError
 from research.harness.run import estimate_tokens
 from research.protocol import wire
+from research.retrieval.memory import MemoryCorpus
 from research.runs.multi_corpus import MultiCorpus
-from tests.support.fake_corpus import FakeCorpus
 
 
-def _pair() -> tuple[FakeCorpus, FakeCorpus, MultiCorpus]:
-    left = FakeCorpus({"globex": ["Globex prices rose in June.", "Globex hired engineers."]})
-    right = FakeCorpus({"initech": ["Initech prices for banks.", "Initech prices and plans."]})
+def _pair() -> tuple[MemoryCorpus, MemoryCorpus, MultiCorpus]:
+    left = MemoryCorpus({"globex": ["Globex prices rose in June.", "Globex hired engineers."]})
+    right = MemoryCorpus({"initech": ["Initech prices for banks.", "Initech prices and plans."]})
     return left, right, MultiCorpus([left, right], count=estimate_tokens)
 
 
@@ -69,4 +69,4 @@ def test_grep_returns_matches_of_both_and_an_invalid_pattern_is_the_models_error
 
 def test_it_needs_two_corpora() -> None:
     with pytest.raises(ValueError, match="two"):
-        MultiCorpus([FakeCorpus({})], count=estimate_tokens)
+        MultiCorpus([MemoryCorpus({})], count=estimate_tokens)

@@ -27,15 +27,20 @@ class Command(BaseCommand):
         parser.add_argument("--latency", type=float, default=defaults.latency_s, help="simulated model seconds")
         parser.add_argument("--rollout-turns", type=int, default=defaults.rollout_turns)
         parser.add_argument(
-            "--counter", default="product", choices=("product", "estimate"),
+            "--counter",
+            default="product",
+            choices=("product", "estimate"),
             help="token counting: the product's (word pieces when MiniLM is installed) or the 4-characters estimate",
-        )  # fmt: skip
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         settings = BenchSettings(
-            budget=options["budget"], turns=options["turns"], chunk_tokens=options["chunk_tokens"],
-            latency_s=options["latency"], rollout_turns=options["rollout_turns"],
-        )  # fmt: skip
+            budget=options["budget"],
+            turns=options["turns"],
+            chunk_tokens=options["chunk_tokens"],
+            latency_s=options["latency"],
+            rollout_turns=options["rollout_turns"],
+        )
         if options["counter"] == "estimate":
             figures = bench_harness(settings, estimate_tokens, counter_name="estimate_tokens")
         else:

@@ -14,18 +14,9 @@ from research.bench.retrieval import quality_benchmark, speed_benchmark
 from research.bench.speed import SpeedOptions
 from research.bench.tables import quality_table, speed_table
 from research.evaluation.formats import DatasetError
+from research.evaluation.runner import EVAL_EMBEDDERS, eval_embedder
 from research.platform.composition import token_counter
 from research.retrieval.embedders import Embedder
-
-
-def _embedder(name: str) -> Embedder:
-    if name == "hashing":
-        from research.retrieval.embedders.hashing import HashingEmbedder
-
-        return HashingEmbedder(dimension=384)
-    from research.retrieval.embedders.sentence_transformer import SentenceTransformerEmbedder
-
-    return SentenceTransformerEmbedder()
 
 
 class Command(BaseCommand):
@@ -41,14 +32,14 @@ class Command(BaseCommand):
         parser.add_argument("--data", type=Path, default=settings.BASE_DIR.parent / "shared" / "eval_data")
         parser.add_argument("--queries", type=int, default=50, help="timed search queries per corpus size")
         parser.add_argument("--embed-sample", type=int, default=1000, help="chunks the embedder's rate is timed on")
-        parser.add_argument("--embedder", default="minilm", choices=("minilm", "hashing"))
+        parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS)
         parser.add_argument("--json", required=True, type=Path, help="where to write the results")
 
     def handle(self, *args: Any, **options: Any) -> None:
         sizes: list[int] = options["chunks"] or []
         if any(n < 1 for n in [*sizes, options["queries"], options["embed_sample"]]):
             raise CommandError("--chunks, --queries and --embed-sample must be positive")
-        embedder = _embedder(options["embedder"])
+        embedder = eval_embedder(options["embedder"])
         with tempfile.TemporaryDirectory(prefix="bench-retrieval-") as folder:
             if options["quality"]:
                 result = self._quality(options["quality"], options["data"], Path(folder), embedder)
@@ -56,9 +47,13 @@ class Command(BaseCommand):
             else:
                 speed = SpeedOptions(queries=options["queries"], embed_sample=options["embed_sample"])
                 result = speed_benchmark(
-                    sizes, workdir=Path(folder), embedder=embedder, options=speed, counter=token_counter(),
+                    sizes,
+                    workdir=Path(folder),
+                    embedder=embedder,
+                    options=speed,
+                    counter=token_counter(),
                     progress=self._say,
-                )  # fmt: skip
+                )
                 table = speed_table(result)
         path: Path = options["json"]
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,9 +63,13 @@ class Command(BaseCommand):
     def _quality(self, dataset: str, data: Path, folder: Path, embedder: Embedder) -> dict[str, Any]:
         try:
             return quality_benchmark(
-                "musique" if dataset == "musique" else "hotpotqa", data_dir=data, workdir=folder, embedder=embedder,
-                counter=token_counter(), progress=self._say,
-            )  # fmt: skip
+                "musique" if dataset == "musique" else "hotpotqa",
+                data_dir=data,
+                workdir=folder,
+                embedder=embedder,
+                counter=token_counter(),
+                progress=self._say,
+            )
         except (FileNotFoundError, DatasetError, json.JSONDecodeError) as error:
             raise CommandError(f"dataset {dataset} in {data}: {error}") from None
 
