@@ -53,6 +53,18 @@ def claimable(now: object) -> Q:
     return Q(status=RunStatus.QUEUED) | Q(status=RunStatus.RUNNING, claimed_until__lt=now)
 
 
+def _restarted(claim: Claim, last_seq: int, reason: str) -> None:
+    """Append the ``run_restarted`` that opens a later attempt: what it supersedes and why."""
+    restarted = RunRestarted(
+        attempt=claim.attempt,
+        max_attempts=settings.RUN_MAX_ATTEMPTS,
+        superseded_through=last_seq,
+        reason=reason or "the previous worker stopped renewing its lease",
+    )
+    event_append(run_id=claim.run_id, event=restarted, attempt=claim.attempt, guard=claim.guard, status_reason="")
+    logger.warning("run %s: restarting as attempt %s (%s)", claim.run_id, claim.attempt, restarted.reason)
+
+
 def run_claim(*, run_id: int) -> Claim | None:
     """Take the run if it is claimable and has attempts left; None when another worker has it or it is done.
 
@@ -73,14 +85,7 @@ def run_claim(*, run_id: int) -> Claim | None:
         if updated != 1:
             return None
         attempt, last_seq, reason = Run.objects.values_list("attempts", "last_seq", "status_reason").get(pk=run_id)
-    claim = Claim(run_id=run_id, owner=owner, attempt=attempt)
-    if attempt > 1:
-        restarted = RunRestarted(
-            attempt=attempt,
-            max_attempts=settings.RUN_MAX_ATTEMPTS,
-            superseded_through=last_seq,
-            reason=reason or "the previous worker stopped renewing its lease",
-        )
-        event_append(run_id=run_id, event=restarted, attempt=attempt, guard=claim.guard, status_reason="")
-        logger.warning("run %s: restarting as attempt %s (%s)", run_id, attempt, restarted.reason)
+        claim = Claim(run_id=run_id, owner=owner, attempt=attempt)
+        if attempt > 1:  # in the claim's transaction: nothing (a cancel request) can come between them
+            _restarted(claim, last_seq, reason)
     return claim

@@ -15,7 +15,7 @@ from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
-from research.runs.journal import event_append
+from research.runs.journal import StoredEvent, event_append
 
 RUN_TASK = "research.tasks.run_execute"  # routed to the `runs` queue (worker/queues.py)
 
@@ -40,7 +40,9 @@ def run_validate(
     if not question.strip():
         errors["question"] = "Ask a question."
     elif len(question) > limits.QUESTION_MAX:
-        errors["question"] = f"Keep the question under {limits.QUESTION_MAX:,} characters."
+        errors["question"] = (
+            f"Keep the question within {limits.QUESTION_MAX:,} characters (this one has {len(question):,})."
+        )
     if not corpora:
         errors["corpora"] = "Choose at least one corpus."
     elif any(corpus.workspace_id != workspace_id for corpus in corpora):
@@ -106,28 +108,37 @@ def run_cancel(*, actor: Membership, run: Run, reason: str = "") -> Run:
     if run.workspace_id != actor.workspace_id:
         raise PermissionDenied("That run is not in your workspace.")
     reason = reason.strip() or f"cancelled by {actor.user.get_username()}"
-    attempt = max(run.attempts, 1)
-    done = event_append(
-        run_id=run.pk,
-        event=RunCancelled(reason=reason),
-        attempt=attempt,
-        guard=Q(status=RunStatus.QUEUED),
-        status=RunStatus.CANCELLED,
-        status_reason=reason,
-        cancel_reason=reason,
-        cancel_requested=True,
-        finished_at=timezone.now(),
-    )
-    if done is None:
+    done = _cancel_event(run_id=run.pk, reason=reason, by=actor.user.get_username())
+    run.refresh_from_db()
+    if done is None and run.status != RunStatus.RUNNING:
+        raise ValidationError(f"The run has already {run.status}.")
+    return run  # (a second cancel of a running run changes nothing)
+
+
+def _cancel_event(*, run_id: int, reason: str, by: str) -> StoredEvent | None:
+    """Cancel a queued run, or ask a running one to stop; None when neither applies. The attempt the event
+    belongs to is read under the run's row lock, so a takeover cannot slip between the read and the write."""
+    with transaction.atomic():
+        attempts = Run.objects.select_for_update().values_list("attempts", flat=True).get(pk=run_id)
+        attempt = max(attempts, 1)
         done = event_append(
-            run_id=run.pk,
-            event=CancelRequested(reason=reason, by=actor.user.get_username()),
+            run_id=run_id,
+            event=RunCancelled(reason=reason),
+            attempt=attempt,
+            guard=Q(status=RunStatus.QUEUED),
+            status=RunStatus.CANCELLED,
+            status_reason=reason,
+            cancel_reason=reason,
+            cancel_requested=True,
+            finished_at=timezone.now(),
+        )
+        if done is not None:
+            return done
+        return event_append(
+            run_id=run_id,
+            event=CancelRequested(reason=reason, by=by),
             attempt=attempt,
             guard=Q(status=RunStatus.RUNNING, cancel_requested=False),
             cancel_requested=True,
             cancel_reason=reason,
         )
-    run.refresh_from_db()
-    if done is None and run.status != RunStatus.RUNNING:
-        raise ValidationError(f"The run has already {run.status}.")
-    return run  # (a second cancel of a running run changes nothing)

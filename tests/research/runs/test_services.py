@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.utils import timezone
 
-from research.models import Membership, Run, RunEvent, RunStatus
+from research.models import Corpus, Membership, Run, RunEvent, RunStatus
 from research.runs import services as runs
 from research.runs.lease import run_claim
 from tests.research.runs.conftest import QUESTION, ingest
@@ -97,7 +100,7 @@ def test_cancelling_a_queued_run_ends_it_at_once(owner, corpus, start_run) -> No
     assert run.finished_at is not None
     event = RunEvent.objects.get(run=run)
     assert event.type == "run_cancelled"
-    assert event.payload == {"type": "run_cancelled", "reason": "typo in the question"}
+    assert event.payload == {"type": "run_cancelled", "reason": "typo in the question", "documents": []}
     assert run_claim(run_id=run.pk) is None
 
 
@@ -120,3 +123,19 @@ def test_cancelling_a_finished_run_is_refused(owner, corpus, start_run) -> None:
     run.refresh_from_db()
     with pytest.raises(ValidationError, match="already finished"):
         runs.run_cancel(actor=owner, run=run)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cancel_names_the_attempt_holding_the_run_even_when_the_page_read_an_older_one(  # type: ignore[no-untyped-def]
+    owner, start_run
+) -> None:
+    """A view reads the run (attempt 1), another worker takes it over (attempt 2), then the member cancels:
+    the request belongs to attempt 2 and comes after its run_restarted (found by the lifecycle machine)."""
+    run = start_run([Corpus.objects.create(workspace=owner.workspace, name="Bare", slug="bare")])
+    assert run_claim(run_id=run.pk) is not None
+    seen_by_the_page = Run.objects.get(pk=run.pk)
+    Run.objects.filter(pk=run.pk).update(claimed_until=timezone.now() - timedelta(seconds=1))
+    assert run_claim(run_id=run.pk).attempt == 2  # type: ignore[union-attr]
+    runs.run_cancel(actor=owner, run=seen_by_the_page, reason="stop")
+    journal = list(RunEvent.objects.filter(run=run).order_by("seq").values_list("type", "attempt"))
+    assert journal == [("run_restarted", 2), ("cancel_requested", 2)]

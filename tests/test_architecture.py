@@ -1,0 +1,116 @@
+"""The import graph: no cycle between modules of ``research`` and nothing outside ``research.bench`` imports it.
+
+grimp reads every import statement of a module, those inside functions included (a function-local
+import is how a cycle usually hides), and ``if TYPE_CHECKING:`` ones too (``build_graph`` keeps them
+unless told ``exclude_type_checking_imports=True``). It records only imports written in the code: a
+package is not taken to import its submodules, nor a submodule its package, unless a statement says so.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from itertools import pairwise
+from pathlib import Path
+
+import grimp
+import pytest
+
+PRODUCT = ("research", "context1_web", "worker")
+BENCH = "research.bench"
+
+
+def graph_of(*packages: str) -> grimp.ImportGraph:
+    return grimp.build_graph(*packages, include_external_packages=False, cache_dir=None)
+
+
+def import_cycles(graph: grimp.ImportGraph) -> list[tuple[str, ...]]:
+    """Each import cycle once, as the chain of modules from its first (by name) back to it.
+
+    An import ``a -> b`` lies on a cycle exactly when some chain of imports leads from ``b`` back to
+    ``a``; the shortest such chain closes the cycle.
+    """
+    cycles = set()
+    for importer in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            if back is not None:
+                ring = (importer, *back[:-1])
+                start = ring.index(min(ring))  # the same cycle, found from each of its imports, is kept once
+                cycles.add((*ring[start:], *ring[:start], ring[start]))
+    return sorted(cycles, key=lambda cycle: (len(cycle), cycle))
+
+
+def describe(graph: grimp.ImportGraph, cycle: tuple[str, ...]) -> str:
+    """``a -> b (a.py line 3: import b) -> ...``: where each import of the cycle is written."""
+    hops = []
+    for importer, imported in pairwise(cycle):
+        details = graph.get_import_details(importer=importer, imported=imported)
+        where = f" (line {details[0]['line_number']}: {details[0]['line_contents']})" if details else ""
+        hops.append(f"{importer} -> {imported}{where}")
+    return "\n  ".join(hops)
+
+
+def importers_from_outside(graph: grimp.ImportGraph, package: str) -> set[tuple[str, str]]:
+    """(importer, imported) for every import of ``package`` or its modules by a module outside it."""
+    inside = {package, *graph.find_descendants(package)}
+    return {
+        (importer, imported)
+        for imported in inside
+        for importer in graph.find_modules_that_directly_import(imported)
+        if importer not in inside
+    }
+
+
+def test_research_has_no_import_cycle() -> None:
+    graph = graph_of("research")
+    cycles = import_cycles(graph)
+    assert not cycles, "import cycles in research:\n" + "\n".join(f"  {describe(graph, c)}" for c in cycles)
+
+
+def test_nothing_outside_the_benchmarks_imports_them() -> None:
+    """A second guard beside import-linter's contract: the product imports nothing from research.bench."""
+    graph = graph_of(*PRODUCT)
+    assert graph.find_descendants(BENCH), "research.bench has no modules: is the graph right?"
+    assert importers_from_outside(graph, BENCH) == set()
+
+
+# --- the checks can fail ------------------------------------------------------------------------------
+def _package(root: Path, name: str, modules: dict[str, str]) -> None:
+    (root / name).mkdir()
+    (root / name / "__init__.py").write_text("")
+    for module, source in modules.items():
+        (root / name / f"{module}.py").write_text(textwrap.dedent(source))
+
+
+def test_a_cycle_closed_by_a_function_local_import_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _package(
+        tmp_path,
+        "cycle_probe",
+        {
+            "a": "from cycle_probe import b\n",
+            "b": "from cycle_probe.c import value\n",
+            "c": "value = 1\n\ndef later():\n    from . import a\n    return a\n",
+            "d": "import cycle_probe.a\n",  # imports the cycle, is not on it
+        },
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    graph = graph_of("cycle_probe")
+    cycles = import_cycles(graph)
+    assert cycles == [("cycle_probe.a", "cycle_probe.b", "cycle_probe.c", "cycle_probe.a")]
+    assert "cycle_probe.c -> cycle_probe.a (line 4: from . import a)" in describe(graph, cycles[0])
+
+
+def test_a_package_without_cycles_has_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _package(tmp_path, "acyclic_probe", {"a": "import acyclic_probe.b\n", "b": "def f():\n    import json\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert import_cycles(graph_of("acyclic_probe")) == []
+
+
+def test_an_import_of_the_benchmarks_from_outside_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _package(tmp_path, "bench_probe", {"app": "def run():\n    from bench_probe.bench import baseline\n"})
+    (tmp_path / "bench_probe" / "bench").mkdir()
+    (tmp_path / "bench_probe" / "bench" / "__init__.py").write_text("")
+    (tmp_path / "bench_probe" / "bench" / "baseline.py").write_text("import bench_probe.bench\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = importers_from_outside(graph_of("bench_probe"), "bench_probe.bench")
+    assert found == {("bench_probe.app", "bench_probe.bench.baseline")}
