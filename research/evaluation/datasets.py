@@ -141,6 +141,57 @@ def hotpotqa(tasks_path: Path, corpus_path: Path | None = None) -> tuple[list[Ta
     return [_hotpot_task(record) for record in records], corpus
 
 
+def _corpus_records(path: Path, records: list[dict[str, Any]]) -> list[CorpusDoc]:
+    """Documents of a JSON array (or JSON Lines) of records: corpus JSONL (``doc_id``, ``title``, ``text``), the
+    MuSiQue corpus (``title``, ``text``: doc id = hash of title and text), MuSiQue or HotpotQA task records."""
+    if not records:
+        return []
+    first = records[0]
+    if "paragraphs" in first:
+        return musique(path)[1]
+    if "context" in first and "supporting_facts" in first:
+        return hotpotqa(path)[1]
+    if {"doc_id", "title", "text"} <= first.keys():
+        return _corpus_docs(records, path)
+    if {"title", "text"} <= first.keys():
+        pairs = [(_field(r, "title", path), _field(r, "text", path)) for r in records]
+        return _pooled([[CorpusDoc(short_hash(f"{title}\n{text}"), title, text) for title, text in pairs]])
+    raise DatasetError(
+        f"{path}: not a corpus: expected corpus JSONL records (doc_id, title, text), the MuSiQue corpus "
+        "(title, text), MuSiQue or HotpotQA task records, or the HotpotQA corpus (an object of title: sentences)"
+    )
+
+
+def _corpus_docs(records: list[dict[str, Any]], path: Path) -> list[CorpusDoc]:
+    return [CorpusDoc(_field(r, "doc_id", path), _field(r, "title", path), _field(r, "text", path)) for r in records]
+
+
+def _field(record: dict[str, Any], key: str, path: Path) -> str:
+    value = record.get(key)
+    if not isinstance(value, str):
+        raise DatasetError(f"{path}: {key!r} must be a string in every record, got {type(value).__name__}")
+    return value
+
+
+def load_corpus(path: Path) -> list[CorpusDoc]:
+    """The documents of any corpus the evaluation reads (its shape tells which; see ``_corpus_records``), with
+    the doc ids its own format gives them; ``DatasetError`` for anything else or an empty corpus."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError:
+        data = None
+    if isinstance(data, dict) and data and all(isinstance(v, list) for v in data.values()):
+        docs = _hotpot_corpus(path)
+    else:
+        try:
+            docs = _corpus_records(path, _records(path))
+        except json.JSONDecodeError as error:
+            raise DatasetError(f"{path}: not JSON or JSON Lines ({error.msg})") from None
+    if not docs:
+        raise DatasetError(f"{path}: the corpus holds no documents")
+    return docs
+
+
 def check_supported(tasks: list[Task], corpus: list[CorpusDoc]) -> None:
     """Raise ``DatasetError`` when doc ids repeat or a task cites a document the corpus lacks."""
     ids = [doc.doc_id for doc in corpus]

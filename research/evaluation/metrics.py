@@ -172,12 +172,16 @@ def aggregate(rows: Sequence[TaskMetrics]) -> dict[str, float | None]:
 
 
 def side_by_side(columns: Mapping[str, Mapping[str, float | None]]) -> str:
-    """A plain-text table: one row per metric, one column per system."""
+    """A plain-text table: one row per metric, then any other figure a column has (the distractor recall
+    ratio), one column per system."""
     names = list(columns)
-    lines = [f"{'metric':<26}" + "".join(f"{name:>14}" for name in names)]
-    for metric in METRIC_NAMES:
+    extra = [key for key in dict.fromkeys(k for name in names for k in columns[name]) if key not in METRIC_NAMES]
+    width = max([26, *(len(key) + 2 for key in extra)])
+    widths = [max(14, len(name) + 2) for name in names]
+    lines = [f"{'metric':<{width}}" + "".join(f"{name:>{w}}" for name, w in zip(names, widths, strict=True))]
+    for metric in (*METRIC_NAMES, *extra):
         cells = [columns[name].get(metric) for name in names]
-        lines.append(f"{metric:<26}" + "".join(f"{_cell(v):>14}" for v in cells))
+        lines.append(f"{metric:<{width}}" + "".join(f"{_cell(v):>{w}}" for v, w in zip(cells, widths, strict=True)))
     return "\n".join(lines)
 
 

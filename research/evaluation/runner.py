@@ -6,13 +6,13 @@ import asyncio
 import dataclasses
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from research.evaluation.datasets import DatasetFormat, load_dataset
+from research.evaluation.datasets import DatasetFormat, check_supported, load_corpus, load_dataset
 from research.evaluation.formats import CorpusDoc, Task
 from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
@@ -23,8 +23,9 @@ from research.harness.run import run_research
 from research.inference.registry import BackendFactory, InferenceSettings, backend_factory
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus
+from research.retrieval.corpus_set import CorpusSet
 from research.retrieval.embedders import Embedder, EmbedderSettings, embedder_for
-from research.retrieval.port import CorpusPort
+from research.retrieval.port import CorpusPort, Searchable
 from research.retrieval.tokens import TokenCounter
 
 Progress = Callable[[str], None]
@@ -68,22 +69,38 @@ def eval_embedder(name: str) -> Embedder:
 
 
 @contextmanager
-def temporary_index(
-    docs: Sequence[CorpusDoc], *, embedder: Embedder, counter: TokenCounter, chunk_tokens: int, progress: Progress
-) -> Iterator[HybridCorpus]:
-    """A hybrid index of ``docs`` (embedded Chroma and bm25s in a temporary folder), removed afterwards; built
-    as the retrieval benchmark builds it, so its single-pass figures and this evaluation's agree."""
+def temporary_indexes(
+    corpora: Sequence[Sequence[CorpusDoc]],
+    *,
+    embedder: Embedder,
+    counter: TokenCounter,
+    chunk_tokens: int,
+    progress: Progress,
+) -> Iterator[list[HybridCorpus]]:
+    """A hybrid index of each of ``corpora`` (embedded Chroma and bm25s in one temporary folder), removed
+    afterwards; built as the retrieval benchmark builds it, so its single-pass figures and this evaluation's
+    agree."""
     with tempfile.TemporaryDirectory(prefix="c1-eval-", ignore_cleanup_errors=True) as folder:
         client = open_client(url=None, path=Path(folder) / "chroma")
-        index = open_corpus(client, Path(folder), embedder=embedder, counter=counter, label="evaluation")
+        indexes: list[HybridCorpus] = []
         try:
-            index_documents(index, docs, counter=counter, chunk_tokens=chunk_tokens, progress=progress)
-            yield index
+            for docs in corpora:
+                indexes.append(
+                    open_corpus(client, Path(folder), embedder=embedder, counter=counter, label="evaluation")
+                )
+                index_documents(indexes[-1], docs, counter=counter, chunk_tokens=chunk_tokens, progress=progress)
+            yield indexes
         finally:
-            discard(index)
+            for index in indexes:
+                discard(index)
 
 
-def baseline_documents(index: HybridCorpus, question: str, top_k: int) -> tuple[list[str], int]:
+def searched_together(indexes: Sequence[HybridCorpus]) -> Searchable:
+    """What a run over these corpora searches: one corpus as it is, several as one (``CorpusSet``)."""
+    return indexes[0] if len(indexes) == 1 else CorpusSet(indexes)
+
+
+def baseline_documents(index: Searchable, question: str, top_k: int) -> tuple[list[str], int]:
     """One hybrid search with the question: its top-K distinct documents, and the tokens of their chunks."""
     ranked = index.candidates(question, exclude=frozenset())
     docs = top_documents((item.chunk.doc_id for item in ranked), top_k)
@@ -103,13 +120,9 @@ class TaskOutcome:
     agent_s: float
     baseline_s: float
 
-    def row(self) -> dict[str, Any]:
-        task = self.task
+    def systems(self) -> dict[str, Any]:
+        """The run's status and both systems' figures and documents."""
         return {
-            "id": task.id,
-            "question": task.question,
-            "answer": task.answer,
-            "supporting_doc_ids": list(task.supporting_doc_ids),
             "status": self.status,
             "error": self.error,
             "agent": {**self.agent.as_dict(), "documents": list(self.agent_documents), "wall_s": self.agent_s},
@@ -118,6 +131,16 @@ class TaskOutcome:
                 "documents": list(self.baseline_documents),
                 "wall_s": self.baseline_s,
             },
+        }
+
+    def row(self) -> dict[str, Any]:
+        task = self.task
+        return {
+            "id": task.id,
+            "question": task.question,
+            "answer": task.answer,
+            "supporting_doc_ids": list(task.supporting_doc_ids),
+            **self.systems(),
         }
 
 
@@ -132,7 +155,7 @@ class Evaluation:
     progress: Progress
 
 
-def evaluate_task(task: Task, index: HybridCorpus, texts: dict[str, str], run: Evaluation) -> TaskOutcome:
+def evaluate_task(task: Task, index: Searchable, texts: Mapping[str, str], run: Evaluation) -> TaskOutcome:
     settings, sink = run.settings, ListSink()
     started = time.perf_counter()
     result = asyncio.run(
@@ -162,51 +185,140 @@ def evaluate_task(task: Task, index: HybridCorpus, texts: dict[str, str], run: E
     )
 
 
-def _line(number: int, total: int, outcome: TaskOutcome) -> str:
+@dataclass(frozen=True)
+class Outcomes:
+    """A task evaluated over its own corpus and, when there is a distractor corpus, over both together."""
+
+    plain: TaskOutcome
+    mixed: TaskOutcome | None
+
+    def row(self) -> dict[str, Any]:
+        row = self.plain.row()
+        return row if self.mixed is None else {**row, "with_distractor": self.mixed.systems()}
+
+
+def _line(number: int, total: int, outcomes: Outcomes) -> str:
+    outcome, mixed = outcomes.plain, outcomes.mixed
     a, b = outcome.agent, outcome.baseline
     return (
         f"[{number}/{total}] {outcome.task.id}: agent recall {a.recall or 0:.2f} answer {_FOUND[a.final_answer_found]}"
         f" turns {a.turns_per_run:.1f} ({outcome.agent_s:.1f}s) | baseline recall {b.recall or 0:.2f}"
-        f" answer {_FOUND[b.final_answer_found]}" + (f" [{outcome.status}: {outcome.error}]" if outcome.error else "")
+        f" answer {_FOUND[b.final_answer_found]}"
+        + (
+            ""
+            if mixed is None
+            else f" | with distractor: agent {mixed.agent.recall or 0:.2f} baseline {mixed.baseline.recall or 0:.2f}"
+        )
+        + "".join(f" [{o.status}: {o.error}]" for o in (outcome, mixed) if o is not None and o.error)
     )
 
 
-def evaluate(tasks: Sequence[Task], docs: Sequence[CorpusDoc], *, run: Evaluation) -> dict[str, Any]:
-    """Index ``docs``, run the agent and the baseline on every task; the report (aggregates and per-task rows)."""
-    texts = {doc.doc_id: doc.text for doc in docs}
+def recall_ratio(mixed: Mapping[str, float | None], plain: Mapping[str, float | None]) -> float | None:
+    """Mean recall with the distractor corpus over mean recall without (None when the latter is 0 or missing)."""
+    with_distractor, without = mixed.get("recall"), plain.get("recall")
+    return None if with_distractor is None or not without else with_distractor / without
+
+
+def _systems(outcomes: Sequence[Outcomes]) -> dict[str, Any]:
+    """The aggregates of both systems, with the distractor figures and ratios when there is a distractor."""
+    plain = [o.plain for o in outcomes]
+    report: dict[str, Any] = {
+        "agent": aggregate([o.agent for o in plain]),
+        "baseline": aggregate([o.baseline for o in plain]),
+    }
+    mixed = [o.mixed for o in outcomes if o.mixed is not None]
+    if mixed and len(mixed) == len(outcomes):
+        together = {"agent": aggregate([o.agent for o in mixed]), "baseline": aggregate([o.baseline for o in mixed])}
+        for system in ("agent", "baseline"):
+            report[system]["distractor_recall_ratio"] = recall_ratio(together[system], report[system])
+        report["with_distractor"] = together
+    return report
+
+
+def _walls(outcomes: Sequence[Outcomes], index_s: float, started: float) -> dict[str, float]:
+    walls = {
+        "index": index_s,
+        "agent": sum(o.plain.agent_s for o in outcomes),
+        "baseline": sum(o.plain.baseline_s for o in outcomes),
+    }
+    mixed = [o.mixed for o in outcomes if o.mixed is not None]
+    if mixed:
+        walls |= {
+            "agent_with_distractor": sum(o.agent_s for o in mixed),
+            "baseline_with_distractor": sum(o.baseline_s for o in mixed),
+        }
+    return walls | {"total": time.perf_counter() - started}
+
+
+def evaluate(
+    tasks: Sequence[Task], docs: Sequence[CorpusDoc], *, run: Evaluation, distractor: Sequence[CorpusDoc] = ()
+) -> dict[str, Any]:
+    """Index ``docs`` (and ``distractor`` as a corpus of its own), run the agent and the baseline on every task
+    over ``docs`` alone and, with a distractor, again over both corpora searched together; the report
+    (aggregates, the distractor recall ratios, per-task rows)."""
+    texts = {doc.doc_id: doc.text for doc in (*docs, *distractor)}
+    corpora = [docs, distractor] if distractor else [docs]
     started = time.perf_counter()
-    with temporary_index(
-        docs, embedder=run.embedder, counter=run.counter, chunk_tokens=run.settings.chunk_tokens, progress=run.progress
-    ) as index:
-        chunks, indexed = index.dense.count(), time.perf_counter()
-        outcomes = []
+    settings = run.settings
+    with temporary_indexes(
+        corpora, embedder=run.embedder, counter=run.counter, chunk_tokens=settings.chunk_tokens, progress=run.progress
+    ) as indexes:
+        chunks, indexed = [index.dense.count() for index in indexes], time.perf_counter()
+        outcomes: list[Outcomes] = []
         for number, task in enumerate(tasks, start=1):
-            outcomes.append(evaluate_task(task, index, texts, run))
+            plain = evaluate_task(task, indexes[0], texts, run)
+            mixed = evaluate_task(task, searched_together(indexes), texts, run) if distractor else None
+            outcomes.append(Outcomes(plain, mixed))
             run.progress(_line(number, len(tasks), outcomes[-1]))
+    dataset: dict[str, Any] = {"tasks": len(tasks), "documents": len(docs), "chunks": chunks[0]}
+    if distractor:
+        dataset["distractor"] = {"documents": len(distractor), "chunks": chunks[1]}
     return {
-        "settings": run.settings.public(),
-        "dataset": {"tasks": len(tasks), "documents": len(docs), "chunks": chunks},
-        "agent": aggregate([o.agent for o in outcomes]),
-        "baseline": aggregate([o.baseline for o in outcomes]),
-        "wall_s": {
-            "index": indexed - started,
-            "agent": sum(o.agent_s for o in outcomes),
-            "baseline": sum(o.baseline_s for o in outcomes),
-            "total": time.perf_counter() - started,
-        },
+        "settings": settings.public(),
+        "dataset": dataset,
+        **_systems(outcomes),
+        "wall_s": _walls(outcomes, indexed - started, started),
         "tasks": [outcome.row() for outcome in outcomes],
     }
 
 
+def distractor_documents(path: Path, docs: Sequence[CorpusDoc]) -> tuple[list[CorpusDoc], int]:
+    """The distractor corpus of ``path`` less the documents the task corpus already holds (the same document,
+    as the same file uploaded to two corpora is), and how many those were."""
+    known = {doc.doc_id for doc in docs}
+    loaded = load_corpus(path)
+    kept = [doc for doc in loaded if doc.doc_id not in known]
+    check_supported([], kept)
+    return kept, len(loaded) - len(kept)
+
+
 def evaluate_dataset(
-    format: DatasetFormat, tasks_path: Path, corpus_path: Path | None, *, limit: int | None, run: Evaluation
+    format: DatasetFormat,
+    tasks_path: Path,
+    corpus_path: Path | None,
+    *,
+    limit: int | None,
+    run: Evaluation,
+    distractor_path: Path | None = None,
 ) -> dict[str, Any]:
-    """Load a dataset (the whole corpus, the first ``limit`` tasks) and evaluate it."""
+    """Load a dataset (the whole corpus, the first ``limit`` tasks) and evaluate it, with a distractor corpus
+    when ``distractor_path`` names one (see ``evaluate``)."""
     tasks, docs = load_dataset(format, tasks_path, corpus_path)
     tasks = tasks[:limit] if limit is not None else tasks
-    run.progress(f"{len(tasks)} task(s), {len(docs)} document(s); embedder {run.settings.embedder}")
-    report = evaluate(tasks, docs, run=run)
-    report["settings"].update(
-        format=format, tasks=str(tasks_path), corpus=str(corpus_path) if corpus_path else None, limit=limit
+    distractor, overlap = distractor_documents(distractor_path, docs) if distractor_path else ([], 0)
+    run.progress(
+        f"{len(tasks)} task(s), {len(docs)} document(s)"
+        + (f", {len(distractor)} distractor document(s)" if distractor_path else "")
+        + f"; embedder {run.settings.embedder}"
     )
+    report = evaluate(tasks, docs, run=run, distractor=distractor)
+    report["settings"].update(
+        format=format,
+        tasks=str(tasks_path),
+        corpus=str(corpus_path) if corpus_path else None,
+        limit=limit,
+        distractor_corpus=str(distractor_path) if distractor_path else None,
+    )
+    if distractor_path:
+        report["dataset"]["distractor"]["already_in_the_task_corpus"] = overlap
     return report

@@ -1,11 +1,13 @@
 """A hybrid corpus: BM25 and dense search fused by RRF, reranked and packed; regex grep; whole-document reads.
 
 This is what the harness's ``Corpus`` port is backed by: ``search``, ``grep`` and ``read_document``
-never return a chunk id in ``exclude`` and never exceed the token budget they are given.
+never return a chunk id in ``exclude`` and never exceed the token budget they are given. Several
+corpora searched as one (``corpus_set.CorpusSet``) share the same packing, reranking and reading.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -32,57 +34,32 @@ class SearchConfig:
     grep_budget: int = 3000
 
 
-class HybridCorpus:
-    def __init__(
-        self,
-        *,
-        dense: DenseIndex,
-        sparse: SparseIndex,
-        embedder: Embedder,
-        reranker: Reranker,
-        counter: TokenCounter,
-        config: SearchConfig | None = None,
-    ) -> None:
-        self.dense, self.sparse, self.embedder = dense, sparse, embedder
-        self.reranker, self.counter, self.config = reranker, counter, config or SearchConfig()
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hybrid")
+class SearchableCorpus(ABC):
+    """What the tools search: ranked candidate ids (``fused``), their chunks (``hydrate``), a document's chunks
+    and regex matches; from these, one packing, reranking, grep and read for one corpus and for several."""
 
-    # --- write side -------------------------------------------------------------------------
-    def add(self, chunks: Sequence[Chunk]) -> None:
-        """Embed and store ``chunks`` (upsert by chunk id, so a retry does not duplicate)."""
-        if chunks:
-            self.dense.upsert(self.counted(chunks), self.embedder.embed_documents([c.text for c in chunks]))
+    counter: TokenCounter
+    reranker: Reranker
+    config: SearchConfig
 
-    def counted(self, chunks: Sequence[Chunk]) -> list[Chunk]:
-        """``chunks`` with their wire token counts (body, and frame less its score), stored beside them so
-        searches need not tokenise (see ``packing.costs``)."""
-        bodies = self.counter.count_many([wire.body(c.text) for c in chunks])
-        frames = frame_counts([ScoredChunk(c, 0.0) for c in chunks], self.counter)
-        return [
-            replace(c, body_tokens=body, body_counter=self.counter.name, frame_tokens=frame)
-            for c, body, frame in zip(chunks, bodies, frames, strict=True)
-        ]
-
-    def delete_documents(self, doc_ids: Sequence[str]) -> None:
-        self.dense.delete_documents(doc_ids)
-
-    def refresh_sparse(self) -> int:
-        """Rebuild BM25 from the dense store's texts, so both indexes hold the same chunks."""
-        return self.sparse.rebuild(self.dense.iter_texts())
-
-    # --- tools ---------------------------------------------------------------------------
+    @abstractmethod
     def fused(self, query: str, *, exclude: frozenset[str]) -> list[Fused]:
-        """BM25 and dense candidate ids (in parallel), fused by RRF, best first; no chunk text fetched yet."""
-        n = self.config.candidates
-        sparse_future = self._pool.submit(self.sparse.query, query, n=n, exclude=exclude)
-        dense_ids = self.dense.query(self.embedder.embed_query(query), n=n, exclude=exclude)
-        sparse_ids = [chunk_id for chunk_id, _ in sparse_future.result()]
-        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k)
+        """BM25 and dense candidate ids fused by RRF, best first; no chunk text fetched yet."""
 
+    @abstractmethod
     def hydrate(self, fused: Sequence[Fused]) -> list[ScoredChunk]:
-        """The chunks of ``fused`` ids (one Chroma fetch), in order; an id deleted meanwhile is skipped."""
-        found = self.dense.get([f.item_id for f in fused])
-        return [ScoredChunk(found[f.item_id], f.score, f.ranks) for f in fused if f.item_id in found]
+        """The chunks of ``fused`` ids, in order; an id deleted meanwhile is skipped."""
+
+    @abstractmethod
+    def document_chunks(self, doc_id: str) -> list[Chunk]:
+        """The document's chunks in document order (none for an unknown document)."""
+
+    @abstractmethod
+    def grep_matches(self, pattern: str, *, exclude: frozenset[str]) -> list[Chunk]:
+        """Up to ``grep_limit`` chunks matching ``pattern`` in document order; ``GrepError`` for a bad pattern."""
+
+    def has_document(self, doc_id: str) -> bool:
+        return bool(self.document_chunks(doc_id))
 
     def candidates(self, query: str, *, exclude: frozenset[str]) -> list[ScoredChunk]:
         """Every fused candidate with its chunk, best first."""
@@ -129,7 +106,7 @@ class HybridCorpus:
 
     def grep(self, pattern: str, *, exclude: frozenset[str] = frozenset(), budget: int | None = None) -> ToolResult:
         """Up to ``grep_limit`` chunks matching ``pattern``; raises ``GrepError`` for an invalid pattern."""
-        matches = self.dense.grep(pattern, limit=self.config.grep_limit, exclude=exclude)
+        matches = self.grep_matches(pattern, exclude=exclude)
         budget = self.config.grep_budget if budget is None else min(budget, self.config.grep_budget)
         return pack([ScoredChunk(c, 1.0) for c in matches], budget=budget, counter=self.counter).result
 
@@ -138,7 +115,7 @@ class HybridCorpus:
     ) -> ToolResult:
         """The document's chunks (minus ``exclude``), reranked against ``query`` when a reranker is set, else in
         document order, cut to ``budget`` with a truncation marker."""
-        chunks = [c for c in self.dense.document_chunks(doc_id) if c.chunk_id not in exclude]
+        chunks = [c for c in self.document_chunks(doc_id) if c.chunk_id not in exclude]
         ordered = [ScoredChunk(c, 1.0) for c in chunks]
         if query:
             ordered = self._rerank(query, ordered)
@@ -146,6 +123,67 @@ class HybridCorpus:
         if not chunks:
             return ToolResult(chunks=[], tokens=0, note=f"no unseen chunks in document {doc_id!r}")
         return packed.result
+
+
+class HybridCorpus(SearchableCorpus):
+    """One corpus: a Chroma collection and its BM25 index, written by ingestion and searched by the tools."""
+
+    def __init__(
+        self,
+        *,
+        dense: DenseIndex,
+        sparse: SparseIndex,
+        embedder: Embedder,
+        reranker: Reranker,
+        counter: TokenCounter,
+        config: SearchConfig | None = None,
+    ) -> None:
+        self.dense, self.sparse, self.embedder = dense, sparse, embedder
+        self.reranker, self.counter, self.config = reranker, counter, config or SearchConfig()
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hybrid")
+
+    # --- write side -------------------------------------------------------------------------
+    def add(self, chunks: Sequence[Chunk]) -> None:
+        """Embed and store ``chunks`` (upsert by chunk id, so a retry does not duplicate)."""
+        if chunks:
+            self.dense.upsert(self.counted(chunks), self.embedder.embed_documents([c.text for c in chunks]))
+
+    def counted(self, chunks: Sequence[Chunk]) -> list[Chunk]:
+        """``chunks`` with their wire token counts (body, and frame less its score), stored beside them so
+        searches need not tokenise (see ``packing.costs``)."""
+        bodies = self.counter.count_many([wire.body(c.text) for c in chunks])
+        frames = frame_counts([ScoredChunk(c, 0.0) for c in chunks], self.counter)
+        return [
+            replace(c, body_tokens=body, body_counter=self.counter.name, frame_tokens=frame)
+            for c, body, frame in zip(chunks, bodies, frames, strict=True)
+        ]
+
+    def delete_documents(self, doc_ids: Sequence[str]) -> None:
+        self.dense.delete_documents(doc_ids)
+
+    def refresh_sparse(self) -> int:
+        """Rebuild BM25 from the dense store's texts, so both indexes hold the same chunks."""
+        return self.sparse.rebuild(self.dense.iter_texts())
+
+    # --- read side -------------------------------------------------------------------------
+    def fused(self, query: str, *, exclude: frozenset[str]) -> list[Fused]:
+        """BM25 and dense candidate ids (in parallel), fused by RRF, best first; no chunk text fetched yet."""
+        n = self.config.candidates
+        sparse_future = self._pool.submit(self.sparse.query, query, n=n, exclude=exclude)
+        dense_ids = self.dense.query(self.embedder.embed_query(query), n=n, exclude=exclude)
+        sparse_ids = [chunk_id for chunk_id, _ in sparse_future.result()]
+        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k)
+
+    def hydrate(self, fused: Sequence[Fused]) -> list[ScoredChunk]:
+        """The chunks of ``fused`` ids (one Chroma fetch), in order; an id deleted meanwhile is skipped."""
+        found = self.dense.get([f.item_id for f in fused])
+        return [ScoredChunk(found[f.item_id], f.score, f.ranks) for f in fused if f.item_id in found]
+
+    def document_chunks(self, doc_id: str) -> list[Chunk]:
+        return self.dense.document_chunks(doc_id)
+
+    def grep_matches(self, pattern: str, *, exclude: frozenset[str]) -> list[Chunk]:
+        return self.dense.grep(pattern, limit=self.config.grep_limit, exclude=exclude)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False)

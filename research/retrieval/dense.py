@@ -85,6 +85,19 @@ class DenseIndex:
         result = self._collection.query(query_embeddings=vector.reshape(1, -1), n_results=n + len(exclude), include=[])
         return [chunk_id for chunk_id in result["ids"][0] if chunk_id not in exclude][:n]
 
+    def query_scored(self, vector: Vectors, *, n: int, exclude: frozenset[str]) -> list[tuple[str, float]]:
+        """The ``n`` nearest (chunk id, cosine distance) pairs not in ``exclude``, nearest first: what several
+        corpora embedded by the same model need to merge their rankings (distances are comparable; ranks are
+        not). Fetching distances costs little beside the search; still ids only, no text or metadata."""
+        if n <= 0:
+            return []
+        result = self._collection.query(
+            query_embeddings=vector.reshape(1, -1), n_results=n + len(exclude), include=["distances"]
+        )
+        distances = (result["distances"] or [[]])[0]
+        pairs = zip(result["ids"][0], distances, strict=True)
+        return [(chunk_id, float(distance)) for chunk_id, distance in pairs if chunk_id not in exclude][:n]
+
     def query_chunks(self, vector: Vectors, *, n: int) -> list[Chunk]:
         """The ``n`` nearest chunks with their texts and metadata in one call (what LangChain's Chroma store
         does; the retrieval benchmark's baseline uses it)."""

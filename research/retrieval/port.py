@@ -1,10 +1,10 @@
-"""The hybrid corpus as the harness's ``Corpus`` port: tool results mapped to the harness's types."""
+"""The hybrid corpus (one, or several as one) as the harness's ``Corpus`` port: tool results mapped to its types."""
 
 from __future__ import annotations
 
 from research.harness.ports import CorpusHit, CorpusResult, CorpusToolError
 from research.protocol import wire
-from research.retrieval.corpus import HybridCorpus
+from research.retrieval.corpus import SearchableCorpus
 from research.retrieval.dense import GrepError
 from research.retrieval.packing import costs
 from research.retrieval.tokens import TokenCounter
@@ -32,10 +32,13 @@ def _result(result: ToolResult, counter: TokenCounter) -> CorpusResult:
     return CorpusResult(hits=hits, omitted=result.omitted, truncated=result.truncated, note=result.note)
 
 
-class CorpusPort:
-    """Adapts a :class:`HybridCorpus` to the harness (search, grep, read with exclusions and token caps)."""
+Searchable = SearchableCorpus  # a HybridCorpus, or a CorpusSet of several searched as one
 
-    def __init__(self, corpus: HybridCorpus) -> None:
+
+class CorpusPort:
+    """Adapts a :class:`SearchableCorpus` to the harness (search, grep, read with exclusions and token caps)."""
+
+    def __init__(self, corpus: SearchableCorpus) -> None:
         self.corpus = corpus
 
     def search(self, query: str, *, exclude: frozenset[str], budget: int) -> CorpusResult:
@@ -49,6 +52,6 @@ class CorpusPort:
 
     def read_document(self, doc_id: str, *, query: str, exclude: frozenset[str], budget: int) -> CorpusResult:
         result = self.corpus.read_document(doc_id, budget=budget, query=query, exclude=exclude)
-        if not result.chunks and "no unseen chunks" in result.note and not self.corpus.dense.document_chunks(doc_id):
+        if not result.chunks and "no unseen chunks" in result.note and not self.corpus.has_document(doc_id):
             raise CorpusToolError(f"no document {doc_id!r} in this corpus (use a doc id from the results)")
         return _result(result, self.corpus.counter)

@@ -2,7 +2,9 @@
 
 bm25s builds a static sparse matrix, so the index is rebuilt from the corpus's chunks after each
 change (``rebuild``), written to a fresh version folder and switched to atomically through the
-``CURRENT`` file; readers reload when ``CURRENT`` names a newer version.
+``CURRENT`` file; readers reload when ``CURRENT`` names a newer version. Each version also keeps its
+chunks' token counts (``lengths.npy``), so several corpora can be scored with shared statistics
+(``shared_bm25``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import shutil
 import threading
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,16 @@ def tokenize(texts: list[str]) -> list[list[str]]:
     return [list(t) for t in tokens]
 
 
+@dataclass(frozen=True)
+class SparseSnapshot:
+    """One loaded version of a sparse index: its chunk ids, its bm25s retriever, and each chunk's token count
+    (None for a version written before counts were kept)."""
+
+    ids: list[str]
+    retriever: Any
+    lengths: np.ndarray[Any, np.dtype[np.int64]] | None
+
+
 class SparseIndex:
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -35,6 +48,7 @@ class SparseIndex:
         self._version: str | None = None
         self._retriever: Any = None
         self._ids: list[str] = []
+        self._lengths: np.ndarray[Any, np.dtype[np.int64]] | None = None
 
     def _current(self) -> str | None:
         pointer = self.directory / "CURRENT"
@@ -50,9 +64,11 @@ class SparseIndex:
         target = self.directory / version
         target.mkdir(parents=True)
         if ids:
+            tokens = tokenize(texts)
             retriever = bm25s.BM25()
-            retriever.index(tokenize(texts), show_progress=False)
+            retriever.index(tokens, show_progress=False)
             retriever.save(str(target), show_progress=False)
+            np.save(target / "lengths.npy", np.array([len(t) for t in tokens], dtype=np.int64))
         (target / "ids.json").write_text(json.dumps(ids))
         previous = self._current()
         temporary = self.directory / f"CURRENT.{version}"
@@ -67,12 +83,21 @@ class SparseIndex:
         if version == self._version:
             return
         if version is None:
-            self._version, self._retriever, self._ids = None, None, []
+            self._version, self._retriever, self._ids, self._lengths = None, None, [], None
             return
         folder = self.directory / version
         ids = json.loads((folder / "ids.json").read_text())
         retriever = bm25s.BM25.load(str(folder), mmap=False) if ids else None
-        self._version, self._retriever, self._ids = version, retriever, ids
+        lengths = np.load(folder / "lengths.npy") if (folder / "lengths.npy").exists() else None
+        self._version, self._retriever, self._ids, self._lengths = version, retriever, ids, lengths
+
+    def snapshot(self) -> SparseSnapshot | None:
+        """The current version (reloaded if a newer one was written), or None while the index is empty."""
+        with self._lock:
+            self._load()
+            if self._retriever is None:
+                return None
+            return SparseSnapshot(self._ids, self._retriever, self._lengths)
 
     def count(self) -> int:
         with self._lock:

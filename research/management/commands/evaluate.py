@@ -33,6 +33,13 @@ def _settings(options: dict[str, Any]) -> EvalSettings:
     )
 
 
+def _columns(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The table's columns: both systems, and both again over the task and distractor corpora together."""
+    columns = {"agent": report["agent"], "baseline": report["baseline"]}
+    together = report.get("with_distractor", {})
+    return columns | {f"{system}+distractor": figures for system, figures in together.items()}
+
+
 class Command(BaseCommand):
     help = "Evaluate the search agent and a single hybrid search on a dataset (a temporary index of its corpus)."
 
@@ -46,6 +53,13 @@ class Command(BaseCommand):
         parser.add_argument("--top-k", type=int, default=10, help="documents returned by each system")
         parser.add_argument("--max-turns", type=int, default=16)
         parser.add_argument("--chunk-tokens", type=int, default=512)
+        parser.add_argument(
+            "--distractor-corpus",
+            type=Path,
+            help="a second corpus (corpus JSONL, the MuSiQue or HotpotQA corpus or task file) indexed as its own"
+            " corpus: the agent and the baseline run again over both corpora searched together"
+            " (distractor_recall_ratio)",
+        )
         parser.add_argument("--limit", type=int, help="evaluate only the first L tasks (the corpus stays whole)")
         parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS)
         parser.add_argument("--base-url", default=settings.VLLM_BASE_URL, help="openai: the server (VLLM_BASE_URL)")
@@ -60,18 +74,21 @@ class Command(BaseCommand):
         except ValueError as error:
             raise CommandError(str(error)) from None
         tasks, corpus = Path(options["tasks"]), Path(options["corpus"]) if options["corpus"] else None
-        for given in (tasks, corpus):
+        distractor = Path(options["distractor_corpus"]) if options.get("distractor_corpus") else None
+        for given in (tasks, corpus, distractor):
             if given is not None and not given.is_file():
                 raise CommandError(f"no such file: {given}")
         run = Evaluation(config, backends, eval_embedder(config.embedder), token_counter(), self._say)
         try:
-            report = evaluate_dataset(options["format"], tasks, corpus, limit=options["limit"], run=run)
+            report = evaluate_dataset(
+                options["format"], tasks, corpus, limit=options["limit"], run=run, distractor_path=distractor
+            )
         except (DatasetError, json.JSONDecodeError) as error:
             raise CommandError(f"dataset: {error}") from None
         path = Path(options["json"])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-        self._say("\n" + side_by_side({"agent": report["agent"], "baseline": report["baseline"]}))
+        self._say("\n" + side_by_side(_columns(report)))
         walls = report["wall_s"]
         self._say(
             f"\nwall: index {walls['index']:.1f}s, agent {walls['agent']:.1f}s, baseline {walls['baseline']:.1f}s, "

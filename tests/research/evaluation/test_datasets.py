@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from research.evaluation.datasets import check_supported, decoded, load_dataset, short_hash
+from research.evaluation.datasets import check_supported, decoded, load_corpus, load_dataset, short_hash
 from research.evaluation.formats import CorpusDoc, DatasetError, Task, write_corpus, write_tasks
 
 
@@ -112,3 +112,38 @@ def test_a_task_citing_a_missing_document_is_refused() -> None:
 def test_jsonl_needs_a_corpus_file(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="needs a corpus"):
         load_dataset("jsonl", tmp_path / "tasks.jsonl")
+
+
+def test_load_corpus_reads_every_corpus_shape_with_its_formats_ids(eval_data: Path, tmp_path: Path) -> None:
+    hotpot = load_corpus(eval_data / "hotpotqa" / "hotpotqa_train100_corpus.json")
+    assert hotpot == load_dataset("hotpotqa", eval_data / "hotpotqa" / "hotpotqa_train100.json")[1]
+    musique_tasks = load_dataset("musique", eval_data / "musique" / "musique_train100.json")[1]
+    musique = load_corpus(eval_data / "musique" / "musique_train100_corpus.json")
+    assert {d.doc_id: (d.title, d.text) for d in musique} == {d.doc_id: (d.title, d.text) for d in musique_tasks}
+    assert load_corpus(eval_data / "musique" / "musique_train100.json") == musique_tasks
+    assert load_corpus(eval_data / "hotpotqa" / "hotpotqa_train100.json") == hotpot
+    jsonl = tmp_path / "corpus.jsonl"
+    write_corpus(jsonl, [CorpusDoc("a", "A", "alpha"), CorpusDoc("b", "B", "beta")])
+    assert load_corpus(jsonl) == [CorpusDoc("a", "A", "alpha"), CorpusDoc("b", "B", "beta")]
+
+
+def test_load_corpus_explains_what_it_cannot_read(tmp_path: Path) -> None:
+    cases = {
+        "tasks.jsonl": '{"id": "t1", "question": "q", "answer": "a"}\n',
+        "empty.json": "[]",
+        "broken.json": "[{",
+        "numbers.json": '{"a": 1}',
+        "bad_field.jsonl": '{"doc_id": "a", "title": "A", "text": 3}\n',
+    }
+    expected = {
+        "tasks.jsonl": "not a corpus",
+        "empty.json": "no documents",
+        "broken.json": "not JSON",
+        "numbers.json": "not a corpus",
+        "bad_field.jsonl": "'text' must be a string",
+    }
+    for name, text in cases.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(DatasetError, match=expected[name]):
+            load_corpus(path)

@@ -12,7 +12,7 @@ from django.core.management import CommandError, call_command
 
 from research.evaluation.formats import CorpusDoc, Task, write_corpus, write_tasks
 from research.evaluation.metrics import METRIC_NAMES
-from research.evaluation.runner import EvalSettings, Evaluation, evaluate_dataset
+from research.evaluation.runner import EvalSettings, Evaluation, evaluate_dataset, recall_ratio
 from research.harness.ports import InferenceError
 from research.inference.scripted import ScriptedBackend
 from research.protocol import wire
@@ -202,3 +202,70 @@ def test_the_evaluate_command_drives_an_openai_compatible_server(dataset: tuple[
     assert report["agent"]["processed_tokens_per_run"] == 2 * (40 + 9 + 90 + 12)
     assert report["settings"]["backend"] == "openai"
     assert "api_key" not in report["settings"]
+
+
+DISTRACTORS = [
+    CorpusDoc("x-serverless", "Serverless", "Serverless programs are sponsored by cloud firms; sponsors fund them."),
+    CorpusDoc("x-banks", "Banks", "Regional banks buy software; vector search is sold to banks by many vendors."),
+    CorpusDoc("x-oslo", "Oslo", "Oslo is the capital of Norway; robotics labs work there."),
+    DOCS[3],  # Initech: already in the task corpus (the same document in both corpora)
+]
+
+
+def test_the_evaluate_command_measures_the_agent_with_a_distractor_corpus(
+    dataset: tuple[Path, Path], tmp_path: Path
+) -> None:
+    tasks, corpus = dataset
+    distractor, target, out = tmp_path / "distractor.jsonl", tmp_path / "eval.json", io.StringIO()
+    write_corpus(distractor, DISTRACTORS)
+    call_command(
+        "evaluate",
+        format="jsonl",
+        tasks=str(tasks),
+        corpus=str(corpus),
+        distractor_corpus=str(distractor),
+        rollouts=2,
+        budget=8000,
+        top_k=5,
+        json=str(target),
+        embedder="hashing",
+        stdout=out,
+    )
+    report = json.loads(target.read_text())
+    assert report["dataset"]["distractor"] == {"documents": 3, "chunks": 3, "already_in_the_task_corpus": 1}
+    assert report["settings"]["distractor_corpus"] == str(distractor)
+    for system in ("agent", "baseline"):
+        assert set(report["with_distractor"][system]) == set(METRIC_NAMES)
+        with_it, without = report["with_distractor"][system]["recall"], report[system]["recall"]
+        assert report[system]["distractor_recall_ratio"] == pytest.approx(with_it / without)
+    rows = report["tasks"]
+    assert all(set(row["with_distractor"]) == {"status", "error", "agent", "baseline"} for row in rows)
+    assert all(row["with_distractor"]["status"] == "finished" for row in rows)
+    # The distractor corpus is searched: its documents reach the runs' results.
+    found = {
+        doc for row in rows for system in ("agent", "baseline") for doc in row["with_distractor"][system]["documents"]
+    }
+    assert found & {"x-serverless", "x-banks"}
+    assert not {doc for row in rows for doc in row["agent"]["documents"]} & {"x-serverless", "x-banks", "x-oslo"}
+    assert set(report["wall_s"]) >= {"agent_with_distractor", "baseline_with_distractor"}
+    table = out.getvalue()
+    assert "agent+distractor" in table
+    assert "distractor_recall_ratio" in table
+
+
+def test_the_evaluate_command_explains_a_bad_distractor_corpus(dataset: tuple[Path, Path], tmp_path: Path) -> None:
+    tasks, corpus = dataset
+    target, bad = str(tmp_path / "eval.json"), tmp_path / "bad.json"
+    bad.write_text('[{"name": "not a document"}]', encoding="utf-8")
+    common = {"format": "jsonl", "tasks": str(tasks), "corpus": str(corpus), "json": target, "embedder": "hashing"}
+    with pytest.raises(CommandError, match="no such file"):
+        call_command("evaluate", distractor_corpus=str(tmp_path / "nope.json"), **common)
+    with pytest.raises(CommandError, match=r"dataset: .*not a corpus"):
+        call_command("evaluate", distractor_corpus=str(bad), **common)
+    assert not Path(target).exists()
+
+
+def test_the_recall_ratio_is_undefined_without_recall() -> None:
+    assert recall_ratio({"recall": 0.5}, {"recall": 0.8}) == pytest.approx(0.625)
+    assert recall_ratio({"recall": 0.5}, {"recall": 0.0}) is None
+    assert recall_ratio({"recall": None}, {"recall": 0.8}) is None

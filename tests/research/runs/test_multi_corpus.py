@@ -1,72 +1,87 @@
-"""Several corpora as one: results fused by RRF within the budget, exclusions kept, documents found in any."""
+"""A run's corpora as its tools' corpus: one as it is, several ranked as one corpus holding them all would.
+
+Real ingestion (hashing embedder, Chroma, bm25s) of two corpora of one workspace, as a run over both
+(the run form's default: every corpus ticked) searches them through ``job.corpus_port``.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from research.harness.ports import CorpusHit, CorpusToolError
-from research.harness.run import estimate_tokens
-from research.protocol import wire
-from research.retrieval.memory import MemoryCorpus
-from research.runs.multi_corpus import MultiCorpus
+from research.harness.ports import CorpusToolError
+from research.models import Corpus, Document, Membership
+from research.platform.composition import corpus_index
+from research.retrieval.corpus_set import CorpusSet
+from research.runs import job
+from research.runs.multi_corpus import corpora_searched
+from tests.research.runs.conftest import ingest
+
+MARKET = {
+    "press.txt": b"Halvorix announced Project Halyard, its serverless program, sponsored by Dana Okonkwo.",
+    "memo.txt": b"Project Halyard status at Halvorix: Dana Okonkwo sponsors the serverless program for banks.",
+    "bio.txt": b"Dana Okonkwo previously led storage at Stellique Data.",
+    "menu.txt": b"Soup and bread on Monday.",
+}
+# An unrelated corpus whose best hits share a word or two with the question (as Debian's `triggers` text did).
+DEBIAN = {
+    "triggers.txt": b"dpkg triggers: a package announced interest in a trigger; the program runs when it is activated.",
+    "policy.txt": b"Debian policy: the project documents every control field; maintainer scripts must not prompt.",
+    "apt.txt": b"apt fetches packages from the mirrors listed in sources.list and verifies their signatures.",
+}
+QUESTION = "Who sponsors Project Halyard, the serverless program Halvorix announced?"
+NOTHING: frozenset[str] = frozenset()
 
 
-def _pair() -> tuple[MemoryCorpus, MemoryCorpus, MultiCorpus]:
-    left = MemoryCorpus({"globex": ["Globex prices rose in June.", "Globex hired engineers."]})
-    right = MemoryCorpus({"initech": ["Initech prices for banks.", "Initech prices and plans."]})
-    return left, right, MultiCorpus([left, right], count=estimate_tokens)
+def _doc_ids(corpus: Corpus) -> dict[str, str]:
+    """File name (without extension) -> doc id."""
+    return {d.title: d.doc_id for d in Document.objects.filter(corpus=corpus)}
 
 
-def test_search_fuses_the_corpora_answers() -> None:
-    _, _, both = _pair()
-    result = both.search("prices", exclude=frozenset(), budget=10_000)
-    assert {hit.doc_id for hit in result.hits} == {"globex", "initech"}
-    assert result.hits[0].doc_id == "globex"  # first in the first corpus: rank 1 in a ranking, ties by rank
+@pytest.fixture
+def both(owner: Membership) -> tuple[Corpus, Corpus]:
+    return ingest(owner, "Debian", DEBIAN), ingest(owner, "Market", MARKET)
 
 
-def _cost(hit: CorpusHit) -> int:
-    return estimate_tokens(wire.render(wire.WireChunk(hit.chunk_id, hit.doc_id, hit.title, hit.score, hit.text)))
+def test_another_corpus_best_hit_does_not_outrank_the_relevant_corpus_hits(both: tuple[Corpus, Corpus]) -> None:
+    debian, market = both
+    port = job.corpus_port([debian, market])  # ordered by pk, as a run's corpora are
+    hits = port.search(QUESTION, exclude=NOTHING, budget=10_000).hits
+    relevant = {_doc_ids(market)["press"], _doc_ids(market)["memo"]}
+    assert {hit.doc_id for hit in hits[:2]} == relevant
+    unrelated = set(_doc_ids(debian).values())
+    last_relevant = max(i for i, hit in enumerate(hits) if hit.doc_id in relevant)
+    assert not [hit.doc_id for hit in hits[: last_relevant + 1] if hit.doc_id in unrelated]
 
 
-def test_search_keeps_the_longest_answers_length_and_stays_inside_the_budget() -> None:
-    _, _, both = _pair()
-    roomy = both.search("prices", exclude=frozenset(), budget=10_000)
-    assert len(roomy.hits) == 2  # three fused candidates, but no corpus answered with more than two
-    assert roomy.omitted == 1
-    tight = both.search("prices", exclude=frozenset(), budget=_cost(roomy.hits[0]) + 1)
-    assert tight.hits == roomy.hits[:1]
-    assert tight.omitted == 2
-    assert sum(_cost(hit) for hit in tight.hits) <= _cost(roomy.hits[0]) + 1
+def test_one_corpus_is_searched_as_it_is_and_several_as_one_set(both: tuple[Corpus, Corpus]) -> None:
+    debian, market = both
+    assert corpora_searched([market]) is corpus_index(market)
+    together = corpora_searched([debian, market])
+    assert isinstance(together, CorpusSet)
+    assert together.members == (corpus_index(debian), corpus_index(market))
+    with pytest.raises(ValueError, match="at least one corpus"):
+        corpora_searched([])
 
 
-def test_exclusions_reach_every_corpus() -> None:
-    left, right, both = _pair()
-    excluded = frozenset({"globex#0", "initech#0"})
-    result = both.search("prices", exclude=excluded, budget=10_000)
-    assert not {hit.chunk_id for hit in result.hits} & excluded
-    assert left.calls[-1][2] == excluded
-    assert right.calls[-1][2] == excluded
-
-
-def test_read_document_finds_it_in_any_corpus_and_names_an_unknown_one() -> None:
-    _, _, both = _pair()
-    assert {hit.doc_id for hit in both.read_document("initech", query="", exclude=frozenset(), budget=10_000).hits} == {
-        "initech"
+def test_grep_and_read_reach_every_corpus_and_exclusions_hold(both: tuple[Corpus, Corpus]) -> None:
+    debian, market = both
+    port = job.corpus_port([debian, market])
+    press, triggers = _doc_ids(market)["press"], _doc_ids(debian)["triggers"]
+    assert {hit.doc_id for hit in port.grep("Halyard|dpkg", exclude=NOTHING, budget=10_000).hits} == {
+        press,
+        _doc_ids(market)["memo"],
+        triggers,
     }
-    with pytest.raises(CorpusToolError, match="nope"):
-        both.read_document("nope", query="", exclude=frozenset(), budget=10_000)
-
-
-def test_grep_returns_matches_of_both_and_an_invalid_pattern_is_the_models_error() -> None:
-    _, _, both = _pair()
-    assert {hit.doc_id for hit in both.grep("prices", exclude=frozenset(), budget=10_000).hits} == {
-        "globex",
-        "initech",
-    }
-    with pytest.raises(CorpusToolError):
-        both.grep("(", exclude=frozenset(), budget=10_000)
-
-
-def test_it_needs_two_corpora() -> None:
-    with pytest.raises(ValueError, match="two"):
-        MultiCorpus([MemoryCorpus({})], count=estimate_tokens)
+    assert [hit.doc_id for hit in port.read_document(triggers, query="", exclude=NOTHING, budget=999).hits] == [
+        triggers
+    ]
+    assert [hit.doc_id for hit in port.read_document(press, query="", exclude=NOTHING, budget=999).hits] == [press]
+    with pytest.raises(CorpusToolError, match="no document"):
+        port.read_document("nope", query="", exclude=NOTHING, budget=999)
+    seen = frozenset({f"{press}#0", f"{triggers}#0"})
+    for result in (
+        port.search(QUESTION, exclude=seen, budget=10_000),
+        port.grep("Halyard|dpkg", exclude=seen, budget=10_000),
+        port.read_document(press, query="", exclude=seen, budget=999),
+    ):
+        assert not {hit.chunk_id for hit in result.hits} & seen
