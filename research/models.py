@@ -6,6 +6,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Role(models.TextChoices):
@@ -78,7 +79,11 @@ class Corpus(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["workspace", "slug"], name="corpus_unique_slug")]
+        constraints = [
+            models.UniqueConstraint(fields=["workspace", "slug"], name="corpus_unique_slug"),
+            # Names are unique per workspace whatever their case (the CLI and the run form name corpora).
+            models.UniqueConstraint("workspace", Lower("name"), name="corpus_unique_name_ci"),
+        ]
         ordering = ["name", "id"]
         verbose_name_plural = "corpora"
 

@@ -38,7 +38,5 @@ def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
         item.save()
         queued = [m.pk for m in members if m.stage == Stage.QUEUED]
         transaction.on_commit(lambda: jobs.ingest_files_enqueue(queued))
-    progress.file_changed(item)
-    for member in members:
-        progress.file_added(member)
+    progress.file_changed(item)  # an open corpus page re-reads its uploads and shows the members
     return members

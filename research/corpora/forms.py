@@ -1,4 +1,4 @@
-"""Forms of the corpus pages: a new corpus with its parsing options, an upload of files."""
+"""Forms of the corpus pages: a new corpus with its parsing options, renaming it, an upload of files."""
 
 from __future__ import annotations
 
@@ -45,15 +45,22 @@ class CorpusForm(forms.Form):
         return options
 
 
+class CorpusRenameForm(forms.Form):
+    name = forms.CharField(max_length=120, label="Corpus name")
+    description = forms.CharField(max_length=2000, required=False, label="Description (optional)")
+
+
 class MultipleFileInput(forms.ClearableFileInput):
     allow_multiple_selected = True
 
 
 class MultipleFileField(forms.FileField):
-    """A file field that accepts several files (Django's documented recipe)."""
+    """A file field that accepts several files (Django's documented recipe). Empty files pass: one empty file
+    must not refuse the whole upload; the service stores it as a failed row with its reason."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("widget", MultipleFileInput())
+        kwargs.setdefault("allow_empty_file", True)
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> Any:

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from research.corpora import progress, storage
+from research.corpora import estimate, progress, storage
 from research.corpora.archives import expand_into_members, is_archive
 from research.models import TERMINAL_STAGES, Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
@@ -150,7 +150,13 @@ def save_documents(item: UploadFile, corpus: Corpus, planned: list[Planned], sta
 
 def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDocument]) -> None:
     planned = plan(corpus, documents)
-    advance(item, Stage.CHUNKED)
+    changed = [entry for entry in planned if not entry.unchanged]
+    cost = sum(len(entry.spans) for entry in changed)
+    refused = estimate.over_limit(cost, limit=settings.MAX_FILE_CHUNKS)
+    if refused is not None:  # checked before anything is embedded or deleted: the corpus stays as it was
+        fail(item, refused)
+        return
+    advance(item, Stage.CHUNKED, chunks_added=cost)  # the row shows what embedding it will take
     new_ids = {entry.doc_id for entry in planned}
     stale = list(
         Document.objects.filter(corpus=corpus, source_name=item.name)
@@ -158,7 +164,6 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
         .values_list("doc_id", flat=True)
     )
     index = corpus_index(corpus)
-    changed = [entry for entry in planned if not entry.unchanged]
     index.delete_documents([entry.doc_id for entry in changed] + stale)
     for entry in changed:
         index.add(_index_chunks(entry))
@@ -170,7 +175,7 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
         error="",
         documents_added=len(changed),
         documents_unchanged=len(planned) - len(changed),
-        chunks_added=sum(len(entry.spans) for entry in changed),
+        chunks_added=cost,
     )
 
 

@@ -1,30 +1,90 @@
-"""Pushing ingestion progress to the workspace's open pages, as HTML fragments that htmx swaps in."""
+"""Pushing ingestion progress to the workspace's open pages: one "Live activity" line per step worth telling.
+
+Every page on the workspace socket (the workspace page and each corpus page) has the ``#notices`` list these lines
+go to, so no out-of-band swap ever misses its target. A corpus page re-reads its own uploads, counts and
+documents after each line (and polls while a file of it is unfinished), so per-file rows need not be pushed.
+"""
 
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass
 
 from django.template.loader import render_to_string
+from django.urls import reverse
 
-from research.models import UploadFile
+from research.corpora.estimate import LARGE_FILE_CHUNKS, embedding_estimate
+from research.models import Stage, UploadFile
 from research.platform.realtime import publish, workspace_group
 
 logger = logging.getLogger(__name__)
 
+# The stages a line is pushed for: a file starts, knows its embedding cost (when large), or ends. The others
+# (parsed, embedded) follow within seconds and reach an open corpus page by its poll.
+TOLD_STAGES = (Stage.STORED, Stage.CHUNKED, Stage.INDEXED, Stage.EXPANDED, Stage.FAILED)
+QUIET_AFTER_FAILURE_S = 30.0  # after a failed push, skip pushes this long (an unreachable Redis costs nothing)
 
-def _send(item: UploadFile, *, new: bool) -> None:
-    workspace_id = item.upload.corpus.workspace_id
-    html = render_to_string("research/partials/upload_file.html", {"file": item, "oob": "new" if new else "update"})
+
+@dataclass
+class _Channel:
+    warned: bool = False
+    quiet_until: float = 0.0
+
+
+_channel = _Channel()
+
+
+def _detail(item: UploadFile) -> str:
+    if item.stage == Stage.CHUNKED:
+        return embedding_estimate(item.chunks_added)
+    if item.stage == Stage.INDEXED:
+        added = item.documents_added
+        return f"{added} new or changed document{'' if added == 1 else 's'}, {item.documents_unchanged} unchanged"
+    return item.error
+
+
+def activity_html(item: UploadFile) -> str:
+    """The line for ``item``'s current stage, as an out-of-band swap into every workspace page's #notices."""
+    corpus = item.upload.corpus
+    notice = {
+        "type": "ingest",
+        "corpus": corpus.name,
+        "corpus_url": reverse("corpus_detail", kwargs={"slug": corpus.workspace.slug, "corpus_slug": corpus.slug}),
+        "file": item.name,
+        "stage": item.stage,
+        "stage_label": item.get_stage_display(),
+        "detail": _detail(item),
+    }
+    return render_to_string("research/partials/notice.html", {"notice": notice})
+
+
+def _publish(workspace_id: int, html: str) -> None:
+    if time.monotonic() < _channel.quiet_until:
+        return
     try:
         publish(workspace_group(workspace_id), {"type": "html", "html": html})
-    except Exception:  # the database row is the truth; a lost push only delays the page
-        logger.warning("could not publish progress of upload file %s", item.pk, exc_info=True)
+    except Exception as error:  # the database row is the truth; a lost push only delays the page
+        _channel.quiet_until = time.monotonic() + QUIET_AFTER_FAILURE_S
+        if _channel.warned:
+            logger.debug("live progress push failed again: %s", error)
+            return
+        _channel.warned = True
+        logger.warning(
+            "live progress is off: cannot reach the channel layer (%s: %s); ingestion goes on, and open corpus"
+            " pages catch up by polling",
+            type(error).__name__,
+            error,
+        )
+
+
+def _worth_telling(item: UploadFile) -> bool:
+    if item.stage == Stage.CHUNKED:  # only a large file's cost is news (it will take a while)
+        return item.chunks_added >= LARGE_FILE_CHUNKS
+    return item.stage in TOLD_STAGES
 
 
 def file_changed(item: UploadFile) -> None:
     logger.info("ingest %s: %s%s", item.name, item.get_stage_display(), f" ({item.error})" if item.error else "")
-    _send(item, new=False)
-
-
-def file_added(item: UploadFile) -> None:
-    _send(item, new=True)
+    if _worth_telling(item):
+        _publish(item.upload.corpus.workspace_id, activity_html(item))

@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
-from django.http import Http404
+from dataclasses import dataclass
+from datetime import timedelta
 
-from research.models import Chunk, Corpus, Document, Membership, Upload, UploadFile, Workspace
+from django.db.models import Count, QuerySet, Sum
+from django.http import Http404
+from django.utils import timezone
+
+from research.corpora.estimate import embedding_estimate
+from research.models import (
+    TERMINAL_STAGES,
+    Chunk,
+    Corpus,
+    Document,
+    Membership,
+    Run,
+    RunStatus,
+    Upload,
+    UploadFile,
+    Workspace,
+)
+
+# A file unfinished for longer is stuck (its worker died), not busy: it blocks neither deleting nor re-indexing.
+STUCK_AFTER = timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class CorpusContents:
+    """What deleting a corpus removes, and what stops it now."""
+
+    documents: int
+    chunks: int
+    files: int
+    runs_in_use: list[Run]
+    files_in_progress: int
 
 
 def corpus_list(*, workspace: Workspace) -> QuerySet[Corpus]:
@@ -24,15 +54,59 @@ def corpus_get(*, membership: Membership, slug: str) -> Corpus:
     return corpus
 
 
+def corpus_find(*, name_or_slug: str, workspace_slug: str | None = None) -> Corpus:
+    """The corpus with this name (any case) or, failing that, this slug, in the named workspace or in any: for
+    the command line, which acts for whoever runs it. LookupError with what to do when none or several match."""
+    corpora = Corpus.objects.select_related("workspace").order_by("workspace__slug", "id")
+    if workspace_slug is not None:
+        if not Workspace.objects.filter(slug=workspace_slug).exists():
+            raise LookupError(f"no workspace {workspace_slug!r}")
+        corpora = corpora.filter(workspace__slug=workspace_slug)
+    wanted = name_or_slug.strip().casefold()
+    found = [corpus for corpus in corpora if corpus.name.casefold() == wanted]
+    found = found or [corpus for corpus in corpora if corpus.slug == name_or_slug.strip()]
+    where = f" in workspace {workspace_slug!r}" if workspace_slug else ""
+    if not found:
+        raise LookupError(f"no corpus named {name_or_slug!r} (nor with that slug){where}")
+    if len(found) > 1:
+        places = ", ".join(corpus.workspace.slug for corpus in found)
+        raise LookupError(f"more than one corpus named {name_or_slug!r}: in workspaces {places} (use --workspace)")
+    return found[0]
+
+
+def corpus_runs_in_use(*, corpus: Corpus) -> list[Run]:
+    """The runs that will search the corpus or are searching it now (queued or running)."""
+    active = (RunStatus.QUEUED, RunStatus.RUNNING)
+    return list(Run.objects.filter(corpora=corpus, status__in=active).order_by("id"))
+
+
+def corpus_contents(*, corpus: Corpus) -> CorpusContents:
+    files = UploadFile.objects.filter(upload__corpus=corpus)
+    recent = timezone.now() - STUCK_AFTER
+    return CorpusContents(
+        documents=Document.objects.filter(corpus=corpus).count(),
+        chunks=Document.objects.filter(corpus=corpus).aggregate(total=Sum("chunk_count"))["total"] or 0,
+        files=files.count(),
+        runs_in_use=corpus_runs_in_use(corpus=corpus),
+        files_in_progress=files.exclude(stage__in=TERMINAL_STAGES).filter(updated_at__gte=recent).count(),
+    )
+
+
 def upload_list(*, corpus: Corpus, limit: int = 10) -> list[Upload]:
     uploads = list(Upload.objects.filter(corpus=corpus).order_by("-created_at", "-id")[:limit])
     files = UploadFile.objects.filter(upload__in=uploads).select_related("upload__corpus__workspace").order_by("id")
     by_upload: dict[int, list[UploadFile]] = {}
     for item in files:
+        item.estimate = embedding_estimate(item.chunks_added)  # type: ignore[attr-defined]
         by_upload.setdefault(item.upload_id, []).append(item)
     for upload in uploads:
         upload.file_list = by_upload.get(upload.pk, [])  # type: ignore[attr-defined]
     return uploads
+
+
+def uploads_busy(*, uploads: list[Upload]) -> bool:
+    """Whether a file of these uploads is still on its way (the corpus page then polls for its progress)."""
+    return any(not item.done for upload in uploads for item in upload.file_list)  # type: ignore[attr-defined]
 
 
 def document_list(*, corpus: Corpus) -> QuerySet[Document]:
@@ -56,4 +130,5 @@ def upload_file_get(*, corpus: Corpus, file_id: int) -> UploadFile:
     )
     if item is None:
         raise Http404("No such file")
+    item.estimate = embedding_estimate(item.chunks_added)  # type: ignore[attr-defined]
     return item

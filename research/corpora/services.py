@@ -7,13 +7,15 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.text import slugify
 
-from research.corpora import jobs, storage
+from research.corpora import jobs, selectors, storage
 from research.models import Corpus, Document, Membership, Stage, Upload, UploadFile
-from research.platform.composition import corpus_index
+from research.platform.composition import corpus_index, corpus_index_drop
+
+EMPTY_FILE = "the file is empty"
 
 
 def _require_editor(actor: Membership) -> None:
@@ -29,7 +31,20 @@ def _unique_slug(actor: Membership, name: str) -> str:
     return slug
 
 
-@transaction.atomic
+def _free_name(actor: Membership, name: str, *, renaming: Corpus | None = None) -> str:
+    """``name`` stripped, when no other corpus of the workspace has it in any case; ValidationError otherwise."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "A corpus needs a name."})
+    others = Corpus.objects.filter(workspace=actor.workspace)
+    if renaming is not None:
+        others = others.exclude(pk=renaming.pk)
+    # Compared in Python: SQLite's lower() folds ASCII only, and "Étude" and "étude" are one name.
+    if any(other.casefold() == name.casefold() for other in others.values_list("name", flat=True)):
+        raise ValidationError({"name": f"This workspace already has a corpus named “{name}”; choose another name."})
+    return name
+
+
 def corpus_create(
     *,
     actor: Membership,
@@ -39,18 +54,71 @@ def corpus_create(
     parse_options: dict[str, object] | None = None,
 ) -> Corpus:
     _require_editor(actor)
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": "A corpus needs a name."})
-    return Corpus.objects.create(
-        workspace=actor.workspace,
-        name=name,
-        slug=_unique_slug(actor, name),
-        description=description.strip(),
-        created_by=actor.user,
-        chunk_tokens=chunk_tokens or settings.CHUNK_TOKENS,
-        parse_options=parse_options or {},
-    )
+    name = _free_name(actor, name)
+    try:
+        with transaction.atomic():
+            return Corpus.objects.create(
+                workspace=actor.workspace,
+                name=name,
+                slug=_unique_slug(actor, name),
+                description=description.strip(),
+                created_by=actor.user,
+                chunk_tokens=chunk_tokens or settings.CHUNK_TOKENS,
+                parse_options=parse_options or {},
+            )
+    except IntegrityError:
+        _free_name(actor, name)  # a concurrent create took the name: say so (the constraint caught it)
+        raise
+
+
+def corpus_rename(*, actor: Membership, corpus: Corpus, name: str, description: str) -> Corpus:
+    """Give the corpus a new name (unique in its workspace) and description; its slug, and so its URLs, stay."""
+    _require_editor(actor)
+    if corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("That corpus is not in your workspace.")
+    corpus.name, corpus.description = _free_name(actor, name, renaming=corpus), description.strip()
+    try:
+        with transaction.atomic():
+            corpus.save(update_fields=["name", "description"])
+    except IntegrityError:
+        _free_name(actor, corpus.name, renaming=corpus)  # a concurrent create took the name: say so
+        raise
+    return corpus
+
+
+def _refuse_while_in_use(corpus: Corpus) -> None:
+    contents = selectors.corpus_contents(corpus=corpus)
+    if contents.runs_in_use:
+        names = ", ".join(f"{run.pk} ({run.get_status_display().lower()})" for run in contents.runs_in_use)
+        raise ValidationError(
+            f"“{corpus.name}” is in use by run {names}; delete it once the run has finished or been cancelled."
+        )
+    if contents.files_in_progress:
+        raise ValidationError(
+            f"{contents.files_in_progress} file(s) of “{corpus.name}” are still being ingested;"
+            " delete the corpus once they have finished."
+        )
+
+
+def corpus_delete(*, actor: Membership, corpus: Corpus) -> None:
+    """Delete the corpus with its documents and uploads, then (once committed) both its indexes and its stored
+    files. Refused while a queued or running run searches it or a worker is ingesting one of its files."""
+    _require_editor(actor)
+    if corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("That corpus is not in your workspace.")
+    with transaction.atomic():
+        locked = Corpus.objects.select_for_update().filter(pk=corpus.pk).first()
+        if locked is None:
+            return  # already deleted (a double submit)
+        _refuse_while_in_use(locked)
+        corpus_id = locked.pk
+        locked.delete()
+
+        def forget() -> None:
+            corpus_index_drop(locked)
+            storage.remove_corpus(corpus_id)
+
+        transaction.on_commit(forget)
 
 
 @dataclass(frozen=True)
@@ -71,12 +139,15 @@ def _stored_file(upload: Upload, corpus: Corpus, incoming: IncomingFile) -> Uplo
     if stored.too_large:
         item.stage = Stage.FAILED
         item.error = f"over the size limit of {settings.MAX_UPLOAD_MB} MB"
+    elif stored.size == 0:
+        item.stage, item.error = Stage.FAILED, EMPTY_FILE
     item.save()
     return item
 
 
 def upload_create(*, actor: Membership, corpus: Corpus, files: Sequence[IncomingFile], enqueue: bool = True) -> Upload:
-    """Store every file and queue each for ingestion after commit; a file over the size limit fails alone.
+    """Store every file and queue each for ingestion after commit; an empty file or one over the size limit fails
+    alone (a row in stage Failed with the reason), the others go on.
 
     With ``enqueue=False`` nothing is queued: the caller ingests the files itself (the CLI's --sync).
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -27,11 +28,16 @@ def safe_display_name(name: str) -> str:
     return Path(name.replace("\\", "/")).name.strip() or "unnamed"
 
 
+def corpus_folder(corpus_id: int) -> Path:
+    """Where a corpus's uploaded files are kept (MEDIA_ROOT/uploads/<corpus id>/)."""
+    return settings.MEDIA_ROOT / "uploads" / str(corpus_id)
+
+
 def store(*, corpus_id: int, name: str, chunks: Iterable[bytes]) -> StoredFile:
     """Write ``chunks`` to a new file; stop (and delete it) once it exceeds MAX_UPLOAD_MB."""
     limit = settings.MAX_UPLOAD_MB * 2**20
-    relative = Path("uploads") / str(corpus_id) / f"{uuid.uuid4().hex}-{_UNSAFE.sub('_', name)[-100:]}"
-    target = settings.MEDIA_ROOT / relative
+    target = corpus_folder(corpus_id) / f"{uuid.uuid4().hex}-{_UNSAFE.sub('_', name)[-100:]}"
+    relative = target.relative_to(settings.MEDIA_ROOT)
     target.parent.mkdir(parents=True, exist_ok=True)
     digest, size = hashlib.sha256(), 0
     with target.open("wb") as handle:
@@ -54,3 +60,8 @@ def read(relative_path: str) -> bytes:
 def remove(relative_path: str) -> None:
     if relative_path:
         (settings.MEDIA_ROOT / relative_path).unlink(missing_ok=True)
+
+
+def remove_corpus(corpus_id: int) -> None:
+    """Delete every stored file of a corpus (its folder; nothing there is no error)."""
+    shutil.rmtree(corpus_folder(corpus_id), ignore_errors=True)

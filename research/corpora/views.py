@@ -1,36 +1,60 @@
-"""Corpus views: create a corpus, upload files, watch ingestion, browse and delete documents."""
+"""Corpus views: create, rename and delete a corpus, upload files, watch ingestion, browse and delete documents."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from research.corpora import selectors, services
-from research.corpora.forms import CorpusForm, UploadForm
+from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
+from research.corpora.viewer import chunks_shown
 from research.models import Corpus, Membership
 from research.platform.web import apply_errors, is_htmx
 from research.workspaces.selectors import membership_get
 
 
-def _corpus_context(membership: Membership, corpus: Corpus, form: UploadForm | None = None) -> dict[str, object]:
+def _corpus_context(
+    membership: Membership, corpus: Corpus, form: UploadForm | None = None, rename: CorpusRenameForm | None = None
+) -> dict[str, Any]:
+    uploads = selectors.upload_list(corpus=corpus)
+    documents = selectors.document_list(corpus=corpus)
+    initial = {"name": corpus.name, "description": corpus.description}
     return {
         "membership": membership,
         "workspace": membership.workspace,
         "corpus": corpus,
-        "uploads": selectors.upload_list(corpus=corpus),
-        "documents": selectors.document_list(corpus=corpus)[:200],
-        "document_total": selectors.document_list(corpus=corpus).count(),
+        "uploads": uploads,
+        "busy": selectors.uploads_busy(uploads=uploads),
+        "documents": documents[:200],
+        "document_total": documents.count(),
         "upload_form": form or UploadForm(),
+        "rename_form": rename or CorpusRenameForm(initial=initial),
     }
 
 
+def _go(request: HttpRequest, url: str) -> HttpResponse:
+    """Navigate to ``url``: htmx follows HX-Redirect as a whole page (a 302 would be swapped into the form)."""
+    return HttpResponse(status=204, headers={"HX-Redirect": url}) if is_htmx(request) else redirect(url)
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
+    """POST: create a corpus and go to its page. GET: the workspace page's corpus list (with counts) as an
+    out-of-band fragment, which that page fetches after each workspace notice."""
     membership = membership_get(user=request.user, slug=slug)
+    if request.method == "GET":
+        if not is_htmx(request):
+            return redirect("workspace_detail", slug=slug)
+        context = {"workspace": membership.workspace, "corpora": selectors.corpus_list(workspace=membership.workspace)}
+        return render(request, "research/workspace_detail.html#corpora_live", {"membership": membership, **context})
     form = CorpusForm(request.POST)
     if form.is_valid():
         try:
@@ -43,7 +67,7 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
+            return _go(request, reverse("corpus_detail", kwargs={"slug": slug, "corpus_slug": corpus.slug}))
     context = {
         "membership": membership,
         "workspace": membership.workspace,
@@ -55,18 +79,74 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def corpus_detail(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    """The corpus page. Its settings form posts here (rename); ``?delete`` asks to confirm a deletion, whose form
+    posts here with ``action=delete``."""
     membership = membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    if request.method == "POST":
+        if request.POST.get("action") == "delete":
+            return _corpus_delete(request, membership, corpus)
+        return _corpus_rename(request, membership, corpus)
+    if "delete" in request.GET:
+        return _delete_confirmation(request, membership, corpus)
     return render(request, "research/corpus_detail.html", _corpus_context(membership, corpus))
 
 
+def _corpus_rename(request: HttpRequest, membership: Membership, corpus: Corpus) -> HttpResponse:
+    form = CorpusRenameForm(request.POST)
+    if form.is_valid():
+        try:
+            services.corpus_rename(actor=membership, corpus=corpus, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            messages.success(request, f"Renamed to “{corpus.name}”.")
+            return _go(
+                request, reverse("corpus_detail", kwargs={"slug": corpus.workspace.slug, "corpus_slug": corpus.slug})
+            )
+    corpus.refresh_from_db()  # the page shows the stored name, the form the one refused
+    context = {**_corpus_context(membership, corpus, rename=form), "settings_open": True}
+    return render(request, "research/corpus_detail.html", context, status=422)
+
+
+def _delete_confirmation(
+    request: HttpRequest, membership: Membership, corpus: Corpus, error: str = "", status: int = 200
+) -> HttpResponse:
+    if not membership.can_edit:
+        raise PermissionDenied("Only owners and editors can delete corpora.")
+    context = {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "corpus": corpus,
+        "contents": selectors.corpus_contents(corpus=corpus),
+        "error": error,
+    }
+    return render(request, "research/corpus_detail.html", context, status=status)
+
+
+def _corpus_delete(request: HttpRequest, membership: Membership, corpus: Corpus) -> HttpResponse:
+    documents = selectors.corpus_contents(corpus=corpus).documents
+    try:
+        services.corpus_delete(actor=membership, corpus=corpus)
+    except ValidationError as error:
+        return _delete_confirmation(request, membership, corpus, error=" ".join(error.messages), status=409)
+    messages.success(request, f"Deleted the corpus “{corpus.name}” and its {documents} document(s).")
+    return _go(request, reverse("workspace_detail", kwargs={"slug": membership.workspace.slug}))
+
+
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def upload_create(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    """POST: store the files and queue them. GET: the page's live parts (counts, uploads, documents) as
+    out-of-band fragments, which the corpus page fetches after each workspace notice and while files are busy."""
     membership = membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    if request.method == "GET":
+        if not is_htmx(request):
+            return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
+        return render(request, "research/corpus_detail.html#live", _corpus_context(membership, corpus))
     form = UploadForm(request.POST, request.FILES)
     if form.is_valid():
         incoming = [
@@ -87,7 +167,7 @@ def upload_create(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResp
 @login_required
 @require_GET
 def upload_file_row(request: HttpRequest, slug: str, corpus_slug: str, file_id: int) -> HttpResponse:
-    """One file's current row: pages poll unfinished rows, so a push lost by the channel layer is caught up."""
+    """One file's current row."""
     membership = membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     item = selectors.upload_file_get(corpus=corpus, file_id=file_id)
@@ -97,6 +177,7 @@ def upload_file_row(request: HttpRequest, slug: str, corpus_slug: str, file_id: 
 @login_required
 @require_GET
 def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
+    """A document of the corpus, its chunks in order (Markdown rendered safely); editors may delete it here."""
     membership = membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     document = selectors.document_get(corpus=corpus, doc_id=doc_id)
@@ -105,7 +186,8 @@ def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: s
         "workspace": membership.workspace,
         "corpus": corpus,
         "document": document,
-        "chunks": selectors.chunk_list(document=document),
+        "chunks": chunks_shown(document=document),
+        "can_delete": membership.can_edit,
     }
     return render(request, "research/document_detail.html", context)
 

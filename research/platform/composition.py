@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import threading
 from collections.abc import Callable
 from functools import cache
@@ -9,6 +11,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from chromadb.api import ClientAPI
+from chromadb.errors import NotFoundError
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
@@ -93,3 +96,12 @@ def corpus_index_forget(index_key: str) -> None:
         index = _corpora.pop(index_key, None)
     if index is not None:
         index.close()
+
+
+def corpus_index_drop(corpus: Corpus) -> None:
+    """Delete both indexes of a deleted corpus: its Chroma collection and its BM25 folder (what is already gone is
+    no error). Other processes may keep the closed corpus cached; its index key is never reused."""
+    corpus_index_forget(corpus.index_key)
+    with contextlib.suppress(NotFoundError):
+        chroma_client().delete_collection(corpus.collection_name)
+    shutil.rmtree(settings.DATA_DIR / "bm25" / corpus.index_key, ignore_errors=True)

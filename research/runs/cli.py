@@ -1,4 +1,4 @@
-"""`context1 search "question" --corpus NAME`: run a research job in this process and print its events."""
+"""`context1 search "question" --corpus NAME [--workspace SLUG]`: run a research job here and print its events."""
 
 from __future__ import annotations
 
@@ -85,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     search = commands.add_parser("search", help="run a research job and print its live events")
     search.add_argument("question")
-    search.add_argument("--corpus", required=True, help="corpus name")
-    search.add_argument("--workspace", help="workspace slug (when several corpora share the name)")
+    search.add_argument("--corpus", required=True, help="corpus name (any case) or slug")
+    search.add_argument("--workspace", help="workspace slug (needed when corpora of several workspaces match)")
     search.add_argument("--rollouts", type=int, default=4)
     search.add_argument("--budget", type=int, default=32_768)
     search.add_argument("--max-turns", type=int, default=16)

@@ -6,9 +6,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from research.corpora import ingestion, services
+from research.corpora.selectors import corpus_find
 from research.models import TERMINAL_STAGES, Corpus, Membership, Role, UploadFile
 
 
@@ -37,7 +39,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("paths", nargs="+")
         parser.add_argument("--workspace", required=True, help="workspace slug")
-        parser.add_argument("--corpus", required=True, help="corpus name (created with --create)")
+        parser.add_argument("--corpus", required=True, help="corpus name (any case) or slug (created with --create)")
         parser.add_argument("--create", action="store_true", help="create the corpus if it does not exist")
         parser.add_argument("--user", help="act as this member (default: the workspace's first owner)")
         parser.add_argument("--sync", action="store_true", help="ingest in this process instead of the workers")
@@ -50,20 +52,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         actor = self._actor(options["workspace"], options["user"])
-        corpus = Corpus.objects.filter(workspace=actor.workspace, name=options["corpus"]).first()
-        if corpus is None:
-            if not options["create"]:
-                raise CommandError(f"no corpus {options['corpus']!r} in {actor.workspace.slug} (add --create)")
-            parse_options = {
-                key: options[flag]
-                for key, flag in (
-                    ("csv_mode", "csv_mode"),
-                    ("json_text_field", "json_text_field"),
-                    ("json_title_field", "json_title_field"),
-                )
-                if options[flag]
-            }
-            corpus = services.corpus_create(actor=actor, name=options["corpus"], parse_options=parse_options)
+        corpus = self._corpus(actor, options)
         files = [services.IncomingFile(name=path.name, chunks=_read(path)) for path in _files(options["paths"])]
         upload = services.upload_create(actor=actor, corpus=corpus, files=files, enqueue=not options["sync"])
         self.stdout.write(f"upload {upload.pk}: {len(files)} file(s) into {corpus.name!r}")
@@ -71,6 +60,21 @@ class Command(BaseCommand):
             self._ingest_here(upload.pk, corpus.pk)
         elif options["wait"]:
             self._follow(upload.pk)
+
+    def _corpus(self, actor: Membership, options: dict[str, Any]) -> Corpus:
+        """The corpus of this name (any case) or slug in the actor's workspace; created with --create."""
+        try:
+            return corpus_find(name_or_slug=options["corpus"], workspace_slug=actor.workspace.slug)
+        except LookupError as error:
+            if not options["create"]:
+                raise CommandError(f"{error} (add --create)") from error
+        parse_options = {
+            key: options[key] for key in ("csv_mode", "json_text_field", "json_title_field") if options[key]
+        }
+        try:
+            return services.corpus_create(actor=actor, name=options["corpus"], parse_options=parse_options)
+        except ValidationError as error:
+            raise CommandError(" ".join(error.messages)) from error
 
     def _actor(self, workspace_slug: str, username: str | None) -> Membership:
         members = Membership.objects.select_related("workspace", "user").filter(workspace__slug=workspace_slug)

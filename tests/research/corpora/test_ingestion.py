@@ -185,3 +185,33 @@ def test_a_viewer_cannot_upload(owner: Membership, corpus: Corpus, make_user: Ca
     with pytest.raises(PermissionDenied):
         services.upload_create(actor=viewer, corpus=corpus, files=[services.IncomingFile("a.txt", [TEXT])])
     assert not UploadFile.objects.exists()
+
+
+def test_a_file_over_the_chunk_limit_fails_alone_before_anything_is_embedded(
+    owner: Membership, corpus: Corpus, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ingest(owner, corpus, {"long.txt": TEXT})  # the file as it was: one chunk, within any limit
+    before = indexed_ids(corpus)
+    settings.MAX_FILE_CHUNKS = 3
+    stages: list[tuple[str, str, int]] = []
+    real_advance = ingestion.advance
+
+    def recording(item: UploadFile, stage: Stage, **fields: object) -> None:
+        real_advance(item, stage, **fields)
+        stages.append((item.name, item.stage, item.chunks_added))
+
+    monkeypatch.setattr(ingestion, "advance", recording)
+    long_text = "\n\n".join(f"Paragraph {n} says something about Globex pricing and plans." * 40 for n in range(8))
+    results = ingest(owner, corpus, {"long.txt": long_text.encode(), "short.txt": TEXT})
+    refused = results["long.txt"]
+    assert refused.stage == Stage.FAILED
+    assert refused.error.startswith("this file would be ")
+    limit = " over the limit of 3 per file (MAX_FILE_CHUNKS); split it into smaller files or raise the limit"
+    assert refused.error.endswith(f" chunks to embed,{limit}")
+    assert [stage for name, stage, _ in stages if name == "long.txt"] == [Stage.STORED, Stage.PARSED, Stage.FAILED]
+    assert results["short.txt"].stage == Stage.INDEXED
+    assert ("short.txt", Stage.CHUNKED, 1) in stages  # a file within the limit shows its cost while it embeds
+    long_ids = {i for i in indexed_ids(corpus) if i.startswith(ingestion.document_id("long.txt", ""))}
+    assert long_ids == {
+        i for i in before if i.startswith(ingestion.document_id("long.txt", ""))
+    }  # the old version stays

@@ -49,3 +49,26 @@ def test_it_refuses_an_unknown_corpus_without_create(make_user, make_workspace, 
         call_command("ingest", str(tmp_path / "a.txt"), workspace=workspace.slug, corpus="Nope", sync=True)
     with pytest.raises(CommandError, match="no such file or folder"):
         call_command("ingest", str(tmp_path / "missing"), workspace=workspace.slug, corpus="Nope", create=True)
+
+
+def test_it_finds_the_corpus_by_its_slug_or_its_name_in_any_case(make_user, make_workspace, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    workspace = make_workspace(make_user("ada"))
+    (tmp_path / "a.txt").write_text("Alpha text.")
+    (tmp_path / "b.txt").write_text("Beta text.")
+    call_command(
+        "ingest",
+        str(tmp_path / "a.txt"),
+        workspace=workspace.slug,
+        corpus="Demo corpus",
+        create=True,
+        sync=True,
+        stdout=io.StringIO(),
+    )
+    for name, path in (("demo-corpus", "a.txt"), ("DEMO CORPUS", "b.txt")):
+        out = io.StringIO()
+        call_command(
+            "ingest", str(tmp_path / path), workspace=workspace.slug, corpus=name, create=True, sync=True, stdout=out
+        )
+        assert "into 'Demo corpus'" in out.getvalue()
+    assert Corpus.objects.filter(workspace=workspace).count() == 1
+    assert Document.objects.count() == 2
