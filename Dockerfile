@@ -12,7 +12,7 @@ COPY templates templates
 COPY static static
 COPY manage.py ./
 RUN pip install --no-cache-dir . \
- && SECRET_KEY=build-only DATA_DIR=/tmp/build python manage.py collectstatic --noinput -v 0
+ && DATA_DIR=/tmp/build python manage.py collectstatic --noinput -v 0
 RUN useradd --create-home app && mkdir -p /data && chown app /data
 USER app
 ENV DATA_DIR=/data STATIC_ROOT=/tmp/build/static

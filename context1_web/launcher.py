@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -34,16 +35,22 @@ class Child:
     pump: threading.Thread | None = field(default=None)
 
 
-def _pump(name: str, stream: IO[bytes]) -> None:
+def _pump(name: str, stream: IO[bytes], hide: Callable[[str], bool]) -> None:
     for raw in iter(stream.readline, b""):
-        sys.stdout.write(f"{name:>6} | {raw.decode(errors='replace').rstrip()}\n")
-        sys.stdout.flush()
+        line = raw.decode(errors="replace").rstrip()
+        if not hide(line):
+            sys.stdout.write(f"{name:>6} | {line}\n")
+            sys.stdout.flush()
 
 
-def _spawn(name: str, argv: list[str], env: dict[str, str]) -> Child:
+def _show_all(line: str) -> bool:
+    return False
+
+
+def _spawn(name: str, argv: list[str], env: dict[str, str], hide: Callable[[str], bool] = _show_all) -> Child:
     process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     assert process.stdout is not None
-    pump = threading.Thread(target=_pump, args=(name, process.stdout), daemon=True)
+    pump = threading.Thread(target=_pump, args=(name, process.stdout, hide), daemon=True)
     pump.start()
     return Child(name=name, process=process, pump=pump)
 
@@ -105,7 +112,7 @@ class Stack:
         self.children.append(_spawn("beat", [python, "-m", "worker", "beat"], env))
 
     def _start_redis(self, env: dict[str, str], socket_path: Path, redis_dir: Path) -> None:
-        from context1_web.embedded_redis import server_command, socket_in_use, wait_until_ready
+        from context1_web.embedded_redis import is_routine, server_command, socket_in_use, wait_until_ready
 
         socket_path.parent.mkdir(parents=True, exist_ok=True)
         redis_dir.mkdir(parents=True, exist_ok=True)
@@ -115,7 +122,7 @@ class Stack:
             )
         socket_path.unlink(missing_ok=True)
         print(f"==> starting embedded Redis on {socket_path}", flush=True)
-        child = _spawn("redis", server_command(socket_path=socket_path, data_dir=redis_dir), env)
+        child = _spawn("redis", server_command(socket_path=socket_path, data_dir=redis_dir), env, hide=is_routine)
         self.children.append(child)
         wait_until_ready(socket_path, child.process)
 

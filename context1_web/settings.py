@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+import sys
 from pathlib import Path
 
 import django_stubs_ext
@@ -26,20 +28,29 @@ ALLOWED_HOSTS = env.strings("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"]
 CSRF_TRUSTED_ORIGINS = env.strings("CSRF_TRUSTED_ORIGINS", [])
 
 
-def _secret_key() -> str:
-    """SECRET_KEY from the environment, else the key `make run` keeps in DATA_DIR/secret_key."""
+# manage.py commands that serve web traffic: like the web server (Daphne), the worker and everything else that
+# is not a manage.py command, they need a real key. Other commands (migrate, check, evaluate, bench_*, ...)
+# sign nothing that outlives them, so without one they get a random key of their own, never a fixed one.
+SERVING_COMMANDS = frozenset({"runserver", "runworker", "testserver"})
+
+
+def _secret_key(argv: list[str]) -> str:
+    """SECRET_KEY from the environment, else the key `make run` keeps in DATA_DIR/secret_key, else (commands
+    that serve nothing only) a random per-process key."""
     value = env.optional_string("SECRET_KEY")
     if value is not None:
         return value
     key_file = DATA_DIR / "secret_key"
     if key_file.is_file():
         return key_file.read_text().strip()
+    if argv and Path(argv[0]).name == "manage.py" and (argv[1:2] or ["help"])[0] not in SERVING_COMMANDS:
+        return secrets.token_urlsafe(50)
     raise ImproperlyConfigured(
         f"SECRET_KEY is not set and {key_file} does not exist (`make run` creates it; see .env.example)"
     )
 
 
-SECRET_KEY = _secret_key()
+SECRET_KEY = _secret_key(sys.argv)
 
 INSTALLED_APPS = [
     "daphne",
@@ -59,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "research.platform.csp.ContentSecurityPolicyMiddleware",  # before WhiteNoise: static answers carry it too
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -108,6 +120,19 @@ LOGOUT_REDIRECT_URL = "login"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env.boolean("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS (docker-compose.yml sets these; the embedded default serves plain HTTP on loopback)
+SECURE_SSL_REDIRECT = env.boolean("SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the container health check asks over plain HTTP
+SECURE_HSTS_SECONDS = env.integer("SECURE_HSTS_SECONDS", 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.boolean("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env.boolean("SECURE_HSTS_PRELOAD", False)
+# e.g. "X-Forwarded-Proto: https" behind a TLS proxy that sets (and strips clients' own) X-Forwarded-Proto
+SECURE_PROXY_SSL_HEADER = env.header_match("SECURE_PROXY_SSL_HEADER")
+# Failed logins per username and per client address (Redis, every web process) before a lockout of
+# LOGIN_LOCKOUT_SECONDS; failures count for that long from the first (research/platform/throttle.py).
+LOGIN_FAILURES_PER_USERNAME = env.integer("LOGIN_FAILURES_PER_USERNAME", 5, minimum=1)
+LOGIN_FAILURES_PER_ADDRESS = env.integer("LOGIN_FAILURES_PER_ADDRESS", 30, minimum=1)
+LOGIN_LOCKOUT_SECONDS = env.integer("LOGIN_LOCKOUT_SECONDS", 900, minimum=1, maximum=86400)
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = env.string("TIME_ZONE", "UTC")
@@ -209,6 +234,7 @@ SEARCH_BUDGET_TOKENS = env.integer("SEARCH_BUDGET_TOKENS", 3000, minimum=100)
 MAX_UPLOAD_MB = env.integer("MAX_UPLOAD_MB", 100, minimum=1)
 PARSE_TIMEOUT = env.number("PARSE_TIMEOUT", 120.0, minimum=1.0)
 PARSE_MEMORY_MB = env.integer("PARSE_MEMORY_MB", 1024, minimum=128)
+MAX_FILE_CHUNKS = env.integer("MAX_FILE_CHUNKS", 1000, minimum=1)  # chunks one file may add (embedding cost)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 2**20  # larger uploads stream to temporary files
 DATA_UPLOAD_MAX_NUMBER_FILES = env.integer("MAX_UPLOAD_FILES", 500, minimum=1)
 

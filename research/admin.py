@@ -1,10 +1,13 @@
-"""Admin registrations."""
+"""Admin registrations; the admin's login form is throttled like the site's (research/platform/throttle.py)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
 from research.models import Membership, Workspace
+from research.platform.login import AdminLoginForm
+
+admin.site.login_form = AdminLoginForm
 
 
 class MembershipInline(admin.TabularInline[Membership, Workspace]):

@@ -8,3 +8,8 @@ from django.apps import AppConfig
 class ResearchConfig(AppConfig):
     name = "research"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from research.platform import access
+
+        access.connect_signals()  # logging out or losing a membership closes the user's open sockets

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import secrets
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -85,3 +90,37 @@ def test_the_app_services_share_one_configuration(compose: dict[str, Any]) -> No
     for key in ("DATABASE_URL", "REDIS_URL", "CHROMA_URL", "SECRET_KEY"):
         assert len({str(env.get(key)) for env in envs}) == 1, key
         assert envs[0].get(key), key
+
+
+def _interpolate(value: str, given: dict[str, str]) -> str:
+    """Compose's ``${VAR:-default}`` and ``${VAR:?message}``, with ``given`` as the .env file."""
+
+    def one(match: re.Match[str]) -> str:
+        name, operator, rest = match.group(1), match.group(2), match.group(3)
+        if name in given:
+            return given[name]
+        assert operator == ":-", f"{name} must be given ({rest})"
+        return rest
+
+    return re.sub(r"\$\{([A-Z_][A-Z0-9_]*)(:-|:\?)([^}]*)\}", one, value)
+
+
+def test_check_deploy_passes_with_the_compose_environment(compose: dict[str, Any], tmp_path: Path) -> None:
+    """Issue 11 (17): `manage.py check --deploy` gave W004, W008, W012 and W016 with this environment."""
+    given = {"SECRET_KEY": secrets.token_urlsafe(50)}  # what the operator's .env provides
+    web = {key: _interpolate(str(value), given) for key, value in compose["services"]["web"]["environment"].items()}
+    web["DATA_DIR"] = str(tmp_path)  # /data is the container's volume
+    env = {key: value for key, value in os.environ.items() if key not in web and not key.startswith("PYTEST")}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env={**env, **web, "STATIC_ROOT": str(tmp_path / "static")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+    assert web["SECURE_PROXY_SSL_HEADER"] == "X-Forwarded-Proto: https"
+    assert "--proxy-headers" in compose["services"]["web"]["command"]

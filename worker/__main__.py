@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+import warnings
 
 from worker.queues import QUEUE_NAMES
+
+# Celery warns on every start as root (uid 0), which is how these development machines run everything. It is
+# safe to silence here: this worker accepts JSON only (settings.CELERY_ACCEPT_CONTENT), and the dangerous case,
+# root with pickle, is not a warning but an error that Celery still raises; the Docker image runs as a user.
+ROOT_WARNING = r"You're running the worker with superuser privileges"
 
 
 def worker_argv(*, pool: str, concurrency: int, queues: tuple[str, ...] = QUEUE_NAMES) -> list[str]:
@@ -24,8 +30,18 @@ def worker_argv(*, pool: str, concurrency: int, queues: tuple[str, ...] = QUEUE_
     ]
 
 
+def quiet_start() -> None:
+    """Keep warnings that are not news out of the console: Celery's root warning, and the embedding model's
+    "Loading weights" progress bars (transformers/huggingface_hub write them to stderr, which Celery logs as
+    WARNING); read at import, so set before anything imports them."""
+    warnings.filterwarnings("ignore", message=ROOT_WARNING)
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+
+
 def main(argv: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "context1_web.settings")
+    quiet_start()
     import django
 
     django.setup()

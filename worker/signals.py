@@ -13,10 +13,14 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
-# Tasks that run on a timer and whose success is not news: the sweeper runs every RUN_SWEEP_SECONDS, and its
-# "received" / "succeeded" / "sending due task" lines would bury ingestion and run progress in `make run`.
-ROUTINE_TASKS = frozenset({"research.tasks.sweep_runs"})
+# Tasks whose success is not news: the sweeper runs every RUN_SWEEP_SECONDS, and a BM25 refresh is queued after
+# every file (most find nothing to do; a real rebuild logs its own line). Their "received" / "succeeded" /
+# "sending due task" lines would bury ingestion and run progress in `make run`.
+ROUTINE_TASKS = frozenset({"research.tasks.sweep_runs", "research.tasks.ingest_refresh_sparse"})
 ROUTINE_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
+# Libraries that log at DEBUG whatever the configured level (bm25s sets its own logger to DEBUG on import, so
+# its "Building index from tokens" reached the console); a filter survives that, a level would not.
+CHATTY_LIBRARY_LOGGERS = ("bm25s",)
 
 
 class RoutineTaskFilter(logging.Filter):
@@ -30,8 +34,17 @@ class RoutineTaskFilter(logging.Filter):
         return not any(isinstance(value, str) and value in ROUTINE_TASKS for value in values)
 
 
+class DebugFilter(logging.Filter):
+    """Drop DEBUG lines unless LOG_LEVEL asks for them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG or settings.LOG_LEVEL == "DEBUG"
+
+
 for _name in ROUTINE_LOGGERS:
     logging.getLogger(_name).addFilter(RoutineTaskFilter())
+for _name in CHATTY_LIBRARY_LOGGERS:
+    logging.getLogger(_name).addFilter(DebugFilter())
 
 
 def run_warmups() -> None:

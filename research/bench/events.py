@@ -97,6 +97,7 @@ def _env(bench: BenchSettings) -> dict[str, str]:
         "WORKER_WARMUP": "research.platform.warmup.open_chroma",
         "LOG_LEVEL": "INFO",
         "PYTHONUNBUFFERED": "1",
+        "SECRET_KEY": settings.SECRET_KEY,  # this command may run with a per-process key: share it with them
     }
 
 

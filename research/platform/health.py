@@ -1,4 +1,4 @@
-"""Reachability checks of the services the product depends on, each bounded by a timeout."""
+"""Reachability checks of the services the product depends on, each bounded by a timeout, naming no versions."""
 
 from __future__ import annotations
 
@@ -40,10 +40,10 @@ def _redis() -> str:
     client = redis.Redis.from_url(settings.REDIS.client_url, socket_timeout=timeout, socket_connect_timeout=timeout)
     try:
         client.ping()
-        version = client.info("server").get("redis_version", "?")
     finally:
         client.close()
-    return f"redis {version} ({'embedded' if settings.REDIS.embedded else 'external'})"
+    # No version (nor anything else a probe could match against advisories): the endpoint is public.
+    return f"redis ({'embedded' if settings.REDIS.embedded else 'external'})"
 
 
 def _chroma() -> str:

@@ -62,3 +62,13 @@ class Publisher:
 
     def close(self) -> None:
         self._loop.close()
+
+
+def user_group(user_id: int) -> str:
+    """Every socket a user has open, whatever it watches: where access revocations go."""
+    return f"user.{user_id}"
+
+
+def publish_access_revoked(user_id: int, session_tag: str) -> None:
+    """Tell the user's open sockets to re-check their access (``session_tag`` non-empty: that session ended)."""
+    async_to_sync(_layer().group_send)(user_group(user_id), {"type": "access.revoked", "session": session_tag})

@@ -1,8 +1,9 @@
-"""The health endpoint: public, no workspace data."""
+"""Public endpoints of the platform: health (no workspace data, no versions) and the favicon."""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponsePermanentRedirect, JsonResponse
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -14,3 +15,9 @@ from research.platform.health import health_report
 def health(request: HttpRequest) -> JsonResponse:
     report = health_report()
     return JsonResponse(report, status=200 if report["ok"] else 503)
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """``/favicon.ico``, which browsers and tools ask for whatever the page links: the site's SVG icon."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))

@@ -9,8 +9,8 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 
+from research.platform.access import GuardedConsumer
 from research.platform.realtime import CLOSE_FORBIDDEN, run_group
 from research.runs import selectors
 from research.runs.journal import StoredEvent
@@ -29,7 +29,7 @@ def _after(value: str | None) -> int:
         return 0
 
 
-class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
+class RunConsumer(GuardedConsumer):
     """One run's events, for members of its workspace: every stored event after ``?after=N``, then live ones.
 
     No gap and no duplicate between replay and live: the socket joins the run's group *before* reading
@@ -42,6 +42,8 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     with the run's latest ``seq``, so a dropped *last* message is caught up too.
     ``?format=json`` (default) sends ``{"seq", "type", "payload", "attempt", "at"}``; ``?format=html``
     sends the page's fragments (research/runs/live/fragments.py).
+    Access is checked again before sending and on revocations (research/platform/access.py): a member who
+    is removed or logs out stops receiving, and the socket closes with 4403.
     """
 
     replay_page = selectors.EVENTS_PAGE
@@ -64,6 +66,7 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         seed = partial(selectors.run_events_all, run_id=run.pk, through=self.last_seq)
         self.render: Renderer = await database_sync_to_async(renderer)(query.get("format"), seed)
         self.lock = asyncio.Lock()
+        await self.guard(user, partial(_may_read, run.pk))
         await self.channel_layer.group_add(run_group(run.pk), self.channel_name)  # subscribe first ...
         await self.accept()
         await self.catch_up()  # ... then replay what is stored
@@ -78,6 +81,7 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
         await self.channel_layer.group_discard(run_group(self.run_id), self.channel_name)
+        await self.unguard()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self.send(text_data='{"type":"error","detail":"this socket does not accept messages"}')
@@ -85,6 +89,8 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
     async def run_events(self, event: dict[str, Any]) -> None:
         """A batch of live events (research.platform.realtime.run_events_message), in seq order."""
         async with self.lock:
+            if not await self.may_send():
+                return
             for message in event["events"]:
                 seq = int(message["seq"])
                 if seq <= self.last_seq:
@@ -96,7 +102,8 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
 
     async def catch_up(self) -> None:
         async with self.lock:
-            await self._replay()
+            if await self.may_send():
+                await self._replay()
 
     async def _replay(self) -> None:
         assert self.run_id is not None
@@ -117,8 +124,14 @@ class RunConsumer(AsyncWebsocketConsumer):  # type: ignore[misc]
         assert self.run_id is not None
         while True:
             await asyncio.sleep(self.tail_check_seconds)
+            if not await self.may_send():
+                return  # access ended while nothing was sent: closed within the re-check bound
             latest, ended = await database_sync_to_async(selectors.run_progress)(run_id=self.run_id)
             if latest > self.last_seq:
                 await self.catch_up()
             elif ended:
                 return
+
+
+def _may_read(run_id: int, user_id: int) -> bool:
+    return selectors.run_find_for_user(user_id=user_id, run_id=run_id) is not None

@@ -31,3 +31,16 @@ def membership_find_by_slug(*, user_id: int, slug: str) -> Membership | None:
 
 def membership_list(*, workspace: Workspace) -> QuerySet[Membership]:
     return Membership.objects.filter(workspace=workspace).select_related("user").order_by("user__username")
+
+
+def membership_exists(*, user_id: int, workspace_id: int) -> bool:
+    """Whether the user is (still) a member: what an open workspace socket re-checks."""
+    return Membership.objects.filter(workspace_id=workspace_id, user_id=user_id).exists()
+
+
+def membership_get_in_workspace(*, workspace: Workspace, membership_id: int) -> Membership:
+    """A membership of ``workspace`` by id (for the owner's member actions); 404 for any other id."""
+    try:
+        return Membership.objects.select_related("user").get(pk=membership_id, workspace=workspace)
+    except Membership.DoesNotExist:
+        raise Http404("No such member") from None

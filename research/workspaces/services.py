@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -10,24 +12,39 @@ from django.utils.text import slugify
 
 from research.models import Membership, Role, Workspace
 
+# A new workspace's slug is its name plus a random suffix, always: a slug that depended on which slugs exist
+# (``alpha-secret-2``) would tell anyone creating a workspace that another team's ``alpha-secret`` exists.
+SLUG_SUFFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0, 1: easy to read aloud and type
+SLUG_SUFFIX_LENGTH = 6
+SLUG_ATTEMPTS = 5
 
-def _unique_slug(name: str) -> str:
-    base = slugify(name)[:120] or "workspace"
-    slug, suffix = base, 2
-    while Workspace.objects.filter(slug=slug).exists():
-        slug = f"{base}-{suffix}"
-        suffix += 1
-    return slug
+
+def _random_slug(name: str) -> str:
+    base = slugify(name)[:120].strip("-") or "workspace"
+    suffix = "".join(secrets.choice(SLUG_SUFFIX_ALPHABET) for _ in range(SLUG_SUFFIX_LENGTH))
+    return f"{base}-{suffix}"
+
+
+def _create_with_slug(*, name: str, owner: User, description: str, slug: str | None) -> Workspace:
+    """Insert the workspace under a fresh random slug (another draw on the rare collision), or under ``slug``."""
+    for _ in range(1 if slug else SLUG_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                return Workspace.objects.create(
+                    name=name, slug=slug or _random_slug(name), description=description, created_by=owner
+                )
+        except IntegrityError:
+            continue
+    raise ValidationError({"name": "Could not give this workspace an address; try again."})
 
 
 @transaction.atomic
-def workspace_create(*, name: str, owner: User, description: str = "") -> Workspace:
+def workspace_create(*, name: str, owner: User, description: str = "", slug: str | None = None) -> Workspace:
+    """A workspace owned by ``owner``. Its slug is random-suffixed; ``slug`` fixes it (server-side seeding only)."""
     name = name.strip()
     if not name:
         raise ValidationError({"name": "A workspace needs a name."})
-    workspace = Workspace.objects.create(
-        name=name, slug=_unique_slug(name), description=description.strip(), created_by=owner
-    )
+    workspace = _create_with_slug(name=name, owner=owner, description=description.strip(), slug=slug)
     Membership.objects.create(workspace=workspace, user=owner, role=Role.OWNER)
     return workspace
 
@@ -47,3 +64,25 @@ def membership_add(*, actor: Membership, username: str, role: str) -> Membership
             return Membership.objects.create(workspace=actor.workspace, user=user, role=role)
     except IntegrityError:
         raise ValidationError({"username": f"{user} is already a member."}) from None
+
+
+@transaction.atomic
+def membership_remove(*, actor: Membership, member: Membership) -> None:
+    """Remove ``member`` from the actor's workspace. Only owners may; the last owner cannot be removed.
+
+    The owners' rows are locked first, and the count is taken after the delete inside the same
+    transaction, so two owners removing each other at once cannot leave the workspace without one.
+    Deleting the row revokes the member's open sockets (research/platform/access.py).
+    """
+    if not actor.can_manage or member.workspace_id != actor.workspace_id:
+        raise PermissionDenied("Only a workspace owner can remove members.")
+    owners = Membership.objects.filter(workspace_id=actor.workspace_id, role=Role.OWNER)
+    if actor.pk not in set(owners.select_for_update().values_list("pk", flat=True)):
+        raise PermissionDenied("Only a workspace owner can remove members.")
+    deleted, _ = Membership.objects.filter(pk=member.pk, workspace_id=actor.workspace_id).delete()
+    if not deleted:
+        raise ValidationError(f"{member.user} is no longer a member.")
+    if not owners.exists():
+        raise ValidationError(
+            f"{member.user} is the last owner: make another member an owner first, so the workspace keeps one."
+        )

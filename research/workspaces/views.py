@@ -6,7 +6,9 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from research.corpora import selectors as corpus_selectors
 from research.corpora.forms import CorpusForm
@@ -44,12 +46,13 @@ def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "research/workspace_detail.html", _workspace_context(membership, MemberAddForm()))
 
 
-def _workspace_context(membership: Membership, form: MemberAddForm) -> dict[str, object]:
+def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
     return {
         "membership": membership,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),
         "member_form": form,
+        "member_error": member_error,
         "corpora": corpus_selectors.corpus_list(workspace=membership.workspace),
         "corpus_form": CorpusForm(),
     }
@@ -74,3 +77,22 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         status = 422
     template = "research/workspace_detail.html#members" if is_htmx(request) else "research/workspace_detail.html"
     return render(request, template, _workspace_context(membership, form), status=status)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+    """An owner removes a member (themselves too, while another owner remains); 422 with the reason otherwise."""
+    membership = selectors.membership_get(user=request.user, slug=slug)
+    member = selectors.membership_get_in_workspace(workspace=membership.workspace, membership_id=member_id)
+    try:
+        services.membership_remove(actor=membership, member=member)
+    except ValidationError as error:
+        template = "research/workspace_detail.html#members" if is_htmx(request) else "research/workspace_detail.html"
+        context = _workspace_context(membership, MemberAddForm(), member_error=" ".join(error.messages))
+        return render(request, template, context, status=422)
+    if member.pk == membership.pk:  # they left: the workspace is no longer theirs to see
+        return HttpResponseClientRedirect(reverse("home")) if is_htmx(request) else redirect("home")
+    if not is_htmx(request):
+        return redirect("workspace_detail", slug=slug)
+    return render(request, "research/workspace_detail.html#members", _workspace_context(membership, MemberAddForm()))

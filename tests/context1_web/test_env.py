@@ -56,3 +56,12 @@ def test_it_splits_lists_and_resolves_paths(tmp_path: Path) -> None:
 def test_it_restricts_choices() -> None:
     with pytest.raises(ImproperlyConfigured, match="must be one of: threads, prefork"):
         Env({"POOL": "gevent"}).choice("POOL", "threads", choices=("threads", "prefork"))
+
+
+def test_a_header_match_reads_name_and_value() -> None:
+    env = Env({"PROXY": "X-Forwarded-Proto: https", "BAD": "https", "ODD": "X Forwarded: https"})
+    assert env.header_match("PROXY") == ("HTTP_X_FORWARDED_PROTO", "https")
+    assert env.header_match("UNSET") is None
+    for name in ("BAD", "ODD"):
+        with pytest.raises(ImproperlyConfigured, match="must look like 'X-Forwarded-Proto: https'"):
+            env.header_match(name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ def test_the_command_streams_through_the_real_stack_and_writes_its_figures(  # t
 ) -> None:
     for key, value in process_env.items():
         monkeypatch.setenv(key, value)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the command's log folder goes away with the test
     path = tmp_path / "events.json"
     call_command("bench_events", "--runs", "2", "--events", "30", "--interval-ms", "5", "--json", str(path))
     figures = json.loads(path.read_text())

@@ -14,7 +14,32 @@ from tests.support import processes
 
 pytestmark = [pytest.mark.services, pytest.mark.embedded]
 
-_CLEAR = ("DATABASE_URL", "REDIS_URL", "CHROMA_URL", "SECRET_KEY", "VLLM_BASE_URL", "DJANGO_SETTINGS_MODULE")
+# The real default, MiniLM included (the suite's EMBEDDER_BACKEND=hashing would hide its loading lines).
+_CLEAR = (
+    "DATABASE_URL",
+    "REDIS_URL",
+    "CHROMA_URL",
+    "SECRET_KEY",
+    "VLLM_BASE_URL",
+    "DJANGO_SETTINGS_MODULE",
+    "EMBEDDER_BACKEND",
+    "HF_HUB_DISABLE_PROGRESS_BARS",
+    "TRANSFORMERS_VERBOSITY",
+)
+# Start-up noise a clean start must not print (issue 11 (10)): Celery's warning about running as root, the
+# embedded Redis's banner and memory-overcommit advice, the embedding model's "Loading weights" progress bars
+# (logged as WARNING), bm25s's DEBUG lines, the routine BM25 refresh tasks, and a 404 for /favicon.ico.
+NOISE = (
+    "superuser privileges",
+    "SecurityWarning",
+    "Memory overcommit",
+    "overcommit_memory",
+    "Redis is starting",
+    "Loading weights",
+    "Building index from",
+    "ingest_refresh_sparse[",
+    "Not Found: /favicon.ico",
+)
 
 
 def _launcher_env(data_dir: Path, port: int) -> dict[str, str]:
@@ -47,10 +72,18 @@ def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory
         assert checks["chroma"]["detail"] == "chroma embedded"
         assert (data_dir / "db.sqlite3").exists()
         assert "log in as demo with password" in log.read_text()
+        assert httpx.get(f"{base}/favicon.ico", timeout=10, follow_redirects=True).status_code == 200
         processes.wait_for(
             lambda: "celery@" in log.read_text() and " ready." in log.read_text(),
-            timeout=90,
+            timeout=180,
             what="worker ready",
+            process=launcher,
+            log=log,
+        )
+        processes.wait_for(
+            lambda: "BM25 index of corpus" in log.read_text(),
+            timeout=240,
+            what="the demo corpus's first BM25 rebuild",
             process=launcher,
             log=log,
         )
@@ -59,6 +92,8 @@ def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory
     output = log.read_text()
     assert code == 0, output[-3000:]
     assert "==> stopped" in output
+    assert "warm-up research.platform.warmup.load_embedder done" in output  # MiniLM was loaded
+    assert [line for line in output.splitlines() if any(noise in line for noise in NOISE)] == []
     assert not processes.port_open(port)
     assert not (data_dir / "run" / "redis.sock").exists() or not _socket_answers(data_dir / "run" / "redis.sock")
 

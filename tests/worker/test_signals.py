@@ -30,3 +30,14 @@ def test_routine_sweeps_are_not_logged_but_other_tasks_and_failures_are(caplog: 
         "Task research.tasks.ingest_file[i1] succeeded in 0.01s: None",
         "Task research.tasks.sweep_runs[s1] raised unexpected: OperationalError()",
     ]
+
+
+def test_bm25s_debug_lines_stay_out_and_refresh_tasks_are_routine(caplog: pytest.LogCaptureFixture) -> None:
+    import bm25s  # sets its logger to DEBUG on import
+
+    caplog.set_level(logging.DEBUG)
+    logging.getLogger(bm25s.__name__).debug("Building index from tokens")
+    logging.getLogger("bm25s").warning("a real warning")
+    refresh = {"name": "research.tasks.ingest_refresh_sparse", "id": "r1", "runtime": 0.01, "return_value": None}
+    logging.getLogger("celery.worker.strategy").info(trace.LOG_RECEIVED, refresh)
+    assert _lines(caplog) == ["a real warning"]

@@ -1,20 +1,21 @@
 """Run views (JSON for now; the live page renders on top of these): start, estimate, list, detail, events, cancel.
 
 Every view resolves the workspace through the user's membership (404 for non-members); viewers may
-read, owners and editors may start and cancel (403 otherwise).
+read, owners and editors may start and cancel (403 otherwise). Every answer is JSON (``json_view``): a
+logged-out client gets 401, an unknown workspace or run 404, a refused action 403, each ``{"error": ...}``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from research.models import Run
+from research.platform.web import json_view
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.workspaces.selectors import membership_get
@@ -60,7 +61,7 @@ def _number(request: HttpRequest, name: str, default: int) -> int:
         raise ValidationError({name: "Enter a whole number."}) from None
 
 
-@login_required
+@json_view
 @require_POST
 def run_start(request: HttpRequest, slug: str) -> JsonResponse:
     membership = membership_get(user=request.user, slug=slug)
@@ -74,7 +75,7 @@ def run_start(request: HttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(run_summary(run), status=201)
 
 
-@login_required
+@json_view
 @require_GET
 def run_estimate(request: HttpRequest, slug: str) -> JsonResponse:
     membership_get(user=request.user, slug=slug)
@@ -89,14 +90,14 @@ def run_estimate(request: HttpRequest, slug: str) -> JsonResponse:
     return JsonResponse(estimate.as_dict())
 
 
-@login_required
+@json_view
 @require_GET
 def run_list(request: HttpRequest, slug: str) -> JsonResponse:
     membership = membership_get(user=request.user, slug=slug)
     return JsonResponse({"runs": [run_summary(run) for run in selectors.run_list(workspace=membership.workspace)]})
 
 
-@login_required
+@json_view
 @require_GET
 def run_detail_json(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
     membership = membership_get(user=request.user, slug=slug)
@@ -104,7 +105,7 @@ def run_detail_json(request: HttpRequest, slug: str, run_id: int) -> JsonRespons
     return JsonResponse({**run_summary(run), "result": run.result})
 
 
-@login_required
+@json_view
 @require_GET
 def run_events(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
     """Stored events after ``?after=N`` (a page at a time): the polling alternative to the socket."""
@@ -125,7 +126,7 @@ def run_events(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
     )
 
 
-@login_required
+@json_view
 @require_POST
 def run_cancel(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
     membership = membership_get(user=request.user, slug=slug)

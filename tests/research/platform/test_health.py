@@ -1,5 +1,8 @@
+"""/healthz: every service checked, each bounded by a timeout; public, so no software versions."""
+
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,15 @@ def test_it_reports_every_service_ok_and_vllm_unconfigured(client: Client, db: N
     assert {name for name, check in report["checks"].items() if check["ok"]} == {"database", "redis", "chroma", "vllm"}
     assert report["checks"]["vllm"]["configured"] is False
     assert response["Cache-Control"].startswith("max-age=0")
+
+
+def test_it_tells_an_anonymous_client_no_software_version(client: Client, db: None) -> None:
+    """Issue 11 (17): the Redis check said ``redis 7.0.15 (external)``."""
+    report = client.get("/healthz").json()
+    assert report["checks"]["redis"]["detail"] in {"redis (embedded)", "redis (external)"}
+    assert set(report) == {"ok", "checks"}
+    assert set(report["checks"]["redis"]) == {"ok", "ms", "detail", "configured"}
+    assert not re.search(r"\d+\.\d+\.\d+", client.get("/healthz").content.decode())
 
 
 def test_it_checks_a_configured_vllm_serves_the_model(client: Client, db: None, settings: Any) -> None:

@@ -6,18 +6,34 @@ return only live chunks.
 
 from __future__ import annotations
 
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import pytest
+from chromadb.api import ClientAPI
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from research.retrieval.chroma_client import open_client
 from research.retrieval.types import Chunk, chunk_id_for
 from tests.research.retrieval.conftest import make_corpus
 
-_CLIENT = open_client(url=None, path=Path(tempfile.mkdtemp(prefix="chroma-state-")))
+# Where the machines keep their indexes: the session's Chroma and a folder under pytest's own temporary
+# directory, set by the fixture below (hypothesis builds the machines itself, so they cannot take fixtures).
+# Each machine removes its BM25 folder when it ends: a run leaves nothing in the system temp folder.
+_HOME: dict[str, Any] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _index_home(chroma: ClientAPI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    _HOME.update(client=chroma, folder=tmp_path_factory.mktemp("index-state"))
+    yield
+    _HOME.clear()
+
+
 WORDS = ["globex", "pricing", "june", "nimbus", "hiring", "europe", "banks", "retail", "seat", "vector"]
 doc_ids = st.sampled_from([f"doc{i}" for i in range(6)])
 bodies = st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join), min_size=1, max_size=4)
@@ -26,8 +42,8 @@ bodies = st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(
 class IndexMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
-        self.folder = Path(tempfile.mkdtemp(prefix="bm25-state-"))
-        self.corpus = make_corpus(_CLIENT, self.folder)
+        self.folder = Path(tempfile.mkdtemp(prefix="bm25-state-", dir=_HOME["folder"]))
+        self.corpus = make_corpus(_HOME["client"], self.folder)
         self.model: dict[str, list[str]] = {}
 
     def _write(self, doc_id: str, texts: list[str]) -> None:
@@ -75,6 +91,7 @@ class IndexMachine(RuleBasedStateMachine):
     def teardown(self) -> None:
         self.corpus.dense.drop()
         self.corpus.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 IndexMachine.TestCase.settings = settings(max_examples=25, stateful_step_count=12, deadline=None)

@@ -1,4 +1,5 @@
-"""The run socket through the real ASGI app and Redis layer: access, replay from a seq, no gap and no duplicate."""
+"""The run socket through the real ASGI app and Redis layer: access (at connect and after: removal, logout,
+a row deleted behind the product's back), replay from a seq, no gap and no duplicate."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
+from django.db import connection, connections
 from django.db.models import Q
 from django.test import Client
 
@@ -19,6 +20,7 @@ from research.platform.realtime import CLOSE_FORBIDDEN
 from research.protocol.events import TurnStarted
 from research.runs import consumers, journal, selectors
 from research.runs.journal import StoredEvent
+from research.workspaces.services import membership_remove
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -191,3 +193,59 @@ async def test_the_html_format_sends_fragments_for_the_page(make_user, make_work
     assert 'hx-swap-oob="beforeend"' in fragment
     assert 'data-seq="1"' in fragment
     await communicator.disconnect()
+
+
+async def _closed_with(communicator: WebsocketCommunicator) -> Any:
+    output = await communicator.receive_output(timeout=5)
+    assert output["type"] == "websocket.close", output
+    return output.get("code")
+
+
+@sync_to_async
+def _viewer(run: Run, make_user: Callable[..., Any], login: Callable[..., Client]) -> tuple[Membership, Client]:
+    bob = make_user()
+    membership = Membership.objects.create(workspace_id=run.workspace_id, user=bob, role="viewer")
+    return membership, login(bob)
+
+
+async def test_a_member_removed_mid_run_is_closed_and_gets_no_more_events(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    run, _, _ = await _setup(make_user, make_workspace, login)
+    bob, bobs_client = await _viewer(run, make_user, login)
+    await sync_to_async(_store)(run, 1)
+    communicator = await _open(run, bobs_client)
+    assert await _seqs(communicator, 1) == [1]
+    owner = await sync_to_async(Membership.objects.select_related("workspace").get)(
+        workspace_id=run.workspace_id, role="owner"
+    )
+    await sync_to_async(membership_remove)(actor=owner, member=bob)
+    assert await _closed_with(communicator) == CLOSE_FORBIDDEN
+    await sync_to_async(_append)(run)
+    assert await communicator.receive_nothing(timeout=0.5)
+
+
+async def test_logging_out_closes_the_run_socket(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    run, ada, _ = await _setup(make_user, make_workspace, login)
+    communicator = await _open(run, ada)
+    await sync_to_async(ada.logout)()
+    assert await _closed_with(communicator) == CLOSE_FORBIDDEN
+    await sync_to_async(_append)(run)
+    assert await communicator.receive_nothing(timeout=0.5)
+
+
+async def test_an_idle_run_socket_closes_within_the_recheck_bound(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, login, monkeypatch
+) -> None:
+    """Access removed with raw SQL (no signal, no message): the tail check's re-check closes the socket."""
+    monkeypatch.setattr(consumers.RunConsumer, "tail_check_seconds", 0.1)
+    monkeypatch.setattr(consumers.RunConsumer, "access_check_seconds", 0.1)
+    run, _, _ = await _setup(make_user, make_workspace, login)
+    bob, bobs_client = await _viewer(run, make_user, login)
+    communicator = await _open(run, bobs_client)
+
+    @sync_to_async
+    def delete_with_sql() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {Membership._meta.db_table} WHERE id = %s", [bob.pk])
+
+    await delete_with_sql()
+    assert await _closed_with(communicator) == CLOSE_FORBIDDEN

@@ -1,4 +1,5 @@
-"""The workspace socket, through the real ASGI application (origin check, session auth, Redis layer)."""
+"""The workspace socket, through the real ASGI application (origin check, session auth, Redis layer), and
+its access ending while it is open: a removed member, a logout, a row deleted behind the product's back."""
 
 from __future__ import annotations
 
@@ -10,11 +11,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.db import connections
+from django.db import connection, connections
 from django.test import Client
 
 from context1_web.asgi import application
-from research.platform.realtime import workspace_group
+from research.models import Membership
+from research.platform.realtime import CLOSE_FORBIDDEN, workspace_group
+from research.workspaces.consumers import WorkspaceConsumer
+from research.workspaces.services import membership_remove
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,3 +83,68 @@ async def test_a_foreign_origin_is_refused_even_for_a_member(make_user, make_wor
     client = await sync_to_async(login)(ada)
     _, connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(client, "http://evil.example"))
     assert not connected
+
+
+async def _publish(workspace_id: int, token: str) -> None:
+    await get_channel_layer().group_send(
+        workspace_group(workspace_id), {"type": "group.message", "payload": {"type": "ping", "token": token}}
+    )
+
+
+async def _closed_with(communicator: WebsocketCommunicator) -> Any:
+    """The close frame the socket sends next (skipping nothing: a fragment first fails the test)."""
+    output = await communicator.receive_output(timeout=5)
+    assert output["type"] == "websocket.close", output
+    return output.get("code")
+
+
+@sync_to_async
+def _member_and_owner(make_user, make_workspace, login):  # type: ignore[no-untyped-def]
+    ada, bob = make_user(), make_user()
+    workspace = make_workspace(ada, members={bob: "viewer"})
+    owner = Membership.objects.select_related("workspace").get(workspace=workspace, user=ada)
+    return workspace, owner, Membership.objects.get(workspace=workspace, user=bob), login(bob)
+
+
+async def test_a_removed_member_is_closed_with_4403_and_gets_nothing_more(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, owner, bob, bobs_client = await _member_and_owner(make_user, make_workspace, login)
+    communicator, connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(bobs_client))
+    assert connected
+    await _publish(workspace.pk, "before")
+    assert "before" in await communicator.receive_from(timeout=5)
+    await sync_to_async(membership_remove)(actor=owner, member=bob)
+    assert await _closed_with(communicator) == CLOSE_FORBIDDEN
+    await _publish(workspace.pk, "after")
+    assert await communicator.receive_nothing(timeout=0.5)
+
+
+async def test_logging_out_closes_that_sessions_sockets_only(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, _, bob, laptop = await _member_and_owner(make_user, make_workspace, login)
+    phone = await sync_to_async(login)(await sync_to_async(lambda: bob.user)())
+    on_laptop, connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(laptop))
+    on_phone, also_connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(phone))
+    assert connected
+    assert also_connected
+    await sync_to_async(laptop.logout)()
+    assert await _closed_with(on_laptop) == CLOSE_FORBIDDEN
+    await _publish(workspace.pk, "still-here")
+    assert "still-here" in await on_phone.receive_from(timeout=5)  # the phone's session is still logged in
+    await on_phone.disconnect()
+
+
+async def test_access_removed_behind_the_products_back_stops_at_the_next_send(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, login, monkeypatch
+) -> None:
+    monkeypatch.setattr(WorkspaceConsumer, "access_check_seconds", 0.0)  # the bound, shrunk for the test
+    workspace, _, bob, bobs_client = await _member_and_owner(make_user, make_workspace, login)
+    communicator, connected, _ = await _connect(f"/ws/w/{workspace.slug}/", _headers(bobs_client))
+    assert connected
+
+    @sync_to_async
+    def delete_with_sql() -> None:  # no ORM signal, no revocation message
+        with connection.cursor() as cursor:
+            cursor.execute(f"DELETE FROM {Membership._meta.db_table} WHERE id = %s", [bob.pk])
+
+    await delete_with_sql()
+    await _publish(workspace.pk, "secret-file-name")
+    assert await _closed_with(communicator) == CLOSE_FORBIDDEN

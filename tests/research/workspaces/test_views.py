@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.contrib.auth.models import User
@@ -94,3 +95,65 @@ def test_a_viewer_cannot_add_members(make_user, make_workspace, login) -> None: 
     response = login(vic).post(f"/w/{workspace.slug}/members/", {"username": "eve", "role": "owner"})
     assert response.status_code == 403
     assert not Membership.objects.filter(user=eve).exists()
+
+
+def _remove_url(workspace: Workspace, member: Membership) -> str:
+    return f"/w/{workspace.slug}/members/{member.pk}/remove/"
+
+
+def test_an_owner_removes_a_member_with_htmx_and_without(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    ada, bob, vic = make_user(), make_user("bob"), make_user("vic")
+    workspace = make_workspace(ada, members={bob: "editor", vic: "viewer"})
+    owner = login(ada)
+    page = owner.get(f"/w/{workspace.slug}/").content.decode()
+    assert len(re.findall(r'action="/w/[^"]+/members/\d+/remove/"', page)) == 3  # a form on every member's row
+    response = owner.post(_remove_url(workspace, Membership.objects.get(user=bob)), **HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<section id="members"')
+    assert "bob" not in body
+    assert "vic" in body
+    plain = owner.post(_remove_url(workspace, Membership.objects.get(user=vic)))
+    assert plain.status_code == 302
+    assert plain["Location"] == f"/w/{workspace.slug}/"
+    assert list(Membership.objects.filter(workspace=workspace).values_list("user__username", flat=True)) == [
+        ada.username
+    ]
+    assert login(bob).get(f"/w/{workspace.slug}/").status_code == 404
+
+
+def test_removing_the_last_owner_is_refused_with_a_clear_error(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    ada = make_user()
+    workspace = make_workspace(ada)
+    mine = Membership.objects.get(user=ada)
+    response = login(ada).post(_remove_url(workspace, mine), **HTMX)
+    assert response.status_code == 422
+    assert "last owner" in response.content.decode()
+    assert response.content.decode().lstrip().startswith('<section id="members"')
+    plain = login(ada).post(_remove_url(workspace, mine))
+    assert plain.status_code == 422
+    assert "last owner" in plain.content.decode()
+    assert Membership.objects.filter(pk=mine.pk).exists()
+
+
+def test_an_owner_who_leaves_goes_home(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    ada, bob = make_user(), make_user()
+    workspace = make_workspace(ada, members={bob: "owner"})
+    response = login(ada).post(_remove_url(workspace, Membership.objects.get(user=ada)), **HTMX)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/"
+    assert not Membership.objects.filter(user=ada).exists()
+
+
+def test_only_owners_see_or_use_the_remove_action(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    ada, vic, eve = make_user(), make_user(), make_user()
+    workspace = make_workspace(ada, members={vic: "editor"})
+    theirs = make_workspace(eve)
+    target = Membership.objects.get(user=ada, workspace=workspace)
+    assert "/remove/" not in login(vic).get(f"/w/{workspace.slug}/").content.decode()
+    assert login(vic).post(_remove_url(workspace, target)).status_code == 403
+    assert login(eve).post(_remove_url(workspace, target)).status_code == 404  # not a member: no hint
+    eves = Membership.objects.get(workspace=theirs)
+    assert login(ada).post(_remove_url(workspace, eves)).status_code == 404  # a member of another workspace
+    assert login(ada).get(_remove_url(workspace, target)).status_code == 405
+    assert Membership.objects.count() == 3

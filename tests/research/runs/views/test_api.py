@@ -132,3 +132,35 @@ def test_cancel_by_an_editor_and_a_second_time_once_it_ended(team, login) -> Non
     assert response.json()["status_reason"] == "not needed"
     assert client.post(url).status_code == 409
     assert client.get(url).status_code == 405
+
+
+def test_json_clients_get_json_401_403_and_404(team, client, login) -> None:  # type: ignore[no-untyped-def]
+    """Issue 11 (8): a logged-out client got a 302 to the HTML login page, an unknown run an HTML 404."""
+    workspace, corpus, ada, vic, _ = team
+    run = runs.run_start(actor=Membership.objects.get(user=ada), question="q", corpora=[corpus])
+    slug, ids = workspace.slug, {"slug": workspace.slug, "run_id": run.pk}
+    urls = [
+        ("get", reverse("run_list_json", kwargs={"slug": slug})),
+        ("get", reverse("run_estimate", kwargs={"slug": slug})),
+        ("get", reverse("run_detail_json", kwargs=ids)),
+        ("get", reverse("run_events", kwargs=ids)),
+        ("post", reverse("run_start", kwargs={"slug": slug})),
+        ("post", reverse("run_cancel", kwargs=ids)),
+    ]
+    for method, url in urls:
+        response = getattr(client, method)(url)
+        assert response.status_code == 401, url
+        assert response["Content-Type"] == "application/json", url
+        assert "error" in response.json(), url
+    member = login(ada)
+    unknown = {"slug": slug, "run_id": run.pk + 1000}
+    for url in (reverse("run_detail_json", kwargs=unknown), reverse("run_events", kwargs=unknown)):
+        response = member.get(url)
+        assert (response.status_code, response["Content-Type"]) == (404, "application/json"), url
+        assert response.json() == {"error": "Not found."}
+    missing = member.get(reverse("run_list_json", kwargs={"slug": "no-such-workspace"}))
+    assert (missing.status_code, missing.json()) == (404, {"error": "Not found."})
+    refused = login(vic).post(reverse("run_cancel", kwargs=ids))
+    assert (refused.status_code, refused["Content-Type"]) == (403, "application/json")
+    assert refused.json()["error"]
+    assert Run.objects.get(pk=run.pk).status == RunStatus.QUEUED
