@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,9 +16,11 @@ from research.workspaces.services import workspace_create
 
 DEMO_USERNAME = "demo"
 DEMO_WORKSPACE = "Demo workspace"
+DEMO_WORKSPACE_SLUG = "demo-workspace"
 DEMO_CORPUS = "Demo corpus"
 DEMO_CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEMO_FORMAT_FOLDERS = ("html", "pdf", "email", "csv", "markdown")
+DEMO_QUESTIONS = DEMO_CORPUS_DIR / "questions.jsonl"  # the question bank: questions, answers, supporting files
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,12 @@ def demo_seed(*, login_file: Path) -> DemoLogin:
         password = lines[1] if len(lines) > 1 else None
     workspace = Workspace.objects.filter(memberships__user=user, name=DEMO_WORKSPACE).first()
     if workspace is None:
+        free = not Workspace.objects.filter(slug=DEMO_WORKSPACE_SLUG).exists()
         workspace = workspace_create(
-            name=DEMO_WORKSPACE, owner=user, description="Fictional companies to try research runs on."
+            name=DEMO_WORKSPACE,
+            owner=user,
+            description="Fictional companies to try research runs on.",
+            slug=DEMO_WORKSPACE_SLUG if free else None,  # the address the README's commands name
         )
     return DemoLogin(username=DEMO_USERNAME, password=password, workspace=workspace, created=created)
 
@@ -62,13 +69,27 @@ def demo_corpus_files() -> list[Path]:
     )
 
 
-def demo_corpus_seed(*, workspace: Workspace, enqueue: bool = True) -> Upload | None:
-    """Create the demo corpus and upload the demo files into it, once; None when it already exists."""
-    if Corpus.objects.filter(workspace=workspace, name=DEMO_CORPUS).exists():
+def demo_corpus_seed(*, workspace: Workspace, marker: Path | None = None, enqueue: bool = True) -> Upload | None:
+    """Create the demo corpus and upload the demo files into it, once; None when it exists or was seeded before
+    (``marker``, a file written after seeding: a demo corpus the user deleted or renamed stays so)."""
+    if (marker is not None and marker.exists()) or workspace_has_demo_corpus(workspace):
         return None
     owner = Membership.objects.select_related("workspace", "user").get(
         workspace=workspace, role=Role.OWNER, user__username=DEMO_USERNAME
     )
     corpus = corpus_create(actor=owner, name=DEMO_CORPUS, description="Fictional vendors, customers and analysts.")
     files = [IncomingFile(name=path.name, chunks=[path.read_bytes()]) for path in demo_corpus_files()]
-    return upload_create(actor=owner, corpus=corpus, files=files, enqueue=enqueue)
+    upload = upload_create(actor=owner, corpus=corpus, files=files, enqueue=enqueue)
+    if marker is not None:
+        marker.write_text(f"demo corpus {corpus.pk} seeded\n")
+    return upload
+
+
+def demo_questions(*, limit: int = 4) -> list[str]:
+    """The first questions of the demo question bank, offered on the demo workspace's empty run form."""
+    lines = DEMO_QUESTIONS.read_text(encoding="utf-8").splitlines()
+    return [str(json.loads(line)["question"]) for line in lines if line.strip()][:limit]
+
+
+def workspace_has_demo_corpus(workspace: Workspace) -> bool:
+    return Corpus.objects.filter(workspace=workspace, name__iexact=DEMO_CORPUS).exists()

@@ -48,6 +48,7 @@ async def run_research(
     sink: EventSink,
     count: Counter = estimate_tokens,
     cancelled: Callable[[], bool] = lambda: False,
+    cancel_reason: Callable[[], str] = lambda: "cancelled",
 ) -> RunResult:
     emit = sink.emit
     emit(RunStarted(question=question, rollouts=config.rollouts, budget=config.budget.limit))
@@ -72,7 +73,7 @@ async def run_research(
             )
         )
     outcomes = await asyncio.gather(*(_guarded(r, emit) for r in rollouts))
-    return _finish(outcomes, config, emit, cancelled())
+    return _finish(outcomes, config, emit, cancel_reason() if cancelled() else None)
 
 
 async def _guarded(rollout: Rollout, emit: Callable[[Event], None]) -> RolloutOutcome:
@@ -95,12 +96,13 @@ async def _guarded(rollout: Rollout, emit: Callable[[Event], None]) -> RolloutOu
 
 
 def _finish(
-    outcomes: list[RolloutOutcome], config: HarnessConfig, emit: Callable[[Event], None], cancelled: bool
+    outcomes: list[RolloutOutcome], config: HarnessConfig, emit: Callable[[Event], None], cancelled: str | None
 ) -> RunResult:
     ok = [outcome for outcome in outcomes if outcome.reason != "failed"]
-    if cancelled:
-        emit(RunCancelled(reason="cancelled by the user"))
-        return RunResult("cancelled", (), tuple(outcomes))
+    if cancelled is not None:  # ``cancelled`` is the reason; what the rollouts had found is kept, fused
+        found = tuple(fuse_rollouts([outcome.documents for outcome in ok], top_k=config.top_k))
+        emit(RunCancelled(reason=cancelled, documents=found))
+        return RunResult("cancelled", found, tuple(outcomes))
     if not ok:
         error = "; ".join(sorted({outcome.error or "unknown error" for outcome in outcomes}))
         emit(RunFailed(error=f"every rollout failed: {error}"))

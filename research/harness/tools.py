@@ -11,7 +11,8 @@ from research.protocol.events import COMPLETE, GREP, PRUNE, READ, SEARCH
 
 ALWAYS_ALLOWED = frozenset({PRUNE, COMPLETE})  # still available past the hard token limit
 
-_STRING = {"type": "string", "minLength": 1, "maxLength": 1000}
+TEXT_MAX_CHARS = 1000  # the longest query or pattern a tool accepts
+_STRING = {"type": "string", "minLength": 1, "maxLength": TEXT_MAX_CHARS}
 _IDS = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}, "minItems": 1, "maxItems": 200}
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from research.harness.messages import Message, ModelTurn, ToolCall, ToolSpec
 from research.harness.ports import DeltaCallback
+from research.harness.tools import TEXT_MAX_CHARS
 from research.inference.registry import BackendFactory, InferenceSettings
 from research.protocol import wire
 
@@ -90,6 +91,20 @@ def follow_up_query(entity: str, relation: str) -> str:
     """A follow-up query: the name, then the relation words it does not already hold."""
     inside = {_bare(w) for w in _WORD.findall(entity)}
     return " ".join([entity, *(w for w in relation.split() if _bare(w) not in inside)]).strip()
+
+
+def fitted(text: str, limit: int = TEXT_MAX_CHARS) -> str:
+    """``text`` as a tool accepts it: as it is when short enough, else its content words in order, each once,
+    up to ``limit`` characters (a pasted page still searches for what it is about)."""
+    if len(text) <= limit:
+        return text
+    words = dict.fromkeys(w for w in _WORD.findall(text) if w.lower() not in STOPWORDS and len(w) > 2)
+    kept: list[str] = []
+    for word in words:
+        if sum(len(w) + 1 for w in kept) + len(word) > limit:
+            break
+        kept.append(word)
+    return " ".join(kept) or text[:limit]
 
 
 def key_words(question: str, limit: int) -> str:
@@ -209,8 +224,10 @@ class HeuristicBackend:
         width = self.calls_per_turn - 1
         shift = (self.variant * width) % max(1, len(rest))
         chosen = [whole, *(rest[shift:] + rest[:shift])[:width]]
-        calls = [self._call("search_corpus", query=q) for q in chosen]
-        calls += [self._call("grep_corpus", pattern=re.escape(p)) for p in _QUOTED.findall(question)[:2]]
+        queries = dict.fromkeys(fitted(q) for q in chosen)  # a long clause may shorten to the same words
+        calls = [self._call("search_corpus", query=query) for query in queries]
+        quoted = _QUOTED.findall(question)[:2]
+        calls += [self._call("grep_corpus", pattern=re.escape(fitted(p, TEXT_MAX_CHARS // 2))) for p in quoted]
         return calls
 
     def _follow_up(self, question: str, messages: Sequence[Message], turns: int) -> ModelTurn:
@@ -251,7 +268,7 @@ class HeuristicBackend:
         question_calls = {
             c.id
             for c in (first_turn.tool_calls if first_turn else ())
-            if json.loads(c.arguments).get("query", "").strip() == question.strip()
+            if json.loads(c.arguments).get("query", "").strip() == fitted(question.strip())
         }
         unique: dict[str, wire.WireChunk] = {}
         support: dict[str, float] = {}
@@ -319,5 +336,5 @@ class HeuristicBackend:
                 if len(calls) >= self.calls_per_turn - 1:
                     return calls
                 known.add(name)
-                calls.append(self._call("search_corpus", query=query))
+                calls.append(self._call("search_corpus", query=fitted(query)))
         return calls

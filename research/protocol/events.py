@@ -146,6 +146,7 @@ class RunFailed:
 class RunCancelled:
     type: Literal["run_cancelled"] = "run_cancelled"
     reason: str
+    documents: tuple[RankedDocument, ...] = ()  # what the rollouts had found when it stopped, fused
 
 
 @dataclass(frozen=True, kw_only=True)

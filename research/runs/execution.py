@@ -50,7 +50,7 @@ def run_execute(*, run_id: int) -> str:
 
 def _run(run: Run, sink: JournalSink) -> Outcome:
     try:
-        result = run_harness(run, sink=sink, cancelled=sink.cancelled)
+        result = run_harness(run, sink=sink, cancelled=sink.cancelled, cancel_reason=sink.cancel_reason)
     except Exception as error:  # a bug or a broken configuration: the run fails visibly, with the reason
         logger.exception("run %s failed", run.pk)
         reason = f"{type(error).__name__}: {error}"
@@ -60,7 +60,7 @@ def _run(run: Run, sink: JournalSink) -> Outcome:
     if result.status == "finished":
         return Outcome(RunStatus.FINISHED, "", documents)
     if result.status == "cancelled":
-        return Outcome(RunStatus.CANCELLED, "cancelled")
+        return Outcome(RunStatus.CANCELLED, sink.cancel_reason(), documents)
     return Outcome(RunStatus.FAILED, result.error or "failed")
 
 

@@ -28,11 +28,19 @@ def _limit_field(limit: limits.Limit, label: str) -> forms.IntegerField:
 class RunForm(forms.Form):
     """Start a research run: the question, the corpora of this workspace to search, and the run's limits."""
 
+    # No maxlength on the box: a browser cuts a longer paste silently; the page counts characters as the
+    # member types (static/js/app.js) and the service refuses a question over the limit, saying by how much.
     question = forms.CharField(
-        max_length=limits.QUESTION_MAX, widget=forms.Textarea(attrs={"rows": 3}), label="Question"
+        widget=forms.Textarea(attrs={"rows": 3, "data-limit": limits.QUESTION_MAX, "data-counter": "question-count"}),
+        label="Question",
+        strip=False,
+        error_messages={"required": "Ask a question."},
     )
     corpora = forms.ModelMultipleChoiceField(
-        queryset=Corpus.objects.none(), widget=forms.CheckboxSelectMultiple, label="Corpora to search"
+        queryset=Corpus.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        label="Corpora to search",
+        error_messages={"required": "Choose at least one corpus."},
     )
     template = forms.ChoiceField(choices=RunTemplate.choices, initial=RunTemplate.QUESTION, label="Template")
     rollouts = _limit_field(limits.ROLLOUTS, "Rollouts (run in parallel, rankings fused)")
@@ -41,6 +49,7 @@ class RunForm(forms.Form):
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.workspace = workspace
         corpora = self.fields["corpora"]
         assert isinstance(corpora, forms.ModelMultipleChoiceField)
         corpora.queryset = Corpus.objects.filter(workspace=workspace).order_by("name", "id")

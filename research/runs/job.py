@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from django.conf import settings
 
+from research.corpora.selectors import corpus_find
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
 from research.harness.ports import Corpus as CorpusPortType
@@ -17,7 +18,7 @@ from research.inference.registry import backend_factory as backends_for
 from research.models import Corpus, Run
 from research.platform.composition import configured, corpus_index, token_counter
 from research.retrieval.port import CorpusPort
-from research.runs.multi_corpus import MultiCorpus
+from research.runs.multi_corpus import corpora_searched
 
 
 def inference_settings() -> InferenceSettings:
@@ -59,21 +60,11 @@ async def run_in_process(
     max_turns: int,
     sink: EventSink,
 ) -> RunResult:
-    """Run a research job here and now (the CLI); raises LookupError for an unknown corpus."""
-    from asgiref.sync import sync_to_async
+    """Run a research job here and now (the CLI) over the corpus of this name or slug (in ``workspace_slug`` when
+    given); raises LookupError for an unknown workspace or corpus, or a name that several workspaces use."""
+    from channels.db import database_sync_to_async  # closes the lookup thread's connection when done
 
-    def find() -> Corpus:
-        corpora = Corpus.objects.filter(name=corpus_name)
-        if workspace_slug:
-            corpora = corpora.filter(workspace__slug=workspace_slug)
-        found = list(corpora[:2])
-        if len(found) != 1:
-            raise LookupError(
-                f"{'no' if not found else 'more than one'} corpus named {corpus_name!r} (use --workspace)"
-            )
-        return found[0]
-
-    corpus = await sync_to_async(find)()
+    corpus = await database_sync_to_async(corpus_find)(name_or_slug=corpus_name, workspace_slug=workspace_slug)
     return await run_research(
         question=question,
         corpus=CorpusPort(corpus_index(corpus)),
@@ -85,14 +76,13 @@ async def run_in_process(
 
 
 def corpus_port(corpora: Sequence[Corpus]) -> CorpusPortType:
-    """The harness's corpus for a run: one corpus as it is, several fused (research.runs.multi_corpus)."""
-    if not corpora:
-        raise ValueError("a run needs at least one corpus")
-    ports = [CorpusPort(corpus_index(corpus)) for corpus in corpora]
-    return ports[0] if len(ports) == 1 else MultiCorpus(ports, count=token_counter().count)
+    """The harness's corpus for a run: one corpus as it is, several searched as one (research.runs.multi_corpus)."""
+    return CorpusPort(corpora_searched(corpora))
 
 
-def run_harness(run: Run, *, sink: EventSink, cancelled: Callable[[], bool]) -> RunResult:
+def run_harness(
+    run: Run, *, sink: EventSink, cancelled: Callable[[], bool], cancel_reason: Callable[[], str] = lambda: "cancelled"
+) -> RunResult:
     """Run a stored run's research job in this thread, on its own event loop (the worker's way in)."""
     corpus = corpus_port(list(run.corpora.order_by("pk")))
     job = run_research(
@@ -103,5 +93,6 @@ def run_harness(run: Run, *, sink: EventSink, cancelled: Callable[[], bool]) -> 
         sink=sink,
         count=token_counter().count,
         cancelled=cancelled,
+        cancel_reason=cancel_reason,
     )
     return asyncio.run(job)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
@@ -104,16 +104,24 @@ class LeasedBatch:
     events: Sequence[AnyEvent]
 
 
-def leases_held(owners: Mapping[int, str]) -> dict[int, tuple[int, bool]]:
+class Held(NamedTuple):
+    """A run still held by the attempt that asked: where its journal stands and whether to stop."""
+
+    last_seq: int
+    cancel_requested: bool
+    cancel_reason: str
+
+
+def leases_held(owners: Mapping[int, str]) -> dict[int, Held]:
     """Of the runs ``owners`` (run id -> lease owner) names, those still running under that owner, locked
-    until the transaction ends: run id -> (last_seq, cancel_requested). Call inside ``transaction.atomic``."""
+    until the transaction ends. Call inside ``transaction.atomic``."""
     rows = (
         Run.objects.select_for_update()
         .filter(pk__in=owners, status=RunStatus.RUNNING)
         .order_by("pk")
-        .values_list("pk", "lease_owner", "last_seq", "cancel_requested")
+        .values_list("pk", "lease_owner", "last_seq", "cancel_requested", "cancel_reason")
     )
-    return {pk: (last_seq, cancel) for pk, owner, last_seq, cancel in rows if owner == owners[pk]}
+    return {pk: Held(last_seq, cancel, reason) for pk, owner, last_seq, cancel, reason in rows if owner == owners[pk]}
 
 
 def events_store_leased(batches: Sequence[LeasedBatch], *, claimed_until: datetime) -> dict[int, list[StoredEvent]]:
@@ -122,7 +130,8 @@ def events_store_leased(batches: Sequence[LeasedBatch], *, claimed_until: dateti
     lease is gone are left out of the result (their events are not stored)."""
     by_run = {batch.run_id: batch for batch in batches}
     with transaction.atomic():
-        held = {run_id: last for run_id, (last, _) in leases_held({r: b.owner for r, b in by_run.items()}).items()}
+        leases = leases_held({run_id: batch.owner for run_id, batch in by_run.items()})
+        held = {run_id: lease.last_seq for run_id, lease in leases.items()}
         if not held:
             return {}
         last_seqs = [When(pk=run_id, then=Value(last + len(by_run[run_id].events))) for run_id, last in held.items()]

@@ -27,7 +27,7 @@ from research.models import Run
 from research.platform.realtime import Publisher
 from research.protocol.events import AnyEvent, Event, TurnRecorded
 from research.protocol.retry import Retry
-from research.runs.journal import LeasedBatch, StoredEvent, events_store_leased, leases_held
+from research.runs.journal import Held, LeasedBatch, StoredEvent, events_store_leased, leases_held
 from research.runs.lease import Claim, heartbeat_seconds, lease_length
 
 logger = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ class JournalSink:
         self.lost = threading.Event()  # the lease went to another attempt: stop, write nothing more
         self.error: BaseException | None = None
         self._cancel = threading.Event()
+        self._cancel_reason = ""
 
     def writer(self) -> JournalWriter:
         """The writer thread that stores this sink's events: this process's."""
@@ -62,8 +63,9 @@ class JournalSink:
 
     def start(self) -> JournalSink:
         """Register with the writer (and notice a cancel requested before the claim)."""
-        if Run.objects.filter(pk=self.claim.run_id, cancel_requested=True).exists():
-            self._cancel.set()
+        requested = Run.objects.filter(pk=self.claim.run_id, cancel_requested=True).values_list("cancel_reason")
+        for (reason,) in requested:
+            self.request_cancel(reason)
         self.writer().register(self)
         return self
 
@@ -79,6 +81,10 @@ class JournalSink:
 
     def cancelled(self) -> bool:
         return self._cancel.is_set()
+
+    def cancel_reason(self) -> str:
+        """Why the run is stopping: the member's reason, else what stopped it."""
+        return self._cancel_reason or ("its worker lost the run" if self.lost.is_set() else "cancelled")
 
     def close(self, timeout: float = 60.0) -> None:
         """Wait until everything recorded is stored and published; raises JournalError if it could not be."""
@@ -100,7 +106,8 @@ class JournalSink:
         self.error = error
         self._cancel.set()
 
-    def request_cancel(self) -> None:
+    def request_cancel(self, reason: str) -> None:
+        self._cancel_reason = reason
         self._cancel.set()
 
 
@@ -189,7 +196,7 @@ class JournalWriter:
         if not sinks:
             return
 
-        def beat() -> dict[int, tuple[int, bool]]:
+        def beat() -> dict[int, Held]:
             with transaction.atomic():
                 held = leases_held({sink.claim.run_id: sink.claim.owner for sink in sinks})
                 tokens = [When(pk=s.claim.run_id, then=Value(s.tokens)) for s in sinks if s.claim.run_id in held]
@@ -203,8 +210,8 @@ class JournalWriter:
         for sink in sinks:
             if sink.claim.run_id not in held:
                 sink.lose()
-            elif held[sink.claim.run_id][1]:
-                sink.request_cancel()
+            elif held[sink.claim.run_id].cancel_requested:
+                sink.request_cancel(held[sink.claim.run_id].cancel_reason)
 
     def store(self, batches: dict[JournalSink, list[AnyEvent]]) -> list[tuple[int, list[StoredEvent]]]:
         """Every run's batch in one transaction; sinks whose run's lease is gone are marked lost."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from research.corpora import services
 from research.models import Corpus, Membership, Run, RunEvent, Stage, UploadFile
@@ -112,7 +113,7 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
     page.fill("#id_rollouts", "2")
     page.fill("#id_max_turns", "6")
     page.locator("#id_max_turns").dispatch_event("change")
-    page.wait_for_function("document.querySelector('#run-estimate').textContent.includes('for 2 rollouts')")
+    expect(page.locator("#run-estimate")).to_contain_text("for 2 rollouts")
     page.screenshot(path=str(screenshot_path("run-form")), full_page=True)
     page.click("text=Start run")
     page.wait_for_url(f"{base}/w/{slug}/runs/*/")
@@ -128,7 +129,7 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
 
     # A reload mid-run renders what was stored, then the socket resumes after it: nothing twice, nothing lost.
     page.reload()
-    assert page.locator("#live-note").count() == 1  # rendered while the run was still going
+    assert "Live:" in page.inner_text("#live-note")  # rendered while the run was still going
     after_reload = _seqs(page)
     assert after_reload[: len(before)] == before
     page.wait_for_selector("#final-documents li", timeout=120_000)
@@ -139,9 +140,10 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
         lambda: Run.objects.get(pk=run.pk).done, timeout=60, what="the run's end", process=worker, log=worker_log
     )
     stored = list(RunEvent.objects.filter(run=run).order_by("seq").values_list("seq", flat=True))
-    page.wait_for_function(f"document.querySelectorAll('#run-events > li').length >= {len(stored)}")
+    expect(page.locator("#run-events > li")).to_have_count(len(stored), timeout=30_000)
     assert _seqs(page) == stored == list(range(1, len(stored) + 1))
     assert page.locator("#run-controls form").count() == 0  # no cancel button on a finished run
+    assert page.inner_text("#live-note").strip() == ""  # the live promise went with the run's end
     text = page.inner_text("#rollouts")
     assert "tokens freed" in text
     assert "already seen" in text or "new" in text
@@ -150,7 +152,7 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
 
     # A finished run replays from storage: the same page, no socket; its documents open highlighted.
     page.reload()
-    assert page.locator("#live-note").count() == 0
+    assert page.inner_text("#live-note").strip() == ""  # no socket, so no "Live:" promise
     assert _seqs(page) == stored
     page.locator("#final-documents li a").first.click()
     page.wait_for_selector(".chunk.highlighted")

@@ -46,13 +46,18 @@ def screenshot_path(name: str) -> Path:
     return ARTIFACTS / f"{name}.png"
 
 
-def log_in_and_upload(page: Page, base: str, *, user: str, password: str, corpus_url: str, files: list[Path]) -> None:
-    """Log in through the form, open the corpus page and upload ``files`` (ingestion then runs in the worker)."""
+def log_in(page: Page, base: str, *, user: str, password: str) -> None:
+    """Log in through the login form and land on the home page."""
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", user)
     page.fill("#id_password", password)
     page.click("button[type=submit]")
     page.wait_for_url(f"{base}/")
+
+
+def log_in_and_upload(page: Page, base: str, *, user: str, password: str, corpus_url: str, files: list[Path]) -> None:
+    """Log in through the form, open the corpus page and upload ``files`` (ingestion then runs in the worker)."""
+    log_in(page, base, user=user, password=password)
     page.goto(f"{base}{corpus_url}")
     page.set_input_files("#id_upload", [str(path) for path in files])
     page.click("text=Upload and ingest")

@@ -18,7 +18,7 @@ class Command(BaseCommand):
         password = login.password or "(unchanged; reset it with `manage.py changepassword demo`)"
         verb = "created" if login.created else "ready"
         self.stdout.write(f"Demo login {verb}: username {login.username}  password {password}")
-        upload = demo_corpus_seed(workspace=login.workspace)
+        upload = demo_corpus_seed(workspace=login.workspace, marker=settings.DATA_DIR / "demo_corpus_seeded")
         if upload is not None:
             count = upload.files.count()
             self.stdout.write(

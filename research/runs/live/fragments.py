@@ -55,7 +55,7 @@ GRAPH_REFRESH = (
     'hx-target="#run-graph" hx-swap="outerHTML"></span>'
 )
 PRUNED_MARK = mark_safe('<span class="pruned-mark">pruned</span>')  # the same mark the chunk part renders
-CONTROLS_REMOVED = '<div id="run-controls" hx-swap-oob="true"></div>'
+CONTROLS_REMOVED = '<div id="run-controls" hx-swap-oob="true"></div><span id="live-note" hx-swap-oob="true"></span>'
 
 
 def part(partial: str, **context: Any) -> str:
@@ -89,9 +89,14 @@ def state_context(state: RunState) -> dict[str, Any]:
         "restarted": state.restarting,
         "ranking": state.ranking,
         "final": state.final,
+        "final_status": state.status,
         "log": state.log,
         **thresholds(),
     }
+
+
+def _final(state: RunState) -> str:
+    return part("final", final=state.final, final_status=state.status, ranking=state.ranking, oob=True)
 
 
 def _append(target: str, html: str, tag: str = "ol") -> str:
@@ -127,7 +132,7 @@ def _run_parts(change: StatusChanged | ClockStarted | RunEnded | RolloutsReset, 
         case RolloutsReset():
             rollouts = part("rollouts", rollouts=state.rollouts, restarted=state.restarting, oob=True, **thresholds())
             ranking = part("ranking", ranking=state.ranking, oob=True)
-            return [rollouts, ranking, part("final", final=state.final, oob=True), GRAPH_REFRESH]
+            return [rollouts, ranking, _final(state), GRAPH_REFRESH]
         case _:
             assert_never(change)
 
@@ -157,7 +162,8 @@ def _rollout_parts(change: ChunksMarkedPruned | GaugeMoved | RolloutEnded, state
             used = part("gauge_used", gauge=rollout.gauge, oob=True)
             return [used, part("gauge_level", gauge=rollout.gauge, oob=True)] if change.level_changed else [used]
         case RolloutEnded():
-            return [part("rollout_ending", index=rollout.index, ending=rollout.ending, oob=True)]
+            ending = {"ending": rollout.ending, "ending_status": rollout.ending_status}
+            return [part("rollout_ending", index=rollout.index, oob=True, **ending)]
         case _:
             assert_never(change)
 
@@ -176,7 +182,7 @@ def render(change: Change, state: RunState) -> list[str]:
         case RankingChanged():
             return [part("ranking", ranking=state.ranking, oob=True), GRAPH_REFRESH]
         case FinalChanged():
-            return [part("final", final=state.final, oob=True), GRAPH_REFRESH]
+            return [_final(state), GRAPH_REFRESH]
         case _:
             assert_never(change)
 

@@ -10,7 +10,8 @@ import textwrap
 from dataclasses import dataclass
 
 from research.protocol.events import CORPUS_TOOLS
-from research.runs.live.state import TOOL_LABELS, CallView, RunState
+from research.runs.live.state import CallView, RunState
+from research.runs.live.summary import TOOL_LABELS
 
 WIDTH = 960
 ROW = 24

@@ -17,12 +17,7 @@ from typing import assert_never
 from urllib.parse import quote, urlencode
 
 from research.protocol.events import (
-    COMPLETE,
     CORPUS_TOOLS,
-    GREP,
-    PRUNE,
-    READ,
-    SEARCH,
     AnyEvent,
     BudgetLevelChanged,
     CancelRequested,
@@ -43,6 +38,7 @@ from research.protocol.events import (
     TurnStarted,
 )
 from research.runs.journal import StoredEvent, UnreadableEvent
+from research.runs.live.summary import TOOL_LABELS, named_ids, summary
 
 STATUS_LABELS = {
     "queued": "Queued",
@@ -53,7 +49,6 @@ STATUS_LABELS = {
     "cancelled": "Cancelled",
 }
 TERMINAL = frozenset({"finished", "failed", "cancelled"})
-TOOL_LABELS = {SEARCH: "search", GREP: "grep", READ: "read", PRUNE: "prune", COMPLETE: "complete"}
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -92,6 +87,14 @@ class ChunkView:
         return document_href(self.doc_id, [self.chunk_id])
 
 
+@dataclass(frozen=True)
+class ChunkName:
+    """A chunk named by its document's title (its id shown on hover)."""
+
+    chunk_id: str
+    title: str
+
+
 @dataclass
 class CallView:
     rollout: int
@@ -105,6 +108,7 @@ class CallView:
     omitted: int = 0
     error: str | None = None
     kind: str = "call"
+    named: list[ChunkName] = field(default_factory=list)  # the chunks a prune or complete names
 
     @property
     def new_count(self) -> int:
@@ -131,7 +135,7 @@ class CallView:
 class PruneView:
     rollout: int
     turn: int
-    chunk_ids: list[str]
+    chunks: list[ChunkName]
     freed_tokens: int
     kind: str = "prune"
 
@@ -165,6 +169,22 @@ class RolloutView:
     def find_turn(self, number: int) -> TurnView | None:
         return next((turn for turn in reversed(self.turns) if turn.turn == number), None)
 
+    def names(self, chunk_ids: Iterable[str]) -> list[ChunkName]:
+        """The chunks as this rollout saw them: each with its document's title (its id when never shown)."""
+        titles = {c.chunk_id: c.title or c.doc_id for call in self.calls() for c in call.chunks}
+        return [ChunkName(chunk_id, titles.get(chunk_id, chunk_id)) for chunk_id in chunk_ids]
+
+    def calls(self) -> Iterable[CallView]:
+        for turn in self.turns:
+            yield from (item for item in turn.items if isinstance(item, CallView))
+
+    @property
+    def ending_status(self) -> str:
+        """How the rollout's badge reads: finished, cancelled or failed (empty while it runs)."""
+        if self.ending is None:
+            return ""
+        return "failed" if self.ending.error else "cancelled" if self.ending.reason == "cancelled" else "finished"
+
 
 @dataclass(frozen=True)
 class DocumentView:
@@ -194,6 +214,7 @@ class LogLine:
     seq: int
     type: str
     attempt: int
+    summary: str = ""  # what happened, in words
 
 
 @dataclass
@@ -206,7 +227,7 @@ class RunState:
     attempt: int = 1
     rollouts: list[RolloutView] | None = None  # None until the (latest attempt's) run_started
     ranking: list[DocumentView] = field(default_factory=list)
-    final: list[DocumentView] | None = None
+    final: list[DocumentView] | None = None  # the run's ranking: when it finished, or what it had when cancelled
     log: list[LogLine] = field(default_factory=list)
     last_seq: int = 0
     restarting: bool = False  # a later attempt started over and its rollouts have not started yet
@@ -217,8 +238,7 @@ class RunState:
 
     def calls(self) -> Iterable[CallView]:
         for rollout in self.rollouts or ():
-            for turn in rollout.turns:
-                yield from (item for item in turn.items if isinstance(item, CallView))
+            yield from rollout.calls()
 
     def rollout(self, index: int) -> RolloutView | None:
         if self.rollouts is None or not 0 <= index < len(self.rollouts):
@@ -335,9 +355,10 @@ def run_state(events: Iterable[StoredEvent], *, question: str = "") -> RunState:
 def apply(state: RunState, stored: StoredEvent) -> list[Change]:
     """Fold one stored event into ``state``; what it changed, in the order the page shows it."""
     state.last_seq, state.attempt = stored.seq, stored.attempt
-    line = LogLine(stored.seq, stored.type, stored.attempt)
+    event = stored.event()
+    line = LogLine(stored.seq, stored.type, stored.attempt, summary(event))
     state.log.append(line)
-    return [LogAppended(line), *_fold(state, stored.event(), stored.at.isoformat())]
+    return [LogAppended(line), *_fold(state, event, stored.at.isoformat())]
 
 
 def _fold(state: RunState, event: AnyEvent | UnreadableEvent, at: str) -> list[Change]:
@@ -378,9 +399,10 @@ def _fold_run(state: RunState, event: RunLevelEvent, at: str) -> list[Change]:
             state.final = [DocumentView.of(document) for document in event.documents]
             changes = [*_status(state, "finished", "", at), FinalChanged()]
         case RunFailed():
-            changes = _status(state, "failed", event.error, at)
+            changes = [*_status(state, "failed", event.error, at), FinalChanged()]
         case RunCancelled():
-            changes = _status(state, "cancelled", event.reason, at)
+            state.final = [DocumentView.of(document) for document in event.documents]
+            changes = [*_status(state, "cancelled", event.reason, at), FinalChanged()]
         case _:
             assert_never(event)
     return changes
@@ -423,7 +445,9 @@ def _fold_turn(state: RunState, event: TurnStarted | ToolCalled | ToolReturned |
         case TurnStarted():
             pass
         case ToolCalled():
-            turn.items.append(CallView(rollout.index, event.turn, event.call_id, event.tool, event.query))
+            call = CallView(rollout.index, event.turn, event.call_id, event.tool, event.query)
+            call.named = rollout.names(named_ids(event))
+            turn.items.append(call)
             changes.append(CallAdded(rollout.index, event.turn, event.call_id))
         case ToolReturned():
             changes += _returned(turn, event)
@@ -438,13 +462,14 @@ def _returned(turn: TurnView, event: ToolReturned) -> list[Change]:
     call = next((i for i in turn.items if isinstance(i, CallView) and i.call_id == event.call_id), None)
     if call is None:
         return []
-    call.returned, call.chunks, call.error = True, [ChunkView.of(ref) for ref in event.chunks], event.error
+    call.returned, call.chunks = True, [ChunkView.of(ref) for ref in event.chunks]
+    call.error = event.error.removeprefix("Error: ") if event.error else None
     call.tokens, call.omitted = event.tokens, event.omitted
     return [CallReturned(turn.rollout, turn.turn, event.call_id)]
 
 
 def _pruned(rollout: RolloutView, turn: TurnView, event: ChunksPruned) -> list[Change]:
-    turn.items.append(PruneView(rollout.index, event.turn, list(event.chunk_ids), event.freed_tokens))
+    turn.items.append(PruneView(rollout.index, event.turn, rollout.names(event.chunk_ids), event.freed_tokens))
     wanted, marked = set(event.chunk_ids), []
     for earlier in rollout.turns:
         for item in earlier.items:

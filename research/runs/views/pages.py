@@ -13,16 +13,17 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from research.corpora.selectors import chunk_list
+from research.corpora.viewer import chunks_shown
+from research.demo.seed import demo_questions, workspace_has_demo_corpus
 from research.models import Membership, Run, RunStatus
 from research.platform.web import apply_errors, is_htmx
-from research.runs import selectors, services
+from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.runs.live.fragments import elapsed, state_context, status_context
 from research.runs.live.graph import run_graph
@@ -39,7 +40,13 @@ def _duration(run: Run) -> str:
 
 
 def _form_context(membership: Membership, form: RunForm) -> dict[str, Any]:
-    return {"membership": membership, "workspace": membership.workspace, "form": form, "estimate": _estimate(form)}
+    return {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "form": form,
+        "estimate": _estimate(form),
+        "question_max": limits.QUESTION_MAX,
+    }
 
 
 def _estimate(form: RunForm) -> dict[str, Any]:
@@ -62,7 +69,7 @@ def _estimate(form: RunForm) -> dict[str, Any]:
 def run_index(request: HttpRequest, slug: str) -> HttpResponse:
     """The run form (for owners and editors) and the workspace's run history; a POST starts a run."""
     membership = membership_get(user=request.user, slug=slug)
-    form = RunForm(workspace=membership.workspace)
+    form = RunForm(workspace=membership.workspace, initial={"question": request.GET.get("question", "")[:20_000]})
     if request.method == "POST":
         if not membership.can_edit:
             raise PermissionDenied("Only owners and editors can start runs.")
@@ -71,10 +78,17 @@ def run_index(request: HttpRequest, slug: str) -> HttpResponse:
         if run is not None:
             url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
             return HttpResponse(status=204, headers={"HX-Redirect": url}) if is_htmx(request) else redirect(url)
-    context = {**_form_context(membership, form), "runs": _history(membership)}
+    context = {**_form_context(membership, form), "runs": _history(membership), "suggestions": _suggestions(form)}
     partial = is_htmx(request) and request.method == "POST"
     template = "research/run_list.html#run_form" if partial else "research/run_list.html"
     return render(request, template, context, status=422 if form.errors else 200)
+
+
+def _suggestions(form: RunForm) -> list[str]:
+    """Questions to try, on the demo workspace's form while it has no question."""
+    if form.is_bound or form.initial.get("question") or not workspace_has_demo_corpus(form.workspace):
+        return []
+    return demo_questions()
 
 
 def _start(membership: Membership, form: RunForm) -> Run | None:
@@ -168,17 +182,25 @@ def run_stop(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def run_document(request: HttpRequest, slug: str, run_id: int, doc_id: str) -> HttpResponse:
-    """A document the run found, from any of its corpora, with the chunks named by ``?highlight=`` marked."""
+    """A document the run found, from any of its corpora, with the chunks named by ``?highlight=`` marked: the
+    run's viewer, for reading (deleting is on the corpus's own page). One deleted since gets a 404 that says so."""
     membership, run = _run_of(request, slug, run_id)
-    document = selectors.run_document_get(run=run, doc_id=doc_id)
-    context = {
+    context: dict[str, Any] = {
         "membership": membership,
         "workspace": membership.workspace,
-        "corpus": document.corpus,
-        "document": document,
-        "chunks": chunk_list(document=document),
-        "highlight": set(request.GET.getlist("highlight")),
         "back_url": reverse("run_page", kwargs={"slug": slug, "run_id": run.pk}),
         "back_label": f"Run {run.pk}",
+        "doc_id": doc_id,
     }
+    try:
+        document = selectors.run_document_get(run=run, doc_id=doc_id)
+    except Http404:
+        return render(request, "research/document_detail.html", context, status=404)
+    context.update(
+        corpus=document.corpus,
+        document=document,
+        chunks=chunks_shown(document=document),
+        highlight=set(request.GET.getlist("highlight")),
+        can_delete=False,
+    )
     return render(request, "research/document_detail.html", context)

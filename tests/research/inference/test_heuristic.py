@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 from research.harness.config import HarnessConfig
 from research.harness.messages import Message
 from research.harness.ports import ListSink
 from research.harness.run import run_research
+from research.harness.tools import TEXT_MAX_CHARS
 from research.inference.heuristic import (
     HeuristicBackend,
     Seen,
@@ -13,6 +16,7 @@ from research.inference.heuristic import (
     bridge_entities,
     entities,
     final_ranking,
+    fitted,
     fold,
     follow_up_query,
     linked_documents,
@@ -22,7 +26,7 @@ from research.inference.heuristic import (
 )
 from research.inference.scripted import call
 from research.protocol import wire
-from research.protocol.events import ChunksPruned, RolloutFinished, ToolCalled
+from research.protocol.events import ChunksPruned, RolloutFinished, ToolCalled, ToolReturned
 from research.retrieval.memory import MemoryCorpus
 
 # Two hops: the question names Halvorix's codename program; only the first document names its
@@ -149,3 +153,31 @@ def test_the_link_weight_lifts_a_linked_chunk_over_a_better_searched_one() -> No
     items[1] = Seen(items[1].chunk, 0.0, 1, 0.4, linked=True)
     assert [s.chunk.doc_id for s in final_ranking(items)] == ["a", "b"]
     assert [s.chunk.doc_id for s in final_ranking(items, link_weight=0.5)] == ["b", "a"]
+
+
+async def test_a_question_longer_than_a_tool_accepts_still_searches_within_the_limit() -> None:
+    """A pasted 10,000-character question: every query the heuristic sends fits the tool's limit, so the first
+    search runs (before, each rollout's first search failed with 'longer than 1000 characters')."""
+    question = ("Globex raised the Team plan price in June, and who was hired as VP of Engineering? " * 130).strip()
+    assert len(question) > 10_000
+    corpus = MemoryCorpus({"globex": ["Globex raised the Team plan price in June.", "Globex hired Dana Reyes as VP."]})
+    sink = ListSink()
+    config = HarnessConfig(rollouts=1)
+    await run_research(
+        question=question, corpus=corpus, backend_for=lambda i: HeuristicBackend(variant=i), config=config, sink=sink
+    )
+    searches = [e for e in sink.events if isinstance(e, ToolCalled) and e.tool == "search_corpus"]
+    assert searches
+    assert all(len(json.loads(e.arguments)["query"]) <= TEXT_MAX_CHARS for e in searches)
+    returned = [e for e in sink.events if isinstance(e, ToolReturned)]
+    assert not [e.error for e in returned if e.error]
+    assert any(e.chunks for e in returned)
+
+
+def test_fitted_keeps_short_text_and_cuts_long_text_at_a_word() -> None:
+    assert fitted("Who sponsors Project Halyard?") == "Who sponsors Project Halyard?"
+    long = " ".join(f"word{n}" for n in range(500))
+    cut = fitted(long, 100)
+    assert len(cut) <= 100
+    assert cut.startswith("word0 word1 ")
+    assert long.startswith(cut)

@@ -101,6 +101,11 @@ def test_cancel_stops_a_running_run_at_the_next_turn_and_records_why(  # type: i
     assert kinds.count("turn_started") < 2 * 64
     reasons = {e.payload["reason"] for e in RunEvent.objects.filter(run=run, type="rollout_finished")}
     assert reasons == {"cancelled"}
+    # The stored end carries the member's reason (the page shows it live) and what the rollouts had found.
+    ended = RunEvent.objects.get(run=run, type="run_cancelled").payload
+    assert ended["reason"] == "wrong question"
+    assert ended["documents"]
+    assert run.result == ended["documents"]
 
 
 def test_a_broken_backend_fails_the_run_with_the_reason(corpus, start_run, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -34,13 +34,15 @@ def doc(doc_id: str, title: str, agreement: int = 1, score: float = 0.03) -> dic
 
 
 def call(rollout: int, turn: int, call_id: str, tool: str, query: str) -> tuple[str, dict[str, Any]]:
+    key = {"prune_chunks": "chunk_ids", "complete": "ranked_chunk_ids"}.get(tool)
+    arguments = {key: query.split()} if key else {"query": query}
     return "tool_called", {
         "rollout": rollout,
         "turn": turn,
         "call_id": call_id,
         "tool": tool,
         "query": query,
-        "arguments": json.dumps({"query": query}),
+        "arguments": json.dumps(arguments),
     }
 
 
@@ -246,7 +248,7 @@ def test_a_query_is_escaped() -> None:
 
 def test_a_prune_is_struck_through_with_the_tokens_freed_and_marks_the_chunk() -> None:
     html = as_html(_one("chunks_pruned"))
-    assert "<strong>95 tokens freed</strong>: <del><code>menu#0</code></del>" in html
+    assert '<strong>95 tokens freed</strong>: <del class="chunk-name" title="menu#0">Menu</del>' in html
     assert (
         f'<span id="r0-c-{dom_id("menu#0")}" hx-swap-oob="beforeend"><span class="pruned-mark">pruned</span></span>'
         in html
@@ -352,14 +354,14 @@ def normalised(page: lxml.html.HtmlElement) -> str:
     return " ".join(lxml.html.tostring(page, encoding="unicode").replace(">", "> ").replace("<", " <").split())
 
 
-@pytest.mark.parametrize("stream", ["run", "restart"])
+@pytest.mark.parametrize("stream", ["run", "restart", "cancel"])
 def test_a_page_rendered_at_any_seq_then_fed_the_rest_equals_the_page_rendered_at_the_end(stream: str) -> None:
-    events = messages()
+    events = cancelled_stream() if stream == "cancel" else messages()
     if stream == "restart":
         second = messages([("run_restarted", {"attempt": 2, "reason": "lost"}), *items()], attempt=2)
         events = messages(items()[:9]) + [{**m, "seq": m["seq"] + 9} for m in second]
     final = normalised(regions(state_of(events)))
-    assert "pruned-mark" in final or stream == "restart"
+    assert "pruned-mark" in final or stream != "run"
     for split in range(len(events) + 1):
         page, socket = regions(state_of(events[:split])), html_renderer(events[:split])
         for event in stored(events[split:]):
@@ -379,3 +381,73 @@ def test_the_graph_links_question_sub_queries_and_documents_in_ranking_order() -
     assert "search: Project Halyard sponsor &lt;b&gt; · 2" in svg
     assert 'role="img"' in svg
     assert run_graph(state_of(messages())) == graph  # deterministic
+
+
+def cancelled_stream() -> list[dict[str, Any]]:
+    """A one-rollout run that searched, completed with a chunk named by its title, then was cancelled."""
+    press = chunk("press#0", "Press release")
+    return messages(
+        [
+            ("run_started", {"question": QUESTION, "rollouts": 1, "budget": 32768}),
+            ("turn_started", {"rollout": 0, "turn": 1}),
+            call(0, 1, "c1", "search_corpus", QUESTION),
+            returned(0, 1, "c1", "search_corpus", [press]),
+            call(0, 1, "c3", "search_corpus", "x" * 1001),
+            returned(
+                0, 1, "c3", "search_corpus", [], error="Error: search_corpus.query is longer than 1000 characters."
+            ),
+            call(0, 1, "c2", "complete", "press#0 ghost#1"),
+            ("cancel_requested", {"reason": "wrong corpus, sorry", "by": "ada"}),
+            (
+                "rollout_finished",
+                {"rollout": 0, "turns": 1, "reason": "cancelled", "documents": [doc("press", "Press release")]},
+            ),
+            ("run_cancelled", {"reason": "wrong corpus, sorry", "documents": [doc("press", "Press release")]}),
+        ]
+    )
+
+
+def html_of(state: RunState) -> str:
+    return str(lxml.html.tostring(regions(state), encoding="unicode"))
+
+
+def test_a_cancelled_run_says_why_marks_its_rollouts_cancelled_and_shows_what_it_found() -> None:
+    page = html_of(state_of(cancelled_stream()))
+    assert 'data-status="cancelled">Cancelled</span> <span class="muted">— wrong corpus, sorry</span>' in page
+    assert 'data-status="cancelled">Stopped: cancelled</span>' in page
+    assert "Ended: cancelled" not in page
+    assert "What the rollouts had found when the run was cancelled:" in page
+    assert 'data-doc="press"' in page.split('id="final-documents"')[1].split("</section>")[0]
+    assert "appear here when the run finishes" not in page
+
+
+def test_complete_names_its_chunks_by_title_with_the_id_on_hover() -> None:
+    page = html_of(state_of(cancelled_stream()))
+    assert '<span class="chunk-name" title="press#0">Press release</span>' in page
+    assert '<span class="chunk-name" title="ghost#1">ghost#1</span>' in page  # never shown: its id stands in
+
+
+def test_event_log_lines_say_what_happened() -> None:
+    lines = [line.summary for line in state_of(messages()).log]
+    assert f"rollout 1: search: {QUESTION}" in lines
+    assert "rollout 1: search returned 2 chunks (2 new)" in lines
+    assert "rollout 1: grep failed: invalid regex: missing )" in lines
+    assert "rollout 1: pruned 1 chunk, 95 tokens freed" in lines
+    assert "cancel requested by ada: enough for today" in lines
+    assert "finished: 2 documents" in lines
+    cancelled = [line.summary for line in state_of(cancelled_stream()).log]
+    assert "rollout 1: complete: 2 chunks" in cancelled
+    assert "cancelled (wrong corpus, sorry): 1 document found" in cancelled
+
+
+def test_an_error_is_shown_once_prefixed() -> None:
+    page = html_of(state_of(cancelled_stream()))
+    assert "Error: search_corpus.query is longer than 1000 characters." in page
+    assert "Error: Error:" not in page
+
+
+def test_a_failed_run_says_it_failed_where_the_documents_would_be() -> None:
+    events = messages([*items()[:9], ("run_failed", {"error": "every rollout failed: backend unavailable"})])
+    page = html_of(state_of(events))
+    assert "The run failed before it could rank documents; the fused ranking shows what its rollouts had found." in page
+    assert "appear here when the run finishes" not in page
