@@ -7,6 +7,7 @@ from typing import assert_never
 
 from research.protocol.events import (
     COMPLETE,
+    CORPUS_TOOLS,
     PRUNE,
     AnyEvent,
     BudgetLevelChanged,
@@ -55,6 +56,8 @@ def _returned(event: ToolReturned) -> str:
     label = TOOL_LABELS.get(event.tool, event.tool)
     if event.error:
         return f"{label} failed: {_clip(event.error.removeprefix('Error: '))}"
+    if event.tool not in CORPUS_TOOLS:
+        return f"{label} done"
     new = sum(1 for chunk in event.chunks if chunk.new)
     left = f", {event.omitted:,} left out for the budget" if event.omitted else ""
     return f"{label} returned {_plural(len(event.chunks), 'chunk')} ({new:,} new){left}"

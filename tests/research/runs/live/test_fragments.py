@@ -433,6 +433,7 @@ def test_event_log_lines_say_what_happened() -> None:
     assert "rollout 1: search returned 2 chunks (2 new)" in lines
     assert "rollout 1: grep failed: invalid regex: missing )" in lines
     assert "rollout 1: pruned 1 chunk, 95 tokens freed" in lines
+    assert "rollout 1: prune done" in lines
     assert "cancel requested by ada: enough for today" in lines
     assert "finished: 2 documents" in lines
     cancelled = [line.summary for line in state_of(cancelled_stream()).log]
