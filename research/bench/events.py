@@ -14,7 +14,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,8 +32,8 @@ from django.db import connection
 from django.utils import timezone
 
 from context1_web.celery import app
-from context1_web.embedded_redis import server_command, socket_in_use, wait_until_ready
 from research.bench.event_stream import BASELINE
+from research.bench.processes import Processes, free_port, port_open, until
 from research.bench.tasks import BENCH_STREAM_TASK
 from research.models import Membership, Role, Run, RunEvent, Workspace
 
@@ -52,23 +51,6 @@ class Received:
 
     seqs: list[int] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
-
-
-# --- processes ---------------------------------------------------------------------------------
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _until(condition: Callable[[], bool], *, timeout: float, what: str, logs: Path) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} not ready within {timeout:.0f}s (logs in {logs})")
-        time.sleep(0.2)
 
 
 @dataclass(frozen=True)
@@ -101,65 +83,21 @@ def _env(bench: BenchSettings) -> dict[str, str]:
     }
 
 
-@dataclass
-class _Processes:
-    """Child processes started with one environment, each logging to its own file under ``logs``."""
-
-    env: dict[str, str]
-    logs: Path
-    children: list[subprocess.Popen[bytes]] = field(default_factory=list)
-    pids: dict[str, int] = field(default_factory=dict)
-
-    def spawn(self, name: str, argv: list[str]) -> Path:
-        log = self.logs / f"{name}.log"
-        self.children.append(subprocess.Popen(argv, env=self.env, stdout=log.open("wb"), stderr=subprocess.STDOUT))
-        self.pids[name] = self.children[-1].pid
-        return log
-
-    def stop(self) -> None:
-        for child in reversed(self.children):
-            child.terminate()
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
-
-
 @contextmanager
 def _stack(bench: BenchSettings, logs: Path) -> Iterator[Stack]:
     """Embedded Redis if needed, Daphne and a worker; yields them and stops everything after."""
-    processes = _Processes(_env(bench), logs)
+    processes = Processes(_env(bench), logs)
     try:
-        if settings.REDIS.socket_path is not None:
-            _start_embedded_redis(processes, settings.REDIS.socket_path)
-        port = _free_port()
+        processes.embedded_redis()
+        port = free_port()
         daphne = ["-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
         processes.spawn("daphne", [sys.executable, *daphne])
         worker_log = processes.spawn("worker", [sys.executable, "-m", "worker", "--hostname", f"bench-{port}@%h"])
-        _until(lambda: _port_open(port), timeout=60, what="daphne", logs=logs)
-        _until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=120, what="worker", logs=logs)
+        until(lambda: port_open(port), timeout=60, what="daphne", logs=logs)
+        until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=120, what="worker", logs=logs)
         yield Stack(port=port, pids=processes.pids)
     finally:
         processes.stop()
-
-
-def _start_embedded_redis(processes: _Processes, socket_path: Path) -> None:
-    if socket_in_use(socket_path):
-        return
-    socket_path.parent.mkdir(parents=True, exist_ok=True)
-    (settings.DATA_DIR / "redis").mkdir(parents=True, exist_ok=True)
-    socket_path.unlink(missing_ok=True)
-    processes.spawn("redis", server_command(socket_path=socket_path, data_dir=settings.DATA_DIR / "redis"))
-    wait_until_ready(socket_path, processes.children[-1])
-
-
-def _port_open(port: int) -> bool:
-    import socket
-
-    with socket.socket() as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 # --- the bench user, its session and its runs ----------------------------------------------------

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import os
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from channels.testing import WebsocketCommunicator
@@ -24,6 +27,7 @@ from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
+from research.bench.processes import embedded_redis
 from research.models import Corpus, Run, RunStatus
 from research.protocol.events import (
     SEARCH,
@@ -144,7 +148,13 @@ async def _socket_times(run_id: int, cookie: str, expected: int) -> dict[str, fl
 
 
 def bench_run_page(*, events: int = 500, repeats: int = 5) -> dict[str, Any]:
-    """Page weight and time to first fragment for a stored run of ``events`` events (medians of ``repeats``)."""
+    """Page weight and time to first fragment for a stored run of ``events`` events (medians of ``repeats``);
+    the channel layer's Redis is started for it when the settings name the embedded one."""
+    with tempfile.TemporaryDirectory(prefix="bench-run-page-") as logs, embedded_redis(dict(os.environ), Path(logs)):
+        return _measure(events=events, repeats=repeats)
+
+
+def _measure(*, events: int, repeats: int) -> dict[str, Any]:
     user = User.objects.create_user(f"bench-{uuid.uuid4().hex[:10]}", password=uuid.uuid4().hex)
     workspace = workspace_create(name=f"Run page bench {uuid.uuid4().hex[:6]}", owner=user)
     try:
@@ -166,7 +176,11 @@ def bench_run_page(*, events: int = 500, repeats: int = 5) -> dict[str, Any]:
             html = response.content
             renders.append((time.perf_counter() - started) * 1000)
         cookie = f"sessionid={client.cookies['sessionid'].value}"
-        sockets = [asyncio.run(_socket_times(run.pk, cookie, events)) for _ in range(repeats)]
+        with (
+            tempfile.TemporaryDirectory(prefix="bench-run-page-") as logs,
+            embedded_redis(dict(os.environ), Path(logs)),
+        ):
+            sockets = [asyncio.run(_socket_times(run.pk, cookie, events)) for _ in range(repeats)]
         return _figures(events, html, renders, sockets)
     finally:
         workspace.delete()
