@@ -13,6 +13,7 @@ from context1_web.backing_services import chroma_config, database_config, redis_
 from context1_web.env import Env
 from research.harness.budget import HARD_FRACTION
 from research.inference.registry import PRODUCT_BACKENDS
+from research.reports.writers import WRITERS
 from research.retrieval.embedders import EMBEDDERS
 from research.retrieval.rerankers import RERANKERS
 
@@ -218,6 +219,17 @@ if INFERENCE_BACKEND == "openai" and VLLM_BASE_URL is None:
 BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", HARD_FRACTION, minimum=0.5)
 if BUDGET_HARD_FRACTION > 1.0:
     raise ImproperlyConfigured("BUDGET_HARD_FRACTION must lie between 0.5 and 1.0")
+
+# --- Writers: what turns a run's chunks into verified claims (research/reports); separate from the search agent
+WRITER_BASE_URL = env.url("WRITER_BASE_URL", schemes=("http", "https"))  # openai: a writer model's server root
+WRITER_API_KEY = env.optional_string("WRITER_API_KEY")
+WRITER_MODEL = env.string("WRITER_MODEL", "")
+WRITER_TIMEOUT = env.number("WRITER_TIMEOUT", 120.0, minimum=1.0)
+WRITER_BACKEND = env.choice("WRITER_BACKEND", "openai" if WRITER_BASE_URL else "extractive", choices=WRITERS.names)
+if WRITER_BACKEND == "openai" and WRITER_BASE_URL is None:
+    raise ImproperlyConfigured("WRITER_BACKEND=openai needs WRITER_BASE_URL (the writer model server's root URL)")
+# evidence older than this many days is marked as possibly stale in answers and reports
+REPORT_STALE_DAYS = env.integer("REPORT_STALE_DAYS", 365, minimum=1)
 
 # --- Retrieval: embeddings, reranking, chunking, search budgets
 EMBEDDER_BACKEND = env.choice("EMBEDDER_BACKEND", "minilm", choices=EMBEDDERS.names)

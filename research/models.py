@@ -270,3 +270,22 @@ class RunEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.run_id}#{self.seq} {self.type}"
+
+
+class Report(models.Model):
+    """A run's written answer or report, stored as written (research/protocol/report.py's JSON): reopening
+    it or exporting it never recomputes it."""
+
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="report")
+    template = models.CharField(max_length=40)
+    writer = models.CharField(max_length=40)
+    body = models.JSONField(default=dict)  # protocol.report.to_dict(report)
+    claims = models.PositiveIntegerField(default=0)  # shown (verified) claims
+    removed = models.PositiveIntegerField(default=0)  # claims the citation check removed
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.template} report of run {self.run_id}"

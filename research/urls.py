@@ -6,6 +6,7 @@ from django.urls import path
 
 from research.corpora import views as corpora
 from research.platform import views as platform
+from research.reporting import views as reporting
 from research.runs.views import api as runs_api
 from research.runs.views import pages as run_pages
 from research.workspaces import views as workspaces
@@ -41,4 +42,6 @@ urlpatterns = [
     path(f"{RUN}/graph/", run_pages.run_graph_part, name="run_graph"),
     path(f"{RUN}/stop/", run_pages.run_stop, name="run_stop"),
     path(f"{RUN}/d/<str:doc_id>/", run_pages.run_document, name="run_document"),
+    # Answers and reports: exports of a run's stored report
+    path(f"{RUN}/report.<str:fmt>", reporting.report_export, name="report_export"),
 ]

@@ -37,6 +37,10 @@ class TaskMetrics:
     tool_calls_per_turn: float
     tokens_per_run: int
     processed_tokens_per_run: int
+    # With a writer (``evaluate --writer``): the written answer's figures (research/evaluation/written.py).
+    answer_in_text: bool | None = None
+    citations_verified: float | None = None
+    citation_precision: float | None = None
 
     def as_dict(self) -> dict[str, MetricValue]:
         return dataclasses.asdict(self)

@@ -16,11 +16,13 @@ from research.evaluation.datasets import DatasetFormat, check_supported, load_co
 from research.evaluation.formats import CorpusDoc, Task
 from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
+from research.evaluation.written import written
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
 from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.inference.registry import BackendFactory, InferenceSettings, backend_factory
+from research.reports.writers import Writer
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.corpus_set import CorpusSet
@@ -47,6 +49,7 @@ class EvalSettings:
     api_key: str | None = None
     timeout: float = 120.0
     temperature: float | None = None
+    writer: str | None = None  # a name in research.reports.writers.WRITERS: write an answer and measure it
 
     def harness(self) -> HarnessConfig:
         return HarnessConfig(
@@ -100,12 +103,20 @@ def searched_together(indexes: Sequence[HybridCorpus]) -> Searchable:
     return indexes[0] if len(indexes) == 1 else CorpusSet(indexes)
 
 
-def baseline_documents(index: Searchable, question: str, top_k: int) -> tuple[list[str], int]:
-    """One hybrid search with the question: its top-K distinct documents, and the tokens of their chunks."""
+Ranked = list[tuple[str, list[str]]]  # documents in order, each with its chunk ids in order
+
+
+def baseline_documents(index: Searchable, question: str, top_k: int) -> tuple[Ranked, int]:
+    """One hybrid search with the question: its top-K distinct documents with their chunks, and the tokens of
+    those chunks."""
     ranked = index.candidates(question, exclude=frozenset())
     docs = top_documents((item.chunk.doc_id for item in ranked), top_k)
-    kept = set(docs)
-    return docs, sum(index.counter.count_many([item.chunk.text for item in ranked if item.chunk.doc_id in kept]))
+    chunks: dict[str, list[str]] = {doc_id: [] for doc_id in docs}
+    for item in ranked:
+        if item.chunk.doc_id in chunks:
+            chunks[item.chunk.doc_id].append(item.chunk_id)
+    kept = [item.chunk.text for item in ranked if item.chunk.doc_id in chunks]
+    return list(chunks.items()), sum(index.counter.count_many(kept))
 
 
 @dataclass(frozen=True)
@@ -153,6 +164,7 @@ class Evaluation:
     embedder: Embedder
     counter: TokenCounter
     progress: Progress
+    writer: Writer | None = None  # with one, each system's answer is written and measured
 
 
 def evaluate_task(task: Task, index: Searchable, texts: Mapping[str, str], run: Evaluation) -> TaskOutcome:
@@ -170,12 +182,21 @@ def evaluate_task(task: Task, index: Searchable, texts: Mapping[str, str], run: 
     )
     agent_s = time.perf_counter() - started
     agent_docs = top_documents((doc.doc_id for doc in result.documents), settings.top_k)
-    baseline_docs, baseline_tokens = baseline_documents(index, task.question, settings.top_k)
+    baseline_ranked, baseline_tokens = baseline_documents(index, task.question, settings.top_k)
+    baseline_docs = [doc_id for doc_id, _ in baseline_ranked]
     baseline_s = time.perf_counter() - started - agent_s
+    agent, baseline = (
+        agent_metrics(task, agent_docs, texts, sink.events),
+        baseline_metrics(task, baseline_docs, texts, baseline_tokens),
+    )
+    if run.writer is not None:
+        agent_ranked = [(doc.doc_id, list(doc.chunk_ids)) for doc in result.documents[: settings.top_k]]
+        agent = written(agent, task, index, agent_ranked, run.writer)
+        baseline = written(baseline, task, index, baseline_ranked, run.writer)
     return TaskOutcome(
         task=task,
-        agent=agent_metrics(task, agent_docs, texts, sink.events),
-        baseline=baseline_metrics(task, baseline_docs, texts, baseline_tokens),
+        agent=agent,
+        baseline=baseline,
         agent_documents=tuple(agent_docs),
         baseline_documents=tuple(baseline_docs),
         status=result.status,

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from research.models import Corpus
+from research.reports.writers import Writer, WriterSettings, writer_for
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import DenseIndex
@@ -62,6 +63,19 @@ def reranker() -> Reranker:
         model_path=_path(settings.RERANKER_MODEL_PATH), url=settings.RERANKER_URL, model=settings.RERANKER_MODEL
     )
     return configured("RERANKER_BACKEND", lambda: reranker_for(settings.RERANKER_BACKEND, config))
+
+
+@cache
+def writer() -> Writer:
+    """WRITER_BACKEND from the writers' registry (research/reports/writers.py), with this process's embedder."""
+    config = WriterSettings(
+        embedder=embedder(),
+        base_url=settings.WRITER_BASE_URL,
+        model=settings.WRITER_MODEL,
+        api_key=settings.WRITER_API_KEY or "",
+        timeout=settings.WRITER_TIMEOUT,
+    )
+    return configured("WRITER_BACKEND", lambda: writer_for(settings.WRITER_BACKEND, config))
 
 
 @cache

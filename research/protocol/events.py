@@ -2,7 +2,8 @@
 
 Frozen dataclasses with a ``type`` discriminator (the stored payload is ``to_dict(event)``, which keeps
 it). ``Event`` is what the harness emits; ``JournalEvent`` what the Django side adds to a run's journal
-(a re-queue, a restart, a cancel request); ``AnyEvent`` is either. ``EVENT_TYPES`` is the one registry
+(a re-queue, a restart, a cancel request); ``WritingEvent`` what the writer adds after the search (the
+answer or report, research/protocol/report.py); ``AnyEvent`` is any of them. ``EVENT_TYPES`` is the one registry
 of type names; add fields with defaults and never rename a ``type``, so stored events stay readable.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from research.protocol.report import Report, report_from_dict
 
 BudgetLevel = Literal["ok", "soft", "hard"]
 StopReason = Literal["answered", "completed", "max_turns", "budget", "failed", "cancelled"]
@@ -179,6 +182,32 @@ class CancelRequested:
     by: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class WritingStarted:
+    """The search finished; a writer turns the final documents' chunks into the answer (or report)."""
+
+    type: Literal["writing_started"] = "writing_started"
+    writer: str
+    template: str = "question"
+    evidence: int = 0  # the chunks it writes from (a field named "chunks" would be read as chunk refs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportWritten:
+    """The written, citation-checked answer or report (what is shown, and what was removed and why)."""
+
+    type: Literal["report_written"] = "report_written"
+    report: Report
+
+
+@dataclass(frozen=True, kw_only=True)
+class WritingFailed:
+    """The writer broke (a bug, a database error): the run keeps its documents, the page says why."""
+
+    type: Literal["writing_failed"] = "writing_failed"
+    error: str
+
+
 Event = (
     RunStarted
     | TurnStarted
@@ -194,7 +223,8 @@ Event = (
     | RunCancelled
 )
 JournalEvent = RunRequeued | RunRestarted | CancelRequested
-AnyEvent = Event | JournalEvent
+WritingEvent = WritingStarted | ReportWritten | WritingFailed
+AnyEvent = Event | JournalEvent | WritingEvent
 
 EVENT_TYPES: dict[str, type[Any]] = {
     str(cls.__dataclass_fields__["type"].default): cls
@@ -214,6 +244,9 @@ EVENT_TYPES: dict[str, type[Any]] = {
         RunRequeued,
         RunRestarted,
         CancelRequested,
+        WritingStarted,
+        ReportWritten,
+        WritingFailed,
     )
 }
 
@@ -233,6 +266,8 @@ def from_dict(data: dict[str, Any]) -> AnyEvent:
         values["documents"] = tuple(_document(doc) for doc in values["documents"])
     if "chunk_ids" in values:
         values["chunk_ids"] = tuple(values["chunk_ids"])
+    if "report" in values:
+        values["report"] = report_from_dict(values["report"])
     event: AnyEvent = cls(**values)
     return event
 

@@ -136,6 +136,11 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
     page.wait_for_selector(".prune del", timeout=10_000)
     page.wait_for_selector(".chunk .pruned-mark", state="attached", timeout=10_000)
     assert page.inner_text("#run-status").strip().endswith("Finished")
+    # The answer is written after the search and arrives live: verified sentences with citation chips.
+    page.wait_for_selector("#answer li.claim a.chip", timeout=60_000)
+    answer = page.inner_text("#answer")
+    assert "Dana Okonkwo" in answer
+    assert "extractive" in answer
     processes.wait_for(
         lambda: Run.objects.get(pk=run.pk).done, timeout=60, what="the run's end", process=worker, log=worker_log
     )
@@ -154,6 +159,11 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
     page.reload()
     assert page.inner_text("#live-note").strip() == ""  # no socket, so no "Live:" promise
     assert _seqs(page) == stored
+    assert "Dana Okonkwo" in page.inner_text("#answer")  # stored, shown again without rewriting
+    page.locator("#answer a.chip").first.click()
+    expect(page.locator("mark.quote")).to_be_visible()
+    page.screenshot(path=str(screenshot_path("run-cited-quote")), full_page=True)
+    page.go_back()
     page.locator("#final-documents li a").first.click()
     page.wait_for_selector(".chunk.highlighted")
     page.screenshot(path=str(screenshot_path("run-document")), full_page=True)

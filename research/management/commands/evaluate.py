@@ -14,6 +14,8 @@ from research.evaluation.metrics import side_by_side
 from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, Evaluation, eval_embedder, evaluate_dataset
 from research.inference.registry import BACKENDS
 from research.platform.composition import token_counter
+from research.reports.writers import WRITERS, Writer, WriterSettings, writer_for
+from research.retrieval.embedders import Embedder
 
 
 def _settings(options: dict[str, Any]) -> EvalSettings:
@@ -30,7 +32,25 @@ def _settings(options: dict[str, Any]) -> EvalSettings:
         api_key=settings.VLLM_API_KEY,
         timeout=settings.VLLM_TIMEOUT,
         temperature=settings.VLLM_TEMPERATURE,
+        writer=options["writer"],
     )
+
+
+def _writer(name: str | None, embedder: Embedder) -> Writer | None:
+    """The writer ``evaluate --writer`` names, with the evaluation's embedder and the WRITER_* settings."""
+    if name is None:
+        return None
+    config = WriterSettings(
+        embedder=embedder,
+        base_url=settings.WRITER_BASE_URL,
+        model=settings.WRITER_MODEL,
+        api_key=settings.WRITER_API_KEY or "",
+        timeout=settings.WRITER_TIMEOUT,
+    )
+    try:
+        return writer_for(name, config)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 def _columns(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -62,6 +82,12 @@ class Command(BaseCommand):
         )
         parser.add_argument("--limit", type=int, help="evaluate only the first L tasks (the corpus stays whole)")
         parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS)
+        parser.add_argument(
+            "--writer",
+            choices=WRITERS.names,
+            help="write each system's answer from its documents and measure it (answer_in_text, citations_verified,"
+            " citation_precision); openai uses WRITER_BASE_URL",
+        )
         parser.add_argument("--base-url", default=settings.VLLM_BASE_URL, help="openai: the server (VLLM_BASE_URL)")
         parser.add_argument("--model", default=settings.VLLM_MODEL, help="openai: the served model name")
         parser.add_argument("--json", required=True, type=Path, help="where to write the report")
@@ -78,7 +104,10 @@ class Command(BaseCommand):
         for given in (tasks, corpus, distractor):
             if given is not None and not given.is_file():
                 raise CommandError(f"no such file: {given}")
-        run = Evaluation(config, backends, eval_embedder(config.embedder), token_counter(), self._say)
+        embedder = eval_embedder(config.embedder)
+        run = Evaluation(
+            config, backends, embedder, token_counter(), self._say, writer=_writer(options["writer"], embedder)
+        )
         try:
             report = evaluate_dataset(
                 options["format"], tasks, corpus, limit=options["limit"], run=run, distractor_path=distractor

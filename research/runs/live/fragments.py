@@ -24,6 +24,7 @@ from research.runs.journal import StoredEvent
 from research.runs.limits import budget_thresholds
 from research.runs.live.state import (
     STATUS_LABELS,
+    AnswerChanged,
     CallAdded,
     CallReturned,
     CallView,
@@ -90,6 +91,7 @@ def state_context(state: RunState) -> dict[str, Any]:
         "ranking": state.ranking,
         "final": state.final,
         "final_status": state.status,
+        "answer": state.answer,
         "log": state.log,
         **thresholds(),
     }
@@ -179,12 +181,26 @@ def render(change: Change, state: RunState) -> list[str]:
             return _turn_parts(change, state)
         case ChunksMarkedPruned() | GaugeMoved() | RolloutEnded():
             return _rollout_parts(change, state)
+        case RankingChanged() | FinalChanged() | AnswerChanged():
+            return _result_parts(change, state)
+        case _:
+            assert_never(change)
+
+
+def _result_parts(change: RankingChanged | FinalChanged | AnswerChanged, state: RunState) -> list[str]:
+    match change:
         case RankingChanged():
             return [part("ranking", ranking=state.ranking, oob=True), GRAPH_REFRESH]
         case FinalChanged():
-            return [_final(state), GRAPH_REFRESH]
+            return [_final(state), _answer(state), GRAPH_REFRESH]
+        case AnswerChanged():
+            return [_answer(state)]
         case _:
             assert_never(change)
+
+
+def _answer(state: RunState) -> str:
+    return part("answer", answer=state.answer, final_status=state.status, oob=True)
 
 
 class HtmlRenderer:

@@ -25,6 +25,7 @@ from research.protocol.events import (
     ChunksPruned,
     FusedRankingUpdated,
     RankedDocument,
+    ReportWritten,
     RolloutFinished,
     RunCancelled,
     RunFailed,
@@ -36,7 +37,10 @@ from research.protocol.events import (
     ToolReturned,
     TurnRecorded,
     TurnStarted,
+    WritingFailed,
+    WritingStarted,
 )
+from research.reporting.presenting import ReportView
 from research.runs.journal import StoredEvent, UnreadableEvent
 from research.runs.live.summary import TOOL_LABELS, named_ids, summary
 
@@ -218,6 +222,17 @@ class LogLine:
 
 
 @dataclass
+class AnswerState:
+    """The written answer: ``status`` is "" before writing, then "writing", "written" or "failed"."""
+
+    status: str = ""
+    writer: str = ""
+    chunks: int = 0
+    report: ReportView | None = None
+    error: str = ""
+
+
+@dataclass
 class RunState:
     question: str = ""
     status: str = "queued"
@@ -231,6 +246,7 @@ class RunState:
     log: list[LogLine] = field(default_factory=list)
     last_seq: int = 0
     restarting: bool = False  # a later attempt started over and its rollouts have not started yet
+    answer: AnswerState = field(default_factory=AnswerState)
 
     @property
     def done(self) -> bool:
@@ -325,6 +341,11 @@ class FinalChanged:
     pass
 
 
+@dataclass(frozen=True)
+class AnswerChanged:
+    pass
+
+
 Change = (
     LogAppended
     | StatusChanged
@@ -340,6 +361,7 @@ Change = (
     | RolloutEnded
     | RankingChanged
     | FinalChanged
+    | AnswerChanged
 )
 
 
@@ -363,9 +385,15 @@ def apply(state: RunState, stored: StoredEvent) -> list[Change]:
 
 def _fold(state: RunState, event: AnyEvent | UnreadableEvent, at: str) -> list[Change]:
     match event:
-        case RunStarted() | RunRestarted() | RunRequeued() | CancelRequested():
-            return _fold_run(state, event, at)
-        case RunFinished() | RunFailed() | RunCancelled():
+        case (
+            RunStarted()
+            | RunRestarted()
+            | RunRequeued()
+            | CancelRequested()
+            | RunFinished()
+            | RunFailed()
+            | RunCancelled()
+        ):
             return _fold_run(state, event, at)
         case FusedRankingUpdated():
             state.ranking = [DocumentView.of(document) for document in event.documents]
@@ -374,8 +402,23 @@ def _fold(state: RunState, event: AnyEvent | UnreadableEvent, at: str) -> list[C
             return _fold_turn(state, event)
         case BudgetLevelChanged() | TurnRecorded() | RolloutFinished():
             return _fold_rollout(state, event)
+        case WritingStarted() | ReportWritten() | WritingFailed():
+            state.answer = _answer(state.answer, event)
+            return [AnswerChanged()]
         case UnreadableEvent():
             return []
+        case _:
+            assert_never(event)
+
+
+def _answer(answer: AnswerState, event: WritingStarted | ReportWritten | WritingFailed) -> AnswerState:
+    match event:
+        case WritingStarted():
+            return AnswerState("writing", event.writer, event.evidence)
+        case ReportWritten():
+            return AnswerState("written", event.report.writer, answer.chunks, ReportView.of(event.report))
+        case WritingFailed():
+            return AnswerState("failed", answer.writer, answer.chunks, error=event.error)
         case _:
             assert_never(event)
 
@@ -390,7 +433,8 @@ def _fold_run(state: RunState, event: RunLevelEvent, at: str) -> list[Change]:
             changes = [*_status(state, "running", "", at), *_started(state, event, at)]
         case RunRestarted():
             state.rollouts, state.ranking, state.final, state.restarting = None, [], None, True
-            changes = [*_status(state, "running", event.reason, at), RolloutsReset()]
+            state.answer = AnswerState()
+            changes = [*_status(state, "running", event.reason, at), RolloutsReset(), AnswerChanged()]
         case RunRequeued():
             changes = _status(state, "queued", event.reason, at)
         case CancelRequested():

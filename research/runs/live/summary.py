@@ -14,6 +14,7 @@ from research.protocol.events import (
     CancelRequested,
     ChunksPruned,
     FusedRankingUpdated,
+    ReportWritten,
     RolloutFinished,
     RunCancelled,
     RunFailed,
@@ -25,6 +26,8 @@ from research.protocol.events import (
     ToolReturned,
     TurnRecorded,
     TurnStarted,
+    WritingFailed,
+    WritingStarted,
 )
 from research.runs.journal import UnreadableEvent
 
@@ -125,6 +128,20 @@ def _journal_line(event: RunRequeued | RunRestarted | CancelRequested | Unreadab
             assert_never(event)
 
 
+def _writing_line(event: WritingStarted | ReportWritten | WritingFailed) -> str:
+    match event:
+        case WritingStarted():
+            return f"writing the answer ({event.writer} writer) from {_plural(event.evidence, 'chunk')}"
+        case ReportWritten():
+            shown = sum(1 for _ in event.report.summary) + sum(len(s.claims) for s in event.report.sections)
+            removed = f", {_plural(len(event.report.removed), 'claim')} removed" if event.report.removed else ""
+            return f"answer written: {_plural(shown, 'verified claim')}{removed}"
+        case WritingFailed():
+            return f"writing failed: {_clip(event.error)}"
+        case _:
+            assert_never(event)
+
+
 def summary(event: AnyEvent | UnreadableEvent) -> str:
     """What ``event`` says, in a few words."""
     match event:
@@ -136,5 +153,7 @@ def summary(event: AnyEvent | UnreadableEvent) -> str:
             return f"rollout {event.rollout + 1}: {_tool_line(event)}"
         case TurnStarted() | BudgetLevelChanged() | TurnRecorded() | RolloutFinished():
             return f"rollout {event.rollout + 1}: {_progress_line(event)}"
+        case WritingStarted() | ReportWritten() | WritingFailed():
+            return _writing_line(event)
         case _:
             assert_never(event)

@@ -196,11 +196,14 @@ def run_document(request: HttpRequest, slug: str, run_id: int, doc_id: str) -> H
         document = selectors.run_document_get(run=run, doc_id=doc_id)
     except Http404:
         return render(request, "research/document_detail.html", context, status=404)
+    highlight = frozenset(request.GET.getlist("highlight"))
+    quote = request.GET.get("quote", "")[:2000]
     context.update(
         corpus=document.corpus,
         document=document,
-        chunks=chunks_shown(document=document),
-        highlight=set(request.GET.getlist("highlight")),
+        chunks=chunks_shown(document=document, quote=quote, cited=highlight),
+        highlight=highlight,
+        quote=quote,
         can_delete=False,
     )
     return render(request, "research/document_detail.html", context)

@@ -11,10 +11,30 @@ from research.protocol.events import (
     EVENT_TYPES,
     AnyEvent,
     CancelRequested,
+    ReportWritten,
     RunRequeued,
     RunRestarted,
+    WritingFailed,
+    WritingStarted,
     from_dict,
     to_dict,
+)
+from research.protocol.report import Citation, Claim, Removed, Report, Section, Source
+
+REPORT = Report(
+    template="competitor",
+    writer="extractive",
+    subject="Acme",
+    summary=(Claim(text="Acme raised $4M.", citations=(Citation(chunk_id="a#0", doc_id="a", quote="raised $4M"),)),),
+    sections=(
+        Section(
+            facet="funding", title="Funding", claims=(Claim(text="x", citations=(), date="2024-01-02", stale=True),)
+        ),
+        Section(facet="pricing", title="Pricing", not_found=True),
+    ),
+    removed=(Removed(text="Acme is profitable.", reason="it cites nothing"),),
+    sources=(Source(doc_id="a", title="A", source="a.txt", date=None),),
+    notes=("No evidence found in the searched corpora.",),
 )
 
 
@@ -30,6 +50,9 @@ def test_the_registry_names_every_event_class_once() -> None:
         RunRequeued(attempt=1, reason="worker lost"),
         RunRestarted(attempt=2, reason="worker lost", max_attempts=3, superseded_through=41),
         CancelRequested(reason="enough", by="ada"),
+        WritingStarted(writer="extractive", evidence=12),
+        ReportWritten(report=REPORT),
+        WritingFailed(error="OperationalError: database is locked"),
     ],
 )
 def test_journal_events_round_trip(event: AnyEvent) -> None:

@@ -129,7 +129,29 @@ def items() -> list[tuple[str, dict[str, Any]]]:
                 "rollouts_failed": 1,
             },
         ),
+        ("writing_started", {"writer": "extractive", "template": "question", "evidence": 2}),
+        ("report_written", {"report": REPORT}),
     ]
+
+
+QUOTE = "Dana Reyes <script>alert(1)</script> sponsors Project Halyard"
+REPORT: dict[str, Any] = {
+    "template": "question",
+    "writer": "extractive",
+    "subject": QUESTION,
+    "summary": [
+        {
+            "text": QUOTE,
+            "citations": [{"chunk_id": "press#0", "doc_id": "press", "quote": QUOTE, "source": "press.txt"}],
+            "date": "2026-03-01",
+            "stale": False,
+        }
+    ],
+    "sections": [],
+    "removed": [{"text": "Dana worked at Initech.", "reason": "its quotes do not contain 'initech'"}],
+    "sources": [{"doc_id": "press", "title": "Press release", "source": "press.txt", "date": "2026-03-01"}],
+    "notes": [],
+}
 
 
 def messages(stream: list[tuple[str, dict[str, Any]]] | None = None, attempt: int = 1) -> list[dict[str, Any]]:
@@ -165,6 +187,7 @@ def other_endings() -> list[dict[str, Any]]:
             ("run_restarted", {"attempt": 2, "max_attempts": 3, "superseded_through": 1, "reason": "worker lost"}),
             ("run_failed", {"error": "JournalError: not stored"}),
             ("run_cancelled", {"reason": "wrong corpus"}),
+            ("writing_failed", {"error": "OperationalError: database is locked"}),
         ]
     )
 
@@ -452,3 +475,26 @@ def test_a_failed_run_says_it_failed_where_the_documents_would_be() -> None:
     page = html_of(state_of(events))
     assert "The run failed before it could rank documents; the fused ranking shows what its rollouts had found." in page
     assert "appear here when the run finishes" not in page
+
+
+# --- the written answer ----------------------------------------------------------------------------------
+def test_the_answer_shows_its_claims_with_citation_chips_sources_and_removed_claims() -> None:
+    html = as_html(_one("report_written"))
+    tree = lxml.html.fromstring(f"<div>{html}</div>")
+    answer = tree.get_element_by_id("answer")
+    assert answer.get("hx-swap-oob") == "true"
+    claim = answer.xpath(".//li[@class='claim']")[0]
+    assert "<script>" in claim.text_content()  # shown as text, never as markup
+    assert not answer.xpath(".//script")
+    chip = claim.xpath(".//a[@class='chip']")[0]
+    assert chip.text_content() == "[1]"
+    assert chip.get("href").startswith("d/press/?highlight=press%230&quote=Dana+Reyes")
+    assert chip.get("href").endswith("#press%230")
+    assert [a.text_content() for a in answer.xpath(".//ol[@class='sources']//a")] == ["Press release"]
+    assert "1 claim removed by the citation check" in answer.xpath(".//details/summary")[0].text_content()
+    assert answer.xpath(".//span[@class='writer-tag']")[0].text_content() == "extractive"
+
+
+def test_while_writing_and_after_a_failure_the_answer_says_so() -> None:
+    assert "Writing the answer (extractive writer) from 2 chunks" in as_html(_one("writing_started"))
+    assert "The answer could not be written: OperationalError" in as_html(_one("writing_failed"))

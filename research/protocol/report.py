@@ -1,0 +1,99 @@
+"""A written report, typed: claims with the quotes that back them, from the writer to the page and the exports.
+
+Plain frozen dataclasses (no behaviour) shared by the writers (research/reports), the run's events
+(``ReportWritten`` carries a whole report) and the Django side that stores and renders it. The JSON
+shape is the one of ``python manage.py report ... --json``: ``to_dict`` / ``report_from_dict`` round-trip.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Verdict = Literal["match", "no_match", "unknown"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Citation:
+    chunk_id: str
+    doc_id: str
+    quote: str
+    source: str = ""  # the uploaded file's name (for a CSV row or a mail message, the file's)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Claim:
+    text: str
+    citations: tuple[Citation, ...]
+    date: str | None = None  # the newest date of its sources, ISO-8601, when they have one
+    stale: bool = False  # every source is older than the report's freshness window
+
+
+@dataclass(frozen=True, kw_only=True)
+class Removed:
+    """A claim a writer made that the citation check did not let through, with the reason."""
+
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Section:
+    facet: str
+    title: str
+    claims: tuple[Claim, ...] = ()
+    not_found: bool = False  # nothing supported was found for this facet
+
+
+@dataclass(frozen=True, kw_only=True)
+class Source:
+    doc_id: str
+    title: str
+    source: str
+    date: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Report:
+    template: str  # "question", "competitor", "icp", "prospect"
+    writer: str  # the writer that wrote the shown claims ("extractive", "openai")
+    subject: str  # the question, or the company
+    summary: tuple[Claim, ...] = ()
+    sections: tuple[Section, ...] = ()
+    removed: tuple[Removed, ...] = ()
+    sources: tuple[Source, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # e.g. "the openai writer failed twice; extractive used"
+
+
+def to_dict(report: Report) -> dict[str, Any]:
+    """JSON-ready (tuples become lists)."""
+    return dataclasses.asdict(report)
+
+
+def claim_from_dict(data: dict[str, Any]) -> Claim:
+    citations = tuple(Citation(**citation) for citation in data.get("citations", ()))
+    return Claim(text=data["text"], citations=citations, date=data.get("date"), stale=bool(data.get("stale", False)))
+
+
+def report_from_dict(data: dict[str, Any]) -> Report:
+    """The inverse of :func:`to_dict`; raises ``KeyError``, ``TypeError`` or ``ValueError`` on a malformed dict."""
+    sections = tuple(
+        Section(
+            facet=section["facet"],
+            title=section["title"],
+            claims=tuple(claim_from_dict(claim) for claim in section.get("claims", ())),
+            not_found=bool(section.get("not_found", False)),
+        )
+        for section in data.get("sections", ())
+    )
+    return Report(
+        template=data["template"],
+        writer=data["writer"],
+        subject=data["subject"],
+        summary=tuple(claim_from_dict(claim) for claim in data.get("summary", ())),
+        sections=sections,
+        removed=tuple(Removed(**removed) for removed in data.get("removed", ())),
+        sources=tuple(Source(**source) for source in data.get("sources", ())),
+        notes=tuple(data.get("notes", ())),
+    )

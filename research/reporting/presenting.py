@@ -1,0 +1,88 @@
+"""A written report as the pages draw it: sources numbered in order of first citation, each citation a chip
+that opens the document viewer at its chunk with the quote highlighted (links relative to the run page)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+from research.protocol.report import Claim, Removed, Report, Section, Source
+
+
+def quote_href(doc_id: str, chunk_id: str, text: str) -> str:
+    """The run's document viewer, relative to the run page: the cited chunk highlighted, the quote marked."""
+    query = urlencode([("highlight", chunk_id), ("quote", text[:500])])
+    return f"d/{quote(doc_id, safe='')}/?{query}#{quote(chunk_id, safe='')}"
+
+
+@dataclass(frozen=True)
+class ChipView:
+    number: int
+    title: str
+    quote: str
+    href: str
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    text: str
+    date: str | None
+    stale: bool
+    chips: tuple[ChipView, ...]
+
+
+@dataclass(frozen=True)
+class SectionView:
+    facet: str
+    title: str
+    claims: tuple[ClaimView, ...]
+    not_found: bool
+
+
+@dataclass(frozen=True)
+class SourceView:
+    number: int
+    source: Source
+    href: str
+
+
+@dataclass(frozen=True)
+class ReportView:
+    report: Report
+    summary: tuple[ClaimView, ...]
+    sections: tuple[SectionView, ...]
+    sources: tuple[SourceView, ...]
+    removed: tuple[Removed, ...]
+
+    @property
+    def shown(self) -> int:
+        return len(self.summary) + sum(len(section.claims) for section in self.sections)
+
+    @classmethod
+    def of(cls, report: Report) -> ReportView:
+        numbers = {source.doc_id: number for number, source in enumerate(report.sources, start=1)}
+        titles = {source.doc_id: source.title for source in report.sources}
+
+        def claim(item: Claim) -> ClaimView:
+            chips = tuple(
+                ChipView(
+                    numbers.get(c.doc_id, 0),
+                    titles.get(c.doc_id, c.doc_id),
+                    c.quote,
+                    quote_href(c.doc_id, c.chunk_id, c.quote),
+                )
+                for c in item.citations
+            )
+            return ClaimView(item.text, item.date, item.stale, chips)
+
+        def section(item: Section) -> SectionView:
+            return SectionView(item.facet, item.title, tuple(claim(c) for c in item.claims), item.not_found)
+
+        sources = tuple(SourceView(numbers[s.doc_id], s, f"d/{quote(s.doc_id, safe='')}/") for s in report.sources)
+        return cls(
+            report=report,
+            summary=tuple(claim(c) for c in report.summary),
+            sections=tuple(section(s) for s in report.sections),
+            sources=sources,
+            removed=report.removed,
+        )

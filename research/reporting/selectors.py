@@ -1,0 +1,54 @@
+"""Reading what a report is written from and what was written: a run's evidence and its stored report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from research.models import Chunk, Report, Run
+from research.protocol.events import RankedDocument
+from research.protocol.report import Report as WrittenReport
+from research.protocol.report import report_from_dict
+from research.reports.citations import Evidence
+
+
+def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evidence]:
+    """The chunks of the run's ranked documents, in ranking order (each document's chunks in the order the
+    rollouts kept them), read from the run's own corpora only: a chunk id the run's corpora do not hold is
+    never evidence."""
+    wanted = [(doc.doc_id, chunk_id) for doc in documents for chunk_id in doc.chunk_ids]
+    rows = (
+        Chunk.objects.filter(document__corpus__in=run.corpora.all(), chunk_id__in={c for _, c in wanted})
+        .select_related("document")
+        .only("chunk_id", "text", "document__doc_id", "document__title", "document__source_name", "document__metadata")
+    )
+    by_id = {(row.document.doc_id, row.chunk_id): row for row in rows}
+    evidence: list[Evidence] = []
+    for rank, (doc_id, chunk_id) in enumerate(wanted):
+        row = by_id.get((doc_id, chunk_id))
+        if row is None:
+            continue
+        document = row.document
+        date = document.metadata.get("date") if isinstance(document.metadata, dict) else None
+        evidence.append(
+            Evidence(
+                chunk_id=chunk_id,
+                doc_id=doc_id,
+                title=document.title or document.source_name,
+                source=document.source_name,
+                text=row.text,
+                date=str(date) if date else None,
+                rank=rank,
+            )
+        )
+    return evidence
+
+
+def report_of(run: Run) -> WrittenReport | None:
+    """The run's stored report, or None when none was written (or it cannot be read)."""
+    stored = Report.objects.filter(run=run).only("body").first()
+    if stored is None:
+        return None
+    try:
+        return report_from_dict(stored.body)
+    except (KeyError, TypeError, ValueError):
+        return None

@@ -1,0 +1,107 @@
+"""Text helpers of the writers and the citation check: normalising, sentences, the names and numbers of a claim."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
+# A sentence ends at . ! ? (then a space and an upper-case letter, a digit or a quote) or at a blank line.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n")
+_ABBREVIATIONS = frozenset(
+    {"mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp", "st", "vs", "no", "jr", "sr", "e.g", "i.e", "u.s"}
+)
+_NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+# A capitalised word (letters, digits, ' and - inside), or an acronym.
+_CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*\b")
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+_FUNCTION_WORDS = frozenset(
+    """a an and are as at be but by for from had has have he her his how i if in is it its of on or our she
+    that the their them there these they this those to was we were what when where which who whom whose why
+    will with within without you your yes no not also after before during since until about above below over
+    under between into onto upon while although though because both each either every all any some many more
+    most other such only own same so than too very can could may might must shall should would""".split()
+)
+
+
+def fold(text: str) -> str:
+    """Case, accents, punctuation and spacing folded away: what a quote must match in a chunk's text."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(_NOT_WORD.sub(" ", plain.casefold()).split())
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a text (whitespace collapsed), not split after common abbreviations."""
+    pieces: list[str] = []
+    for part in _SENTENCE_END.split(text):
+        sentence = " ".join(part.split())
+        if not sentence:
+            continue
+        last_word = pieces[-1].rsplit(" ", 1)[-1].rstrip(".").casefold() if pieces else ""
+        if pieces and (last_word in _ABBREVIATIONS or len(last_word) == 1):
+            pieces[-1] = f"{pieces[-1]} {sentence}"
+        else:
+            pieces.append(sentence)
+    return pieces
+
+
+def numbers(text: str) -> set[str]:
+    """The numbers a text states, as digits only ("1,200" and "1200" are the same number)."""
+    return {re.sub(r"[^\d]", "", match) for match in _NUMBER.findall(text)}
+
+
+def names(text: str) -> set[str]:
+    """The proper names a text states, folded: capitalised words that are not function words.
+
+    A capitalised word that starts a sentence counts too (a claim's first word is often its subject); a
+    function word ("The", "In") never does.
+    """
+    found = set()
+    for match in _CAPITALISED.findall(text):
+        for word in fold(_POSSESSIVE.sub("", match)).split():
+            if word not in _FUNCTION_WORDS and not word.isdigit():
+                found.add(word)
+    return found
+
+
+def unsupported_terms(claim: str, quotes: str) -> list[str]:
+    """The numbers and names of ``claim`` that ``quotes`` does not contain, in the claim's order."""
+    folded_quotes = f" {fold(quotes)} "
+    quote_numbers = numbers(quotes)
+    missing = [number for number in sorted(numbers(claim)) if number not in quote_numbers]
+    for name in sorted(names(claim)):
+        if f" {name} " not in folded_quotes:
+            missing.append(name)
+    return missing
+
+
+def _folded_with_sources(text: str) -> tuple[str, list[int]]:
+    """``fold(text)`` and, for each of its characters, the index in ``text`` it came from."""
+    chars: list[str] = []
+    sources: list[int] = []
+    for index, char in enumerate(text):
+        decomposed = unicodedata.normalize("NFKD", char)
+        plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+        for piece in plain or " ":
+            folded = piece if _NOT_WORD.fullmatch(piece) is None else " "
+            if folded == " " and (not chars or chars[-1] == " "):
+                continue
+            chars.append(folded)
+            sources.append(index)
+    while chars and chars[-1] == " ":
+        chars.pop()
+        sources.pop()
+    return "".join(chars), sources
+
+
+def quote_span(text: str, quote: str) -> tuple[int, int] | None:
+    """Where ``quote`` lies in ``text`` (start, end), matched as the citation check matches it after folding;
+    None when it is not there word for word (a fuzzy match is not marked)."""
+    needle = fold(quote)
+    haystack, sources = _folded_with_sources(text)
+    start = haystack.find(needle) if needle else -1
+    if start < 0:
+        return None
+    end = start + len(needle) - 1
+    return sources[start], sources[end] + 1

@@ -1,0 +1,99 @@
+"""Report exports and the viewer's quote: members only, built from the stored report, document text escaped."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import lxml.html
+import pytest
+from django.urls import reverse
+from docx import Document as WordDocument
+
+from research.models import Chunk, Document, Membership, Run
+from research.protocol.report import Citation, Claim, Removed, Report, Source
+from research.reporting.services import report_save
+from research.runs import services as runs
+
+pytestmark = pytest.mark.django_db
+
+TEXT = "Intro line.\nDana Okonkwo sponsors [Project](http://evil.example) Halyard since 2024. More text."
+QUOTE = "Dana Okonkwo sponsors [Project](http://evil.example) Halyard since 2024."
+
+
+@pytest.fixture
+def reported(team):  # type: ignore[no-untyped-def]
+    workspace, corpus, ada, vic, eve = team
+    document = Document.objects.create(
+        corpus=corpus, doc_id="press", title="Press release", source_name="press.txt", kind="text", content_hash="h"
+    )
+    Chunk.objects.create(document=document, index=0, chunk_id="press#0", text=TEXT)
+    owner = Membership.objects.get(user=ada, workspace=workspace)
+    run = runs.run_start(actor=owner, question="Who sponsors Halyard?", corpora=[corpus], rollouts=1)
+    citation = Citation(chunk_id="press#0", doc_id="press", quote=QUOTE, source="press.txt")
+    report = Report(
+        template="question",
+        writer="extractive",
+        subject="Who sponsors Halyard?",
+        summary=(Claim(text=QUOTE, citations=(citation,), date="2024-05-01"),),
+        removed=(Removed(text="Dana founded Initech.", reason="its quotes do not contain 'initech'"),),
+        sources=(Source(doc_id="press", title="Press release", source="press.txt", date="2024-05-01"),),
+    )
+    report_save(run, report)
+    return workspace, run, ada, vic, eve
+
+
+def _export(workspace, run, fmt):  # type: ignore[no-untyped-def]
+    return reverse("report_export", kwargs={"slug": workspace.slug, "run_id": run.pk, "fmt": fmt})
+
+
+def test_markdown_export_has_claims_footnotes_removed_claims_and_evidence(reported, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, run, _ada, vic, _eve = reported
+    response = login(vic).get(_export(workspace, run, "md"))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="run-{run.pk}-report.md"'
+    text = response.content.decode()
+    assert "- Dana Okonkwo sponsors \\[Project\\]\\(http://evil\\.example\\) Halyard since 2024\\.[^1]" in text
+    assert "[^1]: Press release (press\\.txt, 2024-05-01):" in text
+    assert "## Removed by the citation check" in text
+    assert "| 1 | Dana Okonkwo" in text
+    assert "](http://evil" not in text  # document text cannot make a link in the export
+
+
+def test_word_export_opens_and_holds_the_claims_and_evidence(reported, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, run, ada, _vic, _eve = reported
+    response = login(ada).get(_export(workspace, run, "docx"))
+    assert response.status_code == 200
+    document = WordDocument(io.BytesIO(response.content))
+    paragraphs = [p.text for p in document.paragraphs]
+    assert any(text.startswith("Dana Okonkwo sponsors") and text.endswith("[1]") for text in paragraphs)
+    assert "Evidence" in paragraphs
+    assert document.tables[0].rows[1].cells[1].text == QUOTE
+
+
+def test_json_export_is_the_stored_report(reported, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, run, ada, _vic, _eve = reported
+    body = json.loads(login(ada).get(_export(workspace, run, "json")).content)
+    assert body["summary"][0]["citations"][0]["chunk_id"] == "press#0"
+    assert body["removed"][0]["reason"] == "its quotes do not contain 'initech'"
+
+
+def test_exports_are_for_members_only_and_need_a_report(reported, login, client) -> None:  # type: ignore[no-untyped-def]
+    workspace, run, ada, _vic, eve = reported
+    assert login(eve).get(_export(workspace, run, "md")).status_code == 404
+    assert client.get(_export(workspace, run, "md")).status_code == 302  # to the login page
+    assert login(ada).get(_export(workspace, run, "pdf")).status_code == 404
+    other = Run.objects.create(workspace=workspace, question="q")
+    assert login(ada).get(_export(workspace, other, "md")).status_code == 404
+
+
+def test_the_viewer_marks_the_cited_quote_in_its_chunk(reported, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, run, _ada, vic, _eve = reported
+    url = reverse("run_document", kwargs={"slug": workspace.slug, "run_id": run.pk, "doc_id": "press"})
+    response = login(vic).get(url, {"highlight": "press#0", "quote": "dana okonkwo sponsors project http evil"})
+    page = lxml.html.fromstring(response.content)
+    marks = page.xpath("//mark[@class='quote']")
+    assert [mark.text_content() for mark in marks] == ["Dana Okonkwo sponsors [Project](http://evil"]
+    assert "Quoted by the answer" in page.xpath("//blockquote[@class='cited-quote']")[0].text_content()
+    plain = login(vic).get(url, {"highlight": "press#0", "quote": "not in the text at all"})
+    assert b'class="quote"' not in plain.content

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from research.reports.answer import NO_EVIDENCE, answer_report
+from research.reports.extractive import ExtractiveWriter, candidates, word_scores
+from research.reports.writers import Brief
+from research.retrieval.embedders.hashing import HashingEmbedder
+from tests.research.reports.conftest import evidence
+
+EVIDENCE = (
+    evidence(
+        "film#0",
+        "Big Eyes is a 2014 American biographical drama film directed by Tim Burton. "
+        "It was written by Scott Alexander and Larry Karaszewski.",
+        title="Big Eyes",
+    ),
+    evidence(
+        "burton#0",
+        "Timothy Walter Burton is an American filmmaker. Burton was married to the artist Lena Gieseke. "
+        "Burton was married to the artist Lena Gieseke.",
+        title="Tim Burton",
+    ),
+    evidence("noise#0", "The weather in Lisbon is mild in winter. Short one.", title="Lisbon"),
+)
+
+
+def test_candidates_are_the_sentences_of_a_claims_length_once_per_chunk() -> None:
+    texts = [c.text for c in candidates(EVIDENCE)]
+    assert "Short one." not in texts
+    assert texts.count("Burton was married to the artist Lena Gieseke.") == 1
+
+
+def test_word_scores_weigh_rare_question_words_more() -> None:
+    scores = word_scores("spouse of the director", ["the director of it", "a spouse", "the weather"])
+    assert scores[2] == 0.0
+    assert scores[0] > 0
+    assert scores[1] > 0
+
+
+def test_the_answer_quotes_the_relevant_sentences_and_every_claim_is_verified() -> None:
+    writer = ExtractiveWriter(HashingEmbedder(256))
+    report = answer_report("Who was the director of Big Eyes married to?", EVIDENCE, writer, max_claims=3)
+    texts = [claim.text for claim in report.summary]
+    assert texts[0].startswith("Big Eyes is a 2014")
+    assert "Burton was married to the artist Lena Gieseke." in texts
+    assert "The weather in Lisbon is mild in winter." not in texts
+    assert report.removed == ()
+    assert report.writer == "extractive"
+    assert [s.doc_id for s in report.sources] == ["film", "burton"]
+    for claim in report.summary:
+        assert claim.citations[0].quote == claim.text
+
+
+def test_near_duplicates_and_a_documents_third_sentence_are_skipped() -> None:
+    chunk = evidence(
+        "a#0",
+        "Acme sells robots to farms in Spain. Acme sells robots to farms in Spain today. "
+        "Acme sells drones to farms. Acme sells software to farms.",
+    )
+    draft = ExtractiveWriter().write(Brief(focus="What does Acme sell to farms?", evidence=(chunk,), max_claims=5))
+    assert len(draft.claims) == 2
+    assert len({c.text for c in draft.claims}) == 2
+
+
+def test_a_subject_keeps_only_sentences_about_it() -> None:
+    chunks = (
+        evidence("n#0", "Acme raised $4 million this spring. Globex raised $9 million this spring.", title="News"),
+    )
+    draft = ExtractiveWriter().write(Brief(focus="funding raised", evidence=chunks, subject="Globex"))
+    assert [c.text for c in draft.claims] == ["Globex raised $9 million this spring."]
+
+
+def test_no_evidence_says_so_instead_of_guessing() -> None:
+    report = answer_report("Who founded Acme?", (), ExtractiveWriter())
+    assert report.summary == ()
+    assert report.notes == (NO_EVIDENCE,)
+
+
+def test_sentences_linked_to_neither_the_question_nor_the_chain_are_never_added() -> None:
+    chunks = (
+        evidence("press#0", "Halvorix announced Project Halyard, sponsored by Dana Okonkwo.", title="press"),
+        evidence("bio#0", "Dana Okonkwo previously led storage at Stellique Data.", title="bio"),
+        evidence("note#0", "Note 46: garden harbour pottery copper pebble walnut on day 46.", title="note"),
+    )
+    question = "Who sponsors Project Halyard and where did they work before?"
+    draft = ExtractiveWriter(HashingEmbedder(256)).write(Brief(focus=question, evidence=chunks, max_claims=8))
+    assert [c.citations[0].doc_id for c in draft.claims] == ["press", "bio"]  # bio joins by the bridge, Dana Okonkwo

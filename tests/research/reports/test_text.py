@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from research.reports.text import fold, names, numbers, quote_span, sentences, unsupported_terms
+
+
+def test_fold_drops_case_accents_punctuation_and_spacing() -> None:
+    assert fold("  Société  Générale,\n raised €1.2 BILLION!") == "societe generale raised 1 2 billion"
+
+
+def test_sentences_split_at_ends_but_not_after_abbreviations_or_initials() -> None:
+    text = "Acme Inc. raised $5M in 2024. Its CEO is J. Smith! Does it sell? Yes.\n\nA new paragraph"
+    assert sentences(text) == [
+        "Acme Inc. raised $5M in 2024.",
+        "Its CEO is J. Smith!",
+        "Does it sell?",
+        "Yes.",
+        "A new paragraph",
+    ]
+
+
+def test_numbers_are_compared_as_digits() -> None:
+    assert numbers("1,200 staff in 2024 and 3.5%") == {"1200", "2024", "35"}
+
+
+def test_names_are_capitalised_words_but_not_function_words() -> None:
+    found = names("The company Acme's founder Jane O'Neil met IBM in Berlin.")
+    assert found == {"acme", "jane", "o", "neil", "ibm", "berlin"}
+
+
+def test_unsupported_terms_lists_numbers_and_names_the_quotes_lack() -> None:
+    quote = "Acme raised 5 million dollars in 2024, led by Sequoia."
+    assert unsupported_terms("Acme raised 5 million dollars in 2024.", quote) == []
+    assert unsupported_terms("Acme raised 7 million dollars from Accel in 2024.", quote) == ["7", "accel"]
+
+
+def test_quote_span_finds_a_quote_across_case_punctuation_and_line_breaks() -> None:
+    text = "Intro.\nAcme  Robotics raised\n$40 million — in Série B. Then more."
+    start, end = quote_span(text, "acme robotics raised $40 million, in serie b") or (0, 0)
+    assert text[start:end] == "Acme  Robotics raised\n$40 million — in Série B"
+    assert quote_span(text, "Acme raised $50 million") is None
+    assert quote_span(text, "") is None
