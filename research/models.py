@@ -26,6 +26,8 @@ class Workspace(models.Model):
     members = models.ManyToManyField(  # type: ignore[var-annotated]
         settings.AUTH_USER_MODEL, through="Membership", related_name="workspaces"
     )
+    # The ideal customer profile ICP checks judge against: [{"name", "description", "weight"}, ...]
+    icp = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["name", "id"]
@@ -210,6 +212,9 @@ TERMINAL_RUN_STATUSES = (RunStatus.FINISHED, RunStatus.FAILED, RunStatus.CANCELL
 
 class RunTemplate(models.TextChoices):
     QUESTION = "question", "Free question"
+    COMPETITOR = "competitor", "Competitor report"
+    PROSPECT = "prospect", "Prospect brief"
+    ICP = "icp", "ICP check"
 
 
 class Run(models.Model):
@@ -220,6 +225,8 @@ class Run(models.Model):
     question = models.TextField()
     corpora = models.ManyToManyField(Corpus, related_name="runs")
     template = models.CharField(max_length=40, choices=RunTemplate.choices, default=RunTemplate.QUESTION)
+    subject = models.CharField(max_length=200, blank=True)  # the company a report is about
+    options = models.JSONField(default=dict, blank=True)  # a report's inputs besides the company (aspects, ...)
     rollouts = models.PositiveSmallIntegerField(default=4)
     budget = models.PositiveIntegerField(default=32_768)
     max_turns = models.PositiveSmallIntegerField(default=16)

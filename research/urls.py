@@ -20,6 +20,7 @@ urlpatterns = [
     path("", workspaces.home, name="home"),
     path("w/<slug:slug>/", workspaces.workspace_detail, name="workspace_detail"),
     path("w/<slug:slug>/members/", workspaces.member_add, name="member_add"),
+    path("w/<slug:slug>/icp/", workspaces.icp_update, name="icp_update"),
     path("w/<slug:slug>/members/<int:member_id>/remove/", workspaces.member_remove, name="member_remove"),
     # Corpora, uploads and documents
     path("w/<slug:slug>/corpora/", corpora.corpus_create, name="corpus_create"),

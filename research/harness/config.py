@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from research.harness.budget import BudgetConfig
 
-MAX_ROLLOUTS = 8
+MAX_ROLLOUTS = 8  # rollouts searching at once (and the most a free question may ask for)
+MAX_RUN_ROLLOUTS = 16  # a report runs one rollout per facet; at most MAX_ROLLOUTS of them at once
 DEFAULT_ROLLOUTS = 4  # "Context-1 (4x)": four rollouts fused by RRF
 DEFAULT_MAX_TURNS = 16
 DEFAULT_TOP_K = 10  # documents in the final ranking
@@ -23,7 +24,7 @@ class HarnessConfig:
     counter_name: str = ""  # the name of the counter ``count`` implements (see CorpusHit.tokens); "" = none
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rollouts <= MAX_ROLLOUTS:
-            raise ValueError(f"rollouts must be between 1 and {MAX_ROLLOUTS}")
+        if not 1 <= self.rollouts <= MAX_RUN_ROLLOUTS:
+            raise ValueError(f"rollouts must be between 1 and {MAX_RUN_ROLLOUTS}")
         if self.max_turns < 1:
             raise ValueError("max_turns must be at least 1")

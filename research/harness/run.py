@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from research.harness.config import HarnessConfig
+from research.harness.config import MAX_ROLLOUTS, HarnessConfig
 from research.harness.context import Counter
 from research.harness.loop import Rollout, RolloutOutcome
 from research.harness.ports import Corpus, EventSink, InferenceBackend
@@ -49,9 +49,15 @@ async def run_research(
     count: Counter = estimate_tokens,
     cancelled: Callable[[], bool] = lambda: False,
     cancel_reason: Callable[[], str] = lambda: "cancelled",
+    facets: Sequence[tuple[str, str]] = (),
 ) -> RunResult:
+    """Run ``config.rollouts`` rollouts on ``question``; with ``facets`` ((label, question) pairs, as many as
+    rollouts: a report), rollout ``i`` searches facet ``i``'s question instead, all of them concurrently."""
+    if facets and len(facets) != config.rollouts:
+        raise ValueError(f"{len(facets)} facets for {config.rollouts} rollouts")
     emit = sink.emit
-    emit(RunStarted(question=question, rollouts=config.rollouts, budget=config.budget.limit))
+    labels = tuple(label for label, _ in facets)
+    emit(RunStarted(question=question, rollouts=config.rollouts, budget=config.budget.limit, labels=labels))
     rollouts: list[Rollout] = []
 
     def fused_update(rollout: int, turn: int) -> None:
@@ -62,7 +68,7 @@ async def run_research(
         rollouts.append(
             Rollout(
                 index=index,
-                question=question,
+                question=facets[index][1] if facets else question,
                 backend=backend_for(index),
                 corpus=corpus,
                 config=config,
@@ -72,14 +78,17 @@ async def run_research(
                 on_turn=fused_update,
             )
         )
-    outcomes = await asyncio.gather(*(_guarded(r, emit) for r in rollouts))
-    return _finish(outcomes, config, emit, cancel_reason() if cancelled() else None)
+    at_once = asyncio.Semaphore(MAX_ROLLOUTS)
+    outcomes = await asyncio.gather(*(_guarded(r, emit, at_once) for r in rollouts))
+    stopped = any(outcome.reason == "cancelled" for outcome in outcomes)  # a cancel after every rollout
+    return _finish(outcomes, config, emit, cancel_reason() if stopped else None)  # ended changes nothing
 
 
-async def _guarded(rollout: Rollout, emit: Callable[[Event], None]) -> RolloutOutcome:
-    """Run one rollout; a failure ends only this rollout."""
+async def _guarded(rollout: Rollout, emit: Callable[[Event], None], at_once: asyncio.Semaphore) -> RolloutOutcome:
+    """Run one rollout (when fewer than MAX_ROLLOUTS others are running); a failure ends only this rollout."""
     try:
-        outcome = await rollout.run()
+        async with at_once:
+            outcome = await rollout.run()
     except Exception as error:
         logger.warning("rollout %s failed: %s", rollout.index, error, exc_info=True)
         outcome = RolloutOutcome(reason="failed", turns=rollout.turn, error=f"{type(error).__name__}: {error}")

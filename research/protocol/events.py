@@ -47,6 +47,7 @@ class RunStarted:
     question: str
     rollouts: int
     budget: int
+    labels: tuple[str, ...] = ()  # a report's rollouts each search one facet: its name, per rollout
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -266,6 +267,8 @@ def from_dict(data: dict[str, Any]) -> AnyEvent:
         values["documents"] = tuple(_document(doc) for doc in values["documents"])
     if "chunk_ids" in values:
         values["chunk_ids"] = tuple(values["chunk_ids"])
+    if "labels" in values:
+        values["labels"] = tuple(values["labels"])
     if "report" in values:
         values["report"] = report_from_dict(values["report"])
     event: AnyEvent = cls(**values)

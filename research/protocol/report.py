@@ -55,6 +55,18 @@ class Source:
 
 
 @dataclass(frozen=True, kw_only=True)
+class CriterionResult:
+    """An ICP criterion judged for a company: never "match" or "no_match" without the citations that decide."""
+
+    name: str
+    verdict: Verdict
+    reason: str
+    citations: tuple[Citation, ...] = ()
+    weight: float = 1.0
+    description: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Report:
     template: str  # "question", "competitor", "icp", "prospect"
     writer: str  # the writer that wrote the shown claims ("extractive", "openai")
@@ -64,6 +76,9 @@ class Report:
     removed: tuple[Removed, ...] = ()
     sources: tuple[Source, ...] = ()
     notes: tuple[str, ...] = field(default=())  # e.g. "the openai writer failed twice; extractive used"
+    criteria: tuple[CriterionResult, ...] = ()  # an ICP check's verdicts
+    fit_score: float | None = None  # an ICP check: the weighted share of decided criteria that match
+    coverage: float | None = None  # an ICP check: the share of criteria decided
 
 
 def to_dict(report: Report) -> dict[str, Any]:
@@ -96,4 +111,25 @@ def report_from_dict(data: dict[str, Any]) -> Report:
         removed=tuple(Removed(**removed) for removed in data.get("removed", ())),
         sources=tuple(Source(**source) for source in data.get("sources", ())),
         notes=tuple(data.get("notes", ())),
+        criteria=tuple(_criterion(item) for item in data.get("criteria", ())),
+        fit_score=_fraction(data.get("fit_score")),
+        coverage=_fraction(data.get("coverage")),
     )
+
+
+def _criterion(data: dict[str, Any]) -> CriterionResult:
+    verdict = data["verdict"]
+    if verdict not in ("match", "no_match", "unknown"):
+        raise ValueError(f"unknown verdict {verdict!r}")
+    return CriterionResult(
+        name=data["name"],
+        verdict=verdict,
+        reason=data.get("reason", ""),
+        citations=tuple(Citation(**citation) for citation in data.get("citations", ())),
+        weight=float(data.get("weight", 1.0)),
+        description=data.get("description", ""),
+    )
+
+
+def _fraction(value: Any) -> float | None:
+    return None if value is None else float(value)

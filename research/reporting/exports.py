@@ -1,4 +1,4 @@
-"""Exports of a stored report, built from the report itself (never from rendered HTML): Markdown and Word.
+"""Exports of a stored report, built from the report itself (never from rendered HTML): Markdown, Word, PDF, JSON.
 
 Citations become numbered notes (one per citation, in reading order) and an evidence appendix lists each
 quote with its document and date. Document text is untrusted: in Markdown, quotes and claims are escaped so
@@ -8,18 +8,36 @@ a document cannot inject links, images or HTML into the export.
 from __future__ import annotations
 
 import io
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from docx import Document as WordDocument
 from docx.document import Document as DocxDocument
 from docx.shared import Pt
+from fpdf import FPDF
+from fpdf.enums import XPos, YPos
 
-from research.protocol.report import Citation, Claim, Report
+from research.protocol.report import Citation, Claim, Report, to_dict
+from research.reporting.presenting import VERDICTS
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
 TEMPLATE_TITLES = {"question": "Answer", "competitor": "Competitor report", "icp": "ICP check", "prospect": "Brief"}
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    """The report in the JSON shape of ``manage.py report ... --json``: the stored fields, with the report's
+    company (a report) or question (an answer) named as such."""
+    body = to_dict(report)
+    body["company" if report.template != "question" else "question"] = report.subject
+    return body
+
+
+def as_json(report: Report) -> str:
+    return json.dumps(as_dict(report), indent=2, ensure_ascii=False)
 
 
 def md_escape(text: str) -> str:
@@ -49,6 +67,19 @@ def claim_blocks(report: Report) -> Iterator[tuple[str | None, Claim | None]]:
             yield section.title, None
         for claim in section.claims:
             yield section.title, claim
+    for item in report.criteria:  # an ICP check: each criterion's verdict, cited like a claim
+        verdict = VERDICTS.get(item.verdict, item.verdict)
+        yield "Criteria", Claim(text=f"{item.name}: {verdict}. {item.reason}", citations=item.citations)
+
+
+def fit_line(report: Report) -> str | None:
+    """An ICP check's fit score and coverage in words (None for other reports)."""
+    if not report.criteria:
+        return None
+    decided = sum(1 for item in report.criteria if item.verdict != "unknown")
+    fit = "not known" if report.fit_score is None else f"{report.fit_score:.0%}"
+    covered = f"{report.coverage or 0:.0%} ({decided} of {len(report.criteria)})"
+    return f"Fit {fit} over the decided criteria; coverage {covered}."
 
 
 def notes(report: Report) -> list[Note]:
@@ -72,6 +103,8 @@ def markdown(report: Report, *, heading: str) -> str:
     ]
     lines += ["", f"Writer: {report.writer}. Every claim below is backed by a quote found in the cited document.", ""]
     lines += [f"> {md_escape(note)}" for note in report.notes]
+    if (fit := fit_line(report)) is not None:
+        lines += ["", f"**{md_escape(fit)}**"]
     current: str | None = None
     for section, claim in claim_blocks(report):
         if section != current and section is not None:
@@ -107,6 +140,8 @@ def word(report: Report, *, heading: str) -> bytes:
     document.add_paragraph(f"Writer: {report.writer}. Every claim is backed by a quote found in the cited document.")
     for note in report.notes:
         document.add_paragraph(note, style="Intense Quote")
+    if (fit := fit_line(report)) is not None:
+        document.add_paragraph().add_run(fit).bold = True
     numbers = iter(notes(report))
     current: str | None = None
     for section, claim in claim_blocks(report):
@@ -149,3 +184,80 @@ def _word_evidence(document: DocxDocument, report: Report) -> None:
             cell.text = text
             for run in cell.paragraphs[0].runs:
                 run.font.size = Pt(9)
+
+
+FONTS = Path(__file__).parent / "fonts"  # DejaVu Sans (fonts/LICENSE): Latin, Greek and Cyrillic; no CJK
+
+
+class _Pdf(FPDF):
+    """A4 pages in DejaVu Sans with page numbers; ``paragraph`` writes wrapped text."""
+
+    def __init__(self) -> None:
+        super().__init__(format="A4")
+        self.set_auto_page_break(auto=True, margin=16)
+        self.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
+        self.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
+
+    def footer(self) -> None:
+        self.set_y(-12)
+        self.set_font("DejaVu", size=8)
+        self.cell(0, 8, f"Page {self.page_no()}/{{nb}}", align="C")
+
+    def paragraph(self, text: str, *, size: float = 10, bold: bool = False, gap: float = 1.5) -> None:
+        self.set_font("DejaVu", "B" if bold else "", size)
+        self.multi_cell(self.epw, size * 0.5, text, new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+        self.ln(gap)
+
+    def heading(self, text: str) -> None:
+        self.paragraph(text, size=12, bold=True, gap=1)
+
+
+def pdf(report: Report, *, heading: str) -> bytes:
+    """The report as PDF (fpdf2 with the bundled DejaVu font): claims with note numbers, the notes, removed
+    claims and the evidence, as in the Markdown and Word exports."""
+    document = _Pdf()
+    document.set_title(heading)
+    document.add_page()
+    document.paragraph(heading, size=16, bold=True)
+    document.paragraph(f"{TEMPLATE_TITLES.get(report.template, 'Report')}: {report.subject}", size=11)
+    document.paragraph(
+        f"Writer: {report.writer}. Every claim is backed by a quote found in the cited document.", size=9
+    )
+    for note in report.notes:
+        document.paragraph(note, size=9)
+    if (fit := fit_line(report)) is not None:
+        document.paragraph(fit, bold=True)
+    _pdf_claims(document, report)
+    _pdf_evidence(document, report)
+    return bytes(document.output())
+
+
+def _pdf_claims(document: _Pdf, report: Report) -> None:
+    numbers = iter(notes(report))
+    current: str | None = None
+    for section, claim in claim_blocks(report):
+        if section != current and section is not None:
+            document.heading(section)
+            current = section
+        if claim is None:
+            document.paragraph("No evidence found in the searched corpora.", size=9)
+            continue
+        markers = "".join(f"[{next(numbers).number}]" for _ in claim.citations)
+        document.paragraph(f"\u2022 {claim.text} {markers}" + (" (possibly stale)" if claim.stale else ""))
+
+
+def _pdf_evidence(document: _Pdf, report: Report) -> None:
+    if report.removed:
+        document.heading("Removed by the citation check")
+        for item in report.removed:
+            document.paragraph(f"\u2022 {item.text} \u2014 {item.reason}", size=9)
+    all_notes = notes(report)
+    if not all_notes:
+        return
+    document.heading("Evidence")
+    document.set_font("DejaVu", "", 8)
+    with document.table(col_widths=(8, 62, 45, 20), text_align="LEFT", first_row_as_headings=True) as table:
+        table.row(["#", "Quote", "Document", "Date"])
+        for note in all_notes:
+            source = f"{note.title} ({note.citation.source})"
+            table.row([str(note.number), note.citation.quote, source, (note.date or "")[:10]])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from research.protocol.report import Claim, Removed, Report, Section, Source
+from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Section, Source
 
 
 def quote_href(doc_id: str, chunk_id: str, text: str) -> str:
@@ -39,6 +39,20 @@ class SectionView:
     not_found: bool
 
 
+VERDICTS = {"match": "Match", "no_match": "No match", "unknown": "Unknown"}
+
+
+@dataclass(frozen=True)
+class CriterionView:
+    name: str
+    description: str
+    verdict: str
+    verdict_label: str
+    reason: str
+    weight: float
+    chips: tuple[ChipView, ...]
+
+
 @dataclass(frozen=True)
 class SourceView:
     number: int
@@ -53,6 +67,19 @@ class ReportView:
     sections: tuple[SectionView, ...]
     sources: tuple[SourceView, ...]
     removed: tuple[Removed, ...]
+    criteria: tuple[CriterionView, ...] = ()
+
+    @property
+    def fit_percent(self) -> int | None:
+        return None if self.report.fit_score is None else round(self.report.fit_score * 100)
+
+    @property
+    def coverage_percent(self) -> int:
+        return round((self.report.coverage or 0.0) * 100)
+
+    @property
+    def decided(self) -> int:
+        return sum(1 for item in self.criteria if item.verdict != "unknown")
 
     @property
     def shown(self) -> int:
@@ -63,17 +90,25 @@ class ReportView:
         numbers = {source.doc_id: number for number, source in enumerate(report.sources, start=1)}
         titles = {source.doc_id: source.title for source in report.sources}
 
-        def claim(item: Claim) -> ClaimView:
-            chips = tuple(
+        def chips(citations: tuple[Citation, ...]) -> tuple[ChipView, ...]:
+            return tuple(
                 ChipView(
                     numbers.get(c.doc_id, 0),
                     titles.get(c.doc_id, c.doc_id),
                     c.quote,
                     quote_href(c.doc_id, c.chunk_id, c.quote),
                 )
-                for c in item.citations
+                for c in citations
             )
-            return ClaimView(item.text, item.date, item.stale, chips)
+
+        def claim(item: Claim) -> ClaimView:
+            return ClaimView(item.text, item.date, item.stale, chips(item.citations))
+
+        def criterion(item: CriterionResult) -> CriterionView:
+            label = VERDICTS.get(item.verdict, item.verdict)
+            return CriterionView(
+                item.name, item.description, item.verdict, label, item.reason, item.weight, chips(item.citations)
+            )
 
         def section(item: Section) -> SectionView:
             return SectionView(item.facet, item.title, tuple(claim(c) for c in item.claims), item.not_found)
@@ -85,4 +120,5 @@ class ReportView:
             sections=tuple(section(s) for s in report.sections),
             sources=sources,
             removed=report.removed,
+            criteria=tuple(criterion(c) for c in report.criteria),
         )

@@ -4,11 +4,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from research.models import Chunk, Report, Run
+from research.models import Chunk, Report, Run, RunTemplate
 from research.protocol.events import RankedDocument
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import report_from_dict
 from research.reports.citations import Evidence
+from research.reports.company import TEMPLATE_FACETS, Facet, facets_for, literal
+from research.reports.icp import Criterion, criteria_from, search_question
+
+
+def run_facets(run: Run) -> tuple[Facet, ...]:
+    """A report's facets, one rollout each (none for a free question): the standard ones, then the member's
+    extra aspects."""
+    options = run.options if isinstance(run.options, dict) else {}
+    if run.template == RunTemplate.ICP:
+        return tuple(criterion_facet(index, c) for index, c in enumerate(run_criteria(run), start=1))
+    if run.template not in TEMPLATE_FACETS:
+        return ()
+    aspects = options.get("aspects", [])
+    return facets_for(run.template, [str(aspect) for aspect in aspects if isinstance(aspect, str)])
+
+
+def run_criteria(run: Run) -> list[Criterion]:
+    """An ICP check's criteria, as they were when it started (empty for other runs)."""
+    options = run.options if isinstance(run.options, dict) else {}
+    try:
+        return criteria_from(options.get("criteria", [])) if run.template == RunTemplate.ICP else []
+    except ValueError:
+        return []
+
+
+def criterion_facet(index: int, criterion: Criterion) -> Facet:
+    """The facet an ICP criterion's rollout searches: the question its judge needs answered."""
+    question = literal(search_question(criterion, "\0")).replace("\0", "{company}")
+    return Facet(f"criterion-{index}", criterion.name, question)
 
 
 def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evidence]:

@@ -1,15 +1,12 @@
-"""Report exports: a run's stored report as Markdown, Word or JSON (members of its workspace only)."""
+"""Report exports: a run's stored report as Markdown, Word, PDF or JSON (members of its workspace only)."""
 
 from __future__ import annotations
-
-import json
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
-from research.protocol.report import to_dict
-from research.reporting.exports import markdown, word
+from research.reporting.exports import as_json, markdown, pdf, word
 from research.reporting.selectors import report_of
 from research.runs.selectors import run_get
 from research.workspaces.selectors import membership_get
@@ -20,8 +17,8 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 @login_required
 @require_GET
 def report_export(request: HttpRequest, slug: str, run_id: int, fmt: str) -> HttpResponse:
-    """``report.md``, ``report.docx`` or ``report.json`` of a run; 404 for a non-member, an unknown run or format,
-    or a run with no stored report."""
+    """``report.md``, ``report.docx``, ``report.pdf`` or ``report.json`` of a run; 404 for a non-member, an
+    unknown run or format, or a run with no stored report."""
     membership = membership_get(user=request.user, slug=slug)
     run = run_get(membership=membership, run_id=run_id)
     report = report_of(run)
@@ -32,9 +29,10 @@ def report_export(request: HttpRequest, slug: str, run_id: int, fmt: str) -> Htt
         response = HttpResponse(markdown(report, heading=heading), content_type="text/markdown; charset=utf-8")
     elif fmt == "docx":
         response = HttpResponse(word(report, heading=heading), content_type=DOCX)
+    elif fmt == "pdf":
+        response = HttpResponse(pdf(report, heading=heading), content_type="application/pdf")
     elif fmt == "json":
-        body = json.dumps(to_dict(report), indent=2, ensure_ascii=False)
-        response = HttpResponse(body, content_type="application/json; charset=utf-8")
+        response = HttpResponse(as_json(report), content_type="application/json; charset=utf-8")
     else:
         raise Http404("Unknown export format")
     response["Content-Disposition"] = f'attachment; filename="run-{run.pk}-report.{fmt}"'

@@ -24,7 +24,7 @@ from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
 from research.reports.citations import Evidence
-from research.reports.text import fold, names, sentences
+from research.reports.text import about, fold, names, sentences
 from research.reports.writers import Brief, Draft, WriterSettings
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
@@ -38,6 +38,11 @@ WEIGHTS_WORDS_ONLY = (0.0, 0.70, 0.30)
 # asks for (a date for "when", ...) gains KIND_WEIGHT; each later pick gains HOP_WEIGHT for the chosen
 # sentences' names it shares and REQUERY_WEIGHT times its words' match to the question plus those names.
 KIND_WEIGHT, HOP_WEIGHT, REQUERY_WEIGHT = 0.1, 0.3, 0.3
+# A facet's question words that every sentence may hold (the sparse tokenizer keeps them): not the facet's topic.
+_QUESTION_WORDS = re.compile(
+    r"(?i)\b(what|which|who|whom|how|when|where|why|has|have|had|does|do|did|is|are|was|were|it|its|say|says"
+    r"|about|with|of|or|and|the|a|an|in|on|for|to|by|work)\b"
+)
 _DATE = re.compile(
     r"\b(1[0-9]{3}|20[0-9]{2})\b|\b(January|February|March|April|May|June|July|August|September|October|November"
     r"|December)\b"
@@ -86,12 +91,21 @@ def meaning_scores(embedder: Embedder | None, focus: str, texts: Sequence[str]) 
     return [float(score) for score in np.clip(vectors @ query, 0.0, 1.0)]
 
 
+def topic(brief: Brief) -> str:
+    """The focus without the report's company: in a report every sentence names the company, so only the
+    facet's own words (price, plan, ...) say whether a sentence belongs to the facet."""
+    if not brief.subject.strip():
+        return brief.focus
+    without = re.sub(rf"(?i)\b{re.escape(brief.subject.strip())}('s)?\b", " ", brief.focus)
+    return _QUESTION_WORDS.sub(" ", without)
+
+
 def scored(brief: Brief, embedder: Embedder | None) -> list[Candidate]:
     """The candidates of ``brief`` by relevance, best first (ties: earlier in the evidence)."""
     found = candidates(brief.evidence)
     texts = [candidate.text for candidate in found]
     meaning_weight, word_weight, prior_weight = WEIGHTS_WITH_MEANING if embedder else WEIGHTS_WORDS_ONLY
-    meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(brief.focus, texts)
+    meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(topic(brief), texts)
     ranked = [
         Candidate(
             c.text,
@@ -109,10 +123,9 @@ def scored(brief: Brief, embedder: Embedder | None) -> list[Candidate]:
     return sorted(ranked, key=lambda c: (-c.score, order[id(c)]))
 
 
-def about(subject: str, candidate: Candidate) -> bool:
-    """Whether a sentence is about the report's company: it names it, or its document's title does."""
-    name = f" {fold(subject)} "
-    return name in f" {fold(candidate.text)} " or name in f" {fold(candidate.evidence.title)} "
+def about_subject(subject: str, candidate: Candidate) -> bool:
+    """Whether a sentence is about the report's company (``research.reports.text.about``)."""
+    return about(subject, candidate.text, [candidate.evidence.title])
 
 
 def expected_kind(question: str, candidate: Candidate) -> bool:
@@ -159,12 +172,14 @@ def _allowed(candidate: Candidate, chosen: Sequence[Candidate], per_document: Co
 
 def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subject: str = "") -> list[Candidate]:
     """The best candidates one at a time, each step re-scored for how it continues the chain of those chosen
-    (``hop_scores``), skipping near-duplicates and a document's beyond ``PER_DOCUMENT``."""
-    pool = [c for c in ranked if not subject or about(subject, c)]
+    (``hop_scores``), skipping near-duplicates and a document's beyond ``PER_DOCUMENT``. With a ``subject`` (a
+    report's facet) only sentences about the subject that hold the facet's words are candidates."""
+    pool = [c for c in ranked if not subject or about_subject(subject, c)]
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
     while pool and len(chosen) < max_claims:
-        hops = hop_scores(focus, chosen, pool)
+        # A report's facet is not a chain of hops: each sentence must hold the facet's own words.
+        hops = [0.0 if c.words > 0 else None for c in pool] if subject else hop_scores(focus, chosen, pool)
         linked = [i for i, hop in enumerate(hops) if hop is not None]
         order = sorted(linked, key=lambda i: (-(pool[i].score + (hops[i] or 0.0)), i))
         pick = next((i for i in order if _allowed(pool[i], chosen, per_document)), None)
@@ -183,7 +198,7 @@ class ExtractiveWriter:
 
     def write(self, brief: Brief) -> Draft:
         ranked = scored(brief, self.embedder)
-        chosen = selected(ranked, focus=brief.focus, max_claims=brief.max_claims, subject=brief.subject)
+        chosen = selected(ranked, focus=topic(brief), max_claims=brief.max_claims, subject=brief.subject)
         claims = tuple(
             Claim(
                 text=c.text,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
 # A sentence ends at . ! ? (then a space and an upper-case letter, a digit or a quote) or at a blank line.
@@ -105,3 +106,22 @@ def quote_span(text: str, quote: str) -> tuple[int, int] | None:
         return None
     end = start + len(needle) - 1
     return sources[start], sources[end] + 1
+
+
+_OPENERS = re.compile(r"^(it|its|the company|the company's)\b", re.IGNORECASE)
+
+
+def names_company(company: str, text: str) -> bool:
+    """Whether ``text`` names ``company`` as a whole word (case aside): "Halvorix" is named in "Halvorix
+    Serverless" and "Halvorix's", not in "Halvorixa". A longer name that starts with
+    it ("Halvorix Labs") still counts: telling a product from another company needs more than text."""
+    folded = fold(company)
+    return bool(folded) and f" {folded} " in f" {fold(text)} "
+
+
+def about(company: str, text: str, titles: Sequence[str]) -> bool:
+    """Whether a sentence is about ``company``: it names it, or it opens with "It", "Its" or "The company" in a
+    document whose title names it. A sentence about a competitor in the same document is not."""
+    if names_company(company, text):
+        return True
+    return bool(_OPENERS.match(text.strip())) and any(names_company(company, title) for title in titles)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from research.models import Run, RunStatus
 from research.protocol.events import RunFailed
-from research.reporting.services import answer_write
+from research.reporting.services import report_write
 from research.runs.job import run_harness
 from research.runs.lease import Claim, run_claim
 from research.runs.sink import JournalError, JournalSink
@@ -59,7 +59,7 @@ def _run(run: Run, sink: JournalSink) -> Outcome:
         return Outcome(RunStatus.FAILED, reason)
     documents = tuple(dataclasses.asdict(document) for document in result.documents)
     if result.status == "finished":
-        answer_write(run, result.documents, sink.record)
+        report_write(run, result.documents, [outcome.documents for outcome in result.rollouts], sink.record)
         return Outcome(RunStatus.FINISHED, "", documents)
     if result.status == "cancelled":
         return Outcome(RunStatus.CANCELLED, sink.cancel_reason(), documents)

@@ -7,7 +7,7 @@ from typing import Any, TypedDict
 from django import forms
 
 from research.models import Corpus, RunTemplate, Workspace
-from research.runs import limits
+from research.runs import limits, services
 
 
 class RunOptions(TypedDict):
@@ -19,6 +19,8 @@ class RunOptions(TypedDict):
     rollouts: int
     budget: int
     max_turns: int
+    company: str
+    aspects: list[str]
 
 
 def _limit_field(limit: limits.Limit, label: str) -> forms.IntegerField:
@@ -34,7 +36,7 @@ class RunForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "data-limit": limits.QUESTION_MAX, "data-counter": "question-count"}),
         label="Question",
         strip=False,
-        error_messages={"required": "Ask a question."},
+        required=False,  # a report needs a company instead; the service says which is missing
     )
     corpora = forms.ModelMultipleChoiceField(
         queryset=Corpus.objects.none(),
@@ -43,6 +45,12 @@ class RunForm(forms.Form):
         error_messages={"required": "Choose at least one corpus."},
     )
     template = forms.ChoiceField(choices=RunTemplate.choices, initial=RunTemplate.QUESTION, label="Template")
+    company = forms.CharField(required=False, max_length=200, label="Company (reports)")
+    aspects = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2, "placeholder": "e.g. EU data residency"}),
+        label="Extra aspects (reports; one per line, at most 3)",
+    )
     rollouts = _limit_field(limits.ROLLOUTS, "Rollouts (run in parallel, rankings fused)")
     budget = _limit_field(limits.BUDGET, "Token budget per rollout")
     max_turns = _limit_field(limits.MAX_TURNS, "Maximum turns per rollout")
@@ -56,6 +64,18 @@ class RunForm(forms.Form):
         if not self.is_bound:  # a new run searches every corpus of the workspace unless told otherwise
             self.initial.setdefault("corpora", [corpus.pk for corpus in corpora.queryset])
 
+    def clean(self) -> dict[str, Any]:
+        """The fields a template needs: a free question its question, a report its company."""
+        data = super().clean() or {}
+        template = data.get("template")
+        question = services.question_error(data["question"]) if "question" in data else None
+        if template == RunTemplate.QUESTION and question is not None:
+            self.add_error("question", question)
+        company = services.subject_error(template, data["company"]) if template and "company" in data else None
+        if company is not None:
+            self.add_error("company", company)
+        return data
+
     def run_options(self) -> RunOptions:
         """The cleaned values, for ``services.run_start(actor=..., **form.run_options())``."""
         data = self.cleaned_data
@@ -66,4 +86,6 @@ class RunForm(forms.Form):
             rollouts=data["rollouts"],
             budget=data["budget"],
             max_turns=data["max_turns"],
+            company=data["company"],
+            aspects=[line.strip() for line in data["aspects"].splitlines() if line.strip()],
         )

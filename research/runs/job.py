@@ -17,6 +17,7 @@ from research.inference.registry import BackendFactory, InferenceSettings
 from research.inference.registry import backend_factory as backends_for
 from research.models import Corpus, Run
 from research.platform.composition import configured, corpus_index, token_counter
+from research.reporting.selectors import run_facets
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import corpora_searched
 
@@ -83,13 +84,17 @@ def corpus_port(corpora: Sequence[Corpus]) -> CorpusPortType:
 def run_harness(
     run: Run, *, sink: EventSink, cancelled: Callable[[], bool], cancel_reason: Callable[[], str] = lambda: "cancelled"
 ) -> RunResult:
-    """Run a stored run's research job in this thread, on its own event loop (the worker's way in)."""
+    """Run a stored run's research job in this thread, on its own event loop (the worker's way in). A report
+    runs one rollout per facet, all at once, each searching its facet's question."""
     corpus = corpus_port(list(run.corpora.order_by("pk")))
+    facets = run_facets(run)
+    rollouts = len(facets) or run.rollouts
     job = run_research(
         question=run.question,
         corpus=corpus,
         backend_for=backend_factory(),
-        config=harness_config(rollouts=run.rollouts, budget=run.budget, max_turns=run.max_turns),
+        config=harness_config(rollouts=rollouts, budget=run.budget, max_turns=run.max_turns),
+        facets=[(facet.title, facet.ask(run.subject)) for facet in facets],
         sink=sink,
         count=token_counter().count,
         cancelled=cancelled,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -10,9 +11,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
+from research.models import Corpus, Membership, Run, RunStatus, RunTemplate, Workspace
 from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
+from research.reports.company import MAX_ASPECTS
+from research.reports.icp import criteria_from
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import StoredEvent, event_append
@@ -25,6 +28,35 @@ def run_enqueue(run_id: int) -> None:
     task_send(RUN_TASK, run_id)
 
 
+SUBJECT_MAX = 200
+
+
+def subject_error(template: str, company: str) -> str | None:
+    """What is wrong with a report's company (None for a free question, which has none)."""
+    if template == RunTemplate.QUESTION or template not in RunTemplate.values:
+        return None
+    if not company.strip():
+        return "Name the company the report is about."
+    if len(company.strip()) > SUBJECT_MAX:
+        return f"Keep the company's name within {SUBJECT_MAX} characters."
+    return None
+
+
+def question_error(question: str) -> str | None:
+    """What is wrong with a free question (a report's question is written from its company)."""
+    if not question.strip():
+        return "Ask a question."
+    if len(question) > limits.QUESTION_MAX:
+        return f"Keep the question within {limits.QUESTION_MAX:,} characters (this one has {len(question):,})."
+    return None
+
+
+def report_question(template: str, company: str, aspects: Sequence[str]) -> str:
+    """What a report's run records as its question (the run list and the page show it)."""
+    extra = f" (also: {'; '.join(aspects)})" if aspects else ""
+    return f"{RunTemplate(template).label} on {company.strip()}{extra}"
+
+
 def run_validate(
     *,
     workspace_id: int,
@@ -34,15 +66,14 @@ def run_validate(
     rollouts: int,
     budget: int,
     max_turns: int,
+    company: str = "",
 ) -> dict[str, str]:
     """Field name -> what is wrong with it (empty when the run can start)."""
     errors: dict[str, str] = {}
-    if not question.strip():
-        errors["question"] = "Ask a question."
-    elif len(question) > limits.QUESTION_MAX:
-        errors["question"] = (
-            f"Keep the question within {limits.QUESTION_MAX:,} characters (this one has {len(question):,})."
-        )
+    if (company_wrong := subject_error(template, company)) is not None:
+        errors["company"] = company_wrong
+    if template == RunTemplate.QUESTION and (question_wrong := question_error(question)) is not None:
+        errors["question"] = question_wrong
     if not corpora:
         errors["corpora"] = "Choose at least one corpus."
     elif any(corpus.workspace_id != workspace_id for corpus in corpora):
@@ -65,34 +96,68 @@ def run_start(
     rollouts: int = limits.ROLLOUTS.default,
     budget: int = limits.BUDGET.default,
     max_turns: int = limits.MAX_TURNS.default,
+    company: str = "",
+    aspects: Sequence[str] = (),
+    criteria: Sequence[Mapping[str, Any]] | None = None,
+    enqueue: bool = True,
 ) -> Run:
-    """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed."""
+    """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed (unless
+    ``enqueue`` is false: the command line executes it in its own process).
+
+    A report (``template`` other than ``question``) is about ``company``: its rollouts search one facet
+    each (research/reports/company.py), so ``rollouts`` is set to one per facet."""
     if not actor.can_edit:
         raise PermissionDenied("Only owners and editors can start runs.")
+    aspects = [aspect.strip()[:80] for aspect in aspects if aspect.strip()][:MAX_ASPECTS]
     limits_given = {"rollouts": rollouts, "budget": budget, "max_turns": max_turns}
     errors = run_validate(
-        workspace_id=actor.workspace_id, question=question, corpora=corpora, template=template, **limits_given
+        workspace_id=actor.workspace_id,
+        question=question,
+        corpora=corpora,
+        template=template,
+        company=company,
+        **limits_given,
     )
+    options: dict[str, Any] = {"aspects": aspects} if aspects else {}
+    if template == RunTemplate.ICP:
+        given = criteria if criteria is not None else Workspace.objects.get(pk=actor.workspace_id).icp
+        try:
+            options["criteria"] = [criterion.as_dict() for criterion in criteria_from(list(given))]
+        except ValueError as error:
+            errors["template"] = (
+                f"The ideal customer profile is not usable: {error}."
+                if given
+                else "Define the workspace's ideal customer profile first (on the workspace page)."
+            )
     if errors:
         raise ValidationError(errors)
+    if template != RunTemplate.QUESTION:
+        question, limits_given["rollouts"] = report_question(template, company, aspects), 1
     with transaction.atomic():
         run = Run.objects.create(
             workspace_id=actor.workspace_id,
             created_by=actor.user,
             question=question.strip(),
+            subject=company.strip() if template != RunTemplate.QUESTION else "",
+            options=options,
             template=template,
             enqueued_at=timezone.now(),
             **limits_given,
         )
         run.corpora.set(corpora)
-        transaction.on_commit(lambda: run_enqueue(run.pk))
+        if enqueue:
+            transaction.on_commit(lambda: run_enqueue(run.pk))
     return run
 
 
-def run_cost(*, rollouts: int, budget: int, max_turns: int) -> RunEstimate:
-    """The estimate the form shows before starting (search results sized by this deployment's settings)."""
-    checks = {"rollouts": (limits.ROLLOUTS, rollouts), "budget": (limits.BUDGET, budget)}
-    checks["max_turns"] = (limits.MAX_TURNS, max_turns)
+def run_cost(*, rollouts: int, budget: int, max_turns: int, facets: int = 0) -> RunEstimate:
+    """The estimate the form shows before starting (search results sized by this deployment's settings); a
+    report runs one rollout per facet (``facets``) instead of the rollouts asked for."""
+    checks = {"budget": (limits.BUDGET, budget), "max_turns": (limits.MAX_TURNS, max_turns)}
+    if facets:
+        rollouts = facets
+    else:
+        checks["rollouts"] = (limits.ROLLOUTS, rollouts)
     errors = {field: error for field, (limit, value) in checks.items() if (error := limit.error(value))}
     if errors:
         raise ValidationError(errors)

@@ -15,3 +15,20 @@ class WorkspaceForm(forms.Form):
 class MemberAddForm(forms.Form):
     username = forms.CharField(max_length=150, label="Username")
     role = forms.ChoiceField(choices=Role.choices, initial=Role.VIEWER, label="Role")
+
+
+PLACEHOLDER = "Between 50 and 500 employees | 2\nHeadquartered in the EU\nRuns on Kubernetes"
+
+
+class IcpForm(forms.Form):
+    criteria = forms.CharField(
+        required=False,
+        max_length=6000,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 6,
+                "placeholder": "Between 50 and 500 employees | 2\nHeadquartered in the EU\nRuns on Kubernetes",
+            }
+        ),
+        label="Criteria (one a line; an optional weight after '|')",
+    )

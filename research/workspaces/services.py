@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from research.models import Membership, Role, Workspace
+from research.reports.icp import criteria_from_lines
 
 # A new workspace's slug is its name plus a random suffix, always: a slug that depended on which slugs exist
 # (``alpha-secret-2``) would tell anyone creating a workspace that another team's ``alpha-secret`` exists.
@@ -86,3 +87,20 @@ def membership_remove(*, actor: Membership, member: Membership) -> None:
         raise ValidationError(
             f"{member.user} is the last owner: make another member an owner first, so the workspace keeps one."
         )
+
+
+def workspace_icp_set(*, actor: Membership, text: str) -> Workspace:
+    """Set the workspace's ideal customer profile from one criterion a line (``description`` or
+    ``description | weight``); owners and editors only. An empty text clears it."""
+    if not actor.can_edit:
+        raise PermissionDenied("Only owners and editors can change the ideal customer profile.")
+    workspace = actor.workspace
+    if not text.strip():
+        workspace.icp = []
+    else:
+        try:
+            workspace.icp = [criterion.as_dict() for criterion in criteria_from_lines(text)]
+        except ValueError as error:
+            raise ValidationError({"criteria": f"{error}."}) from None
+    workspace.save(update_fields=["icp"])
+    return workspace

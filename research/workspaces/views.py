@@ -14,8 +14,9 @@ from research.corpora import selectors as corpus_selectors
 from research.corpora.forms import CorpusForm
 from research.models import Membership
 from research.platform.web import apply_errors, is_htmx, user_of
+from research.reports.icp import criteria_from, rule_label
 from research.workspaces import selectors, services
-from research.workspaces.forms import MemberAddForm, WorkspaceForm
+from research.workspaces.forms import IcpForm, MemberAddForm, WorkspaceForm
 
 
 @login_required
@@ -46,8 +47,25 @@ def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "research/workspace_detail.html", _workspace_context(membership, MemberAddForm()))
 
 
+def _icp_lines(icp: list[dict[str, object]]) -> str:
+    return "\n".join(
+        f"{item['description']}" + (f" | {float(str(item['weight'])):g}" if item.get("weight", 1) != 1 else "")
+        for item in icp
+    )
+
+
+def _icp_context(membership: Membership, form: IcpForm | None = None) -> dict[str, object]:
+    try:
+        criteria = criteria_from(membership.workspace.icp) if membership.workspace.icp else []
+    except ValueError:
+        criteria = []
+    form = form or IcpForm(initial={"criteria": _icp_lines(membership.workspace.icp or [])})
+    return {"icp": [(criterion, rule_label(criterion)) for criterion in criteria], "icp_form": form}
+
+
 def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
     return {
+        **_icp_context(membership),
         "membership": membership,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),
@@ -96,3 +114,29 @@ def member_remove(request: HttpRequest, slug: str, member_id: int) -> HttpRespon
     if not is_htmx(request):
         return redirect("workspace_detail", slug=slug)
     return render(request, "research/workspace_detail.html#members", _workspace_context(membership, MemberAddForm()))
+
+
+@login_required
+@require_POST
+def icp_update(request: HttpRequest, slug: str) -> HttpResponse:
+    """Owners and editors set the workspace's ideal customer profile; 422 with the reason for a bad line."""
+    membership = selectors.membership_get(user=request.user, slug=slug)
+    form: IcpForm | None = IcpForm(request.POST)
+    status = 200
+    if form is not None and form.is_valid():
+        try:
+            services.workspace_icp_set(actor=membership, text=form.cleaned_data["criteria"])
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            membership.workspace.refresh_from_db()
+            if not is_htmx(request):
+                return redirect("workspace_detail", slug=slug)
+            form = None
+    if form is not None and form.errors:
+        status = 422
+    context = {"membership": membership, "workspace": membership.workspace, **_icp_context(membership, form)}
+    template = "research/workspace_detail.html#icp" if is_htmx(request) else "research/workspace_detail.html"
+    if not is_htmx(request):
+        context = {**_workspace_context(membership, MemberAddForm()), **_icp_context(membership, form)}
+    return render(request, template, context, status=status)

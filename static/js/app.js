@@ -41,4 +41,22 @@
   }
   document.addEventListener("DOMContentLoaded", countAll);
   document.addEventListener("htmx:afterSettle", countAll);
+
+  // The run form: each element marked data-template-only="a b" shows for those templates only
+  // ("report" stands for every template but the free question).
+  function showTemplateFields() {
+    var select = document.getElementById("id_template");
+    if (!select) return;
+    var chosen = [select.value];
+    if (select.value !== "question") chosen.push("report");
+    document.querySelectorAll("[data-template-only]").forEach(function (element) {
+      var wanted = element.getAttribute("data-template-only").split(" ");
+      element.hidden = !wanted.some(function (name) { return chosen.indexOf(name) >= 0; });
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.id === "id_template") showTemplateFields();
+  });
+  document.addEventListener("DOMContentLoaded", showTemplateFields);
+  document.addEventListener("htmx:afterSwap", showTemplateFields);
 })();

@@ -12,9 +12,10 @@ import pytest
 from playwright.sync_api import expect
 
 from research.corpora import services
-from research.models import Corpus, Membership, Run, RunEvent, Stage, UploadFile
+from research.models import Corpus, Membership, Run, RunEvent
 from tests.support import processes
 from tests.support.browser import chromium, log_in_and_upload, screenshot_path
+from tests.support.corpora import corpus_indexed
 
 pytestmark = pytest.mark.services
 
@@ -42,17 +43,6 @@ def _files(folder: Path) -> list[Path]:
         (folder / name).write_text(text)
         paths.append(folder / name)
     return paths
-
-
-def _indexed(corpus: Corpus, count: int) -> bool:
-    files = UploadFile.objects.filter(upload__corpus=corpus)
-    corpus.refresh_from_db()
-    return (
-        files.count() == count
-        and all(item.stage == Stage.INDEXED for item in files)
-        and corpus.content_version > 0
-        and corpus.sparse_version == corpus.content_version
-    )
 
 
 def _seqs(page) -> list[int]:  # type: ignore[no-untyped-def]
@@ -102,14 +92,14 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
         page, base, user="ada", password="a-long-password-1", corpus_url=f"/w/{slug}/c/{corpus.slug}/", files=paths
     )
     processes.wait_for(
-        lambda: _indexed(corpus, len(paths)), timeout=240, what="ingestion", process=worker, log=worker_log
+        lambda: corpus_indexed(corpus, len(paths)), timeout=240, what="ingestion", process=worker, log=worker_log
     )
 
     # The form: the estimate follows the limits before anything starts.
     page.goto(f"{base}/w/{slug}/")
     page.click("text=Research runs")
     page.fill("#id_question", QUESTION)
-    page.check("text=Press")
+    page.check("#run-form label.check:has-text('Press') input")
     page.fill("#id_rollouts", "2")
     page.fill("#id_max_turns", "6")
     page.locator("#id_max_turns").dispatch_event("change")

@@ -17,21 +17,15 @@ from playwright.sync_api import Page, expect
 
 from research.corpora import services
 from research.demo.seed import DEMO_CORPUS, demo_questions
-from research.models import Corpus, Membership, Run, RunStatus, Stage, UploadFile
+from research.models import Corpus, Membership, Run, RunStatus
 from research.workspaces.services import workspace_create
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
 from tests.support.browser import chromium, log_in, screenshot_path
+from tests.support.corpora import corpus_indexed
 
 pytestmark = pytest.mark.services
 PASSWORD = "a-long-password-1"
-
-
-def _indexed(corpus: Corpus) -> bool:
-    files = UploadFile.objects.filter(upload__corpus=corpus)
-    corpus.refresh_from_db()
-    done = files.count() == len(FILES) and all(item.stage == Stage.INDEXED for item in files)
-    return done and corpus.content_version > 0 and corpus.sparse_version == corpus.content_version
 
 
 def _submit_and_expect(page: Page, text: str) -> None:
@@ -140,6 +134,7 @@ def test_a_new_user_meets_the_run_form_and_a_cancelled_run(  # type: ignore[no-u
     Corpus.objects.create(workspace=demo, name=DEMO_CORPUS, slug="demo-corpus")
     corpus = services.corpus_create(actor=owner, name="Press")
     env = {**process_env, "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install"}
+    env["SLOW_MODEL_SECONDS"] = "3"  # three turns of the heuristic model outlast the click on "Cancel run"
     port, logs = processes.free_port(), {name: tmp_path / f"{name}.log" for name in ("web", "worker")}
     daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
     web = processes.start(processes.python(*daphne), env=env, log=logs["web"])
@@ -150,7 +145,13 @@ def test_a_new_user_meets_the_run_form_and_a_cancelled_run(  # type: ignore[no-u
         services.upload_create(
             actor=owner, corpus=corpus, files=[services.IncomingFile(n, [d]) for n, d in FILES.items()]
         )
-        processes.wait_for(lambda: _indexed(corpus), timeout=180, what="ingestion", process=worker, log=logs["worker"])
+        processes.wait_for(
+            lambda: corpus_indexed(corpus, len(FILES)),
+            timeout=180,
+            what="ingestion",
+            process=worker,
+            log=logs["worker"],
+        )
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.on("request", lambda request: estimates.append(request.url) if "estimate" in request.url else None)

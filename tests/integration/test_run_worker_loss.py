@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from research.corpora import services
-from research.models import Corpus, Membership, Run, RunEvent, RunStatus, Stage, UploadFile
+from research.models import Membership, Run, RunEvent, RunStatus
 from research.runs import services as runs
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
+from tests.support.corpora import corpus_indexed
 
 pytestmark = pytest.mark.services
 
@@ -27,17 +28,6 @@ def _start_worker(env: dict[str, str], log: Path, name: str):  # type: ignore[no
         log=log,
     )
     return worker
-
-
-def _indexed(corpus: Corpus) -> bool:
-    files = UploadFile.objects.filter(upload__corpus=corpus)
-    corpus.refresh_from_db()
-    return (
-        files.count() == len(FILES)
-        and all(item.stage == Stage.INDEXED for item in files)
-        and corpus.content_version > 0
-        and corpus.sparse_version == corpus.content_version
-    )
 
 
 def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(  # type: ignore[no-untyped-def]
@@ -60,7 +50,9 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
         services.upload_create(
             actor=owner, corpus=corpus, files=[services.IncomingFile(n, [d]) for n, d in FILES.items()]
         )
-        processes.wait_for(lambda: _indexed(corpus), timeout=120, what="ingestion", process=first, log=logs["first"])
+        processes.wait_for(
+            lambda: corpus_indexed(corpus, len(FILES)), timeout=120, what="ingestion", process=first, log=logs["first"]
+        )
         run = runs.run_start(actor=owner, question=QUESTION, corpora=[corpus], rollouts=2, max_turns=8)
         processes.wait_for(
             lambda: RunEvent.objects.filter(run=run, type="turn_started").count() >= 2,

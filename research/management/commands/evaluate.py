@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from research.evaluation.formats import DatasetError
 from research.evaluation.metrics import side_by_side
 from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, Evaluation, eval_embedder, evaluate_dataset
+from research.harness.config import MAX_ROLLOUTS
 from research.inference.registry import BACKENDS
 from research.platform.composition import token_counter
 from research.reports.writers import WRITERS, Writer, WriterSettings, writer_for
@@ -93,6 +94,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", required=True, type=Path, help="where to write the report")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not 1 <= options["rollouts"] <= MAX_ROLLOUTS:  # (a report's facets may run more; a question may not)
+            raise CommandError(f"--rollouts must be between 1 and {MAX_ROLLOUTS}")
         config = _settings(options)
         try:
             config.harness()

@@ -169,6 +169,11 @@ class RolloutView:
     gauge: GaugeView
     turns: list[TurnView] = field(default_factory=list)
     ending: RolloutFinished | None = None
+    label: str = ""  # a report's facet (empty: "Rollout N")
+
+    @property
+    def heading(self) -> str:
+        return self.label or f"Rollout {self.index + 1}"
 
     def find_turn(self, number: int) -> TurnView | None:
         return next((turn for turn in reversed(self.turns) if turn.turn == number), None)
@@ -230,6 +235,11 @@ class AnswerState:
     chunks: int = 0
     report: ReportView | None = None
     error: str = ""
+    template: str = "question"  # "competitor": a report with a section per facet
+
+    @property
+    def is_report(self) -> bool:
+        return self.template != "question"
 
 
 @dataclass
@@ -414,11 +424,12 @@ def _fold(state: RunState, event: AnyEvent | UnreadableEvent, at: str) -> list[C
 def _answer(answer: AnswerState, event: WritingStarted | ReportWritten | WritingFailed) -> AnswerState:
     match event:
         case WritingStarted():
-            return AnswerState("writing", event.writer, event.evidence)
+            return AnswerState("writing", event.writer, event.evidence, template=event.template)
         case ReportWritten():
-            return AnswerState("written", event.report.writer, answer.chunks, ReportView.of(event.report))
+            view = ReportView.of(event.report)
+            return AnswerState("written", event.report.writer, answer.chunks, view, template=event.report.template)
         case WritingFailed():
-            return AnswerState("failed", answer.writer, answer.chunks, error=event.error)
+            return AnswerState("failed", answer.writer, answer.chunks, error=event.error, template=answer.template)
         case _:
             assert_never(event)
 
@@ -464,7 +475,8 @@ def _status(state: RunState, status: str, reason: str, at: str) -> list[Change]:
 def _started(state: RunState, event: RunStarted, at: str) -> list[Change]:
     state.started_at, state.ended_at, state.restarting = at, None, False
     state.question = event.question or state.question
-    state.rollouts = [RolloutView(r, GaugeView(r, event.budget)) for r in range(event.rollouts)]
+    labels = event.labels if len(event.labels) == event.rollouts else ("",) * event.rollouts
+    state.rollouts = [RolloutView(r, GaugeView(r, event.budget), label=labels[r]) for r in range(event.rollouts)]
     state.ranking, state.final = [], None
     return [ClockStarted(), RolloutsReset()]
 

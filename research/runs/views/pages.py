@@ -21,8 +21,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
-from research.models import Membership, Run, RunStatus
+from research.models import Membership, Run, RunStatus, RunTemplate
 from research.platform.web import apply_errors, is_htmx
+from research.reporting.selectors import run_facets
+from research.reports.company import TEMPLATE_FACETS, facets_for
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.runs.live.fragments import elapsed, state_context, status_context
@@ -46,6 +48,7 @@ def _form_context(membership: Membership, form: RunForm) -> dict[str, Any]:
         "form": form,
         "estimate": _estimate(form),
         "question_max": limits.QUESTION_MAX,
+        "icp_count": len(membership.workspace.icp or []),
     }
 
 
@@ -58,8 +61,20 @@ def _estimate(form: RunForm) -> dict[str, Any]:
             values[name] = int(raw if raw not in (None, "") else form.fields[name].initial)
         except (TypeError, ValueError):
             return {"errors": [f"{form.fields[name].label}: enter a whole number."]}
+    facets = 0
+    template = str(form.data.get("template") if form.is_bound else form.initial.get("template", "question"))
+    if template in TEMPLATE_FACETS:
+        facets = len(facets_for(template, str(form.data.get("aspects", "")).splitlines()))
+    elif template == RunTemplate.ICP:
+        facets = len(form.workspace.icp or [])
     try:
-        return {"cost": services.run_cost(**values), "rollouts": values["rollouts"]}
+        cost = services.run_cost(**values, facets=facets)
+        return {
+            "cost": cost,
+            "rollouts": facets or values["rollouts"],
+            "facets": facets,
+            "at_once": limits.ROLLOUTS.high,
+        }
     except ValidationError as error:
         return {"errors": [message for messages in error.message_dict.values() for message in messages]}
 
@@ -69,7 +84,10 @@ def _estimate(form: RunForm) -> dict[str, Any]:
 def run_index(request: HttpRequest, slug: str) -> HttpResponse:
     """The run form (for owners and editors) and the workspace's run history; a POST starts a run."""
     membership = membership_get(user=request.user, slug=slug)
-    form = RunForm(workspace=membership.workspace, initial={"question": request.GET.get("question", "")[:20_000]})
+    initial = {"question": request.GET.get("question", "")[:20_000]}
+    if request.GET.get("template") in RunTemplate.values:
+        initial["template"] = request.GET["template"]
+    form = RunForm(workspace=membership.workspace, initial=initial)
     if request.method == "POST":
         if not membership.can_edit:
             raise PermissionDenied("Only owners and editors can start runs.")
@@ -103,7 +121,13 @@ def _start(membership: Membership, form: RunForm) -> Run | None:
 
 def _history(membership: Membership) -> list[dict[str, Any]]:
     return [
-        {"run": run, "duration": _duration(run), "found": len(run.result or []), **status_context(_status(run), "")}
+        {
+            "run": run,
+            "duration": _duration(run),
+            "found": len(run.result or []),
+            "rollouts": len(run_facets(run)) or run.rollouts,
+            **status_context(_status(run), ""),
+        }
         for run in selectors.run_list(workspace=membership.workspace)
     ]
 
@@ -143,6 +167,8 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         "membership": membership,
         "workspace": membership.workspace,
         "run": run,
+        "rollouts": len(run_facets(run)) or run.rollouts,
+        "facets": bool(run_facets(run)),
         "state": state,
         **state_context(state),
         **status_context(_status(run), reason),

@@ -293,6 +293,23 @@ async def test_cancellation_stops_at_the_next_turn_boundary() -> None:
     assert [e.turn for e in events if isinstance(e, TurnStarted)] == [1]
 
 
+async def test_a_cancel_that_comes_after_every_rollout_ended_changes_nothing() -> None:
+    stop, calls = False, 0
+
+    def script(messages, tools):  # type: ignore[no-untyped-def]
+        nonlocal stop, calls
+        calls += 1
+        if calls == 2:
+            stop = True  # asked for while the last turn was on its way: nothing is left to stop
+            return turn(call("complete", {"ranked_chunk_ids": ["globex#0"]}))
+        return turn(call("search_corpus", {"query": "Globex"}))
+
+    result, events, _, _ = await run(ScriptedBackend(script), cancelled=lambda: stop)
+    assert stop
+    assert result.status == "finished"
+    assert type(events[-1]).__name__ == "RunFinished"
+
+
 async def test_exact_usage_from_the_backend_is_used_for_the_budget() -> None:
     script = [ModelTurn(tool_calls=(call("search_corpus", {"query": "Globex"}),), usage=Usage(20_000, 50, 18_000))]
     _, events, backend, _ = await run(script)

@@ -9,9 +9,11 @@ import lxml.html
 import pytest
 from django.urls import reverse
 from docx import Document as WordDocument
+from pypdf import PdfReader
 
 from research.models import Chunk, Document, Membership, Run
-from research.protocol.report import Citation, Claim, Removed, Report, Source
+from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Source
+from research.reporting.exports import pdf
 from research.reporting.services import report_save
 from research.runs import services as runs
 
@@ -71,6 +73,43 @@ def test_word_export_opens_and_holds_the_claims_and_evidence(reported, login) ->
     assert document.tables[0].rows[1].cells[1].text == QUOTE
 
 
+def test_pdf_export_has_pages_and_its_text_holds_the_claims_and_evidence(reported, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, run, ada, _vic, _eve = reported
+    response = login(ada).get(_export(workspace, run, "pdf"))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    assert len(reader.pages) >= 1
+    text = " ".join(" ".join((page.extract_text() or "").split()) for page in reader.pages)
+    assert "Dana Okonkwo sponsors [Project](http://evil.example) Halyard since 2024. [1]" in text
+    assert "Removed by the citation check" in text
+    assert "Evidence" in text
+    assert "Press release (press.txt)" in text
+
+
+def test_pdf_export_keeps_text_beyond_latin_1_and_an_icp_checks_verdicts() -> None:
+    citation = Citation(chunk_id="c#0", doc_id="c", quote="Халворикс employs 120 people — “quoted”.", source="c.txt")
+    report = Report(
+        template="icp",
+        writer="rules",
+        subject="Халворикс",
+        sources=(Source(doc_id="c", title="Профиль", source="c.txt"),),
+        criteria=(
+            CriterionResult(name="Size", verdict="match", reason="120 employees", citations=(citation,)),
+            CriterionResult(name="Culture", verdict="unknown", reason="not decided offline"),
+        ),
+        fit_score=1.0,
+        coverage=0.5,
+    )
+    reader = PdfReader(io.BytesIO(pdf(report, heading="Run 1: Маркет")))
+    text = " ".join(" ".join((page.extract_text() or "").split()) for page in reader.pages)
+    assert "Run 1: Маркет" in text
+    assert "Size: Match. 120 employees [1]" in text
+    assert "Culture: Unknown. not decided offline" in text
+    assert "Fit 100% over the decided criteria; coverage 50% (1 of 2)." in text
+    assert "Халворикс employs 120 people — “quoted”." in text
+
+
 def test_json_export_is_the_stored_report(reported, login) -> None:  # type: ignore[no-untyped-def]
     workspace, run, ada, _vic, _eve = reported
     body = json.loads(login(ada).get(_export(workspace, run, "json")).content)
@@ -82,7 +121,7 @@ def test_exports_are_for_members_only_and_need_a_report(reported, login, client)
     workspace, run, ada, _vic, eve = reported
     assert login(eve).get(_export(workspace, run, "md")).status_code == 404
     assert client.get(_export(workspace, run, "md")).status_code == 302  # to the login page
-    assert login(ada).get(_export(workspace, run, "pdf")).status_code == 404
+    assert login(ada).get(_export(workspace, run, "odt")).status_code == 404
     other = Run.objects.create(workspace=workspace, question="q")
     assert login(ada).get(_export(workspace, other, "md")).status_code == 404
 

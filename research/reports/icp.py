@@ -1,0 +1,606 @@
+"""The ICP check: each criterion of a workspace's ideal customer profile judged match / no match / unknown for
+one company, from the sentences about that company that a run retrieved, with the quotes that decide it.
+
+The offline judge understands four kinds of criterion, read from its plain-language description:
+
+- a numeric range of employees or revenue ("between 50 and 500 employees", "revenue above $10M");
+- a region of the headquarters ("headquartered in the EU", "based in North America", "in Germany");
+- a technology in use ("runs on Kubernetes", "uses Snowflake");
+- an event within a time window ("raised money in the last 12 months", "hiring in the past 6 months",
+  "launched a product in the last 90 days", "a new executive in the last year").
+
+Anything else is "unknown" offline (a language-model judge may decide it), with the evidence found shown.
+Never a verdict without evidence: "match" and "no_match" always cite the sentence that decides them, and
+a criterion with no deciding sentence stays "unknown". The fit score weighs the decided criteria only;
+the coverage (the share of criteria decided) is shown beside it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
+from research.reports.answer import sources_of
+from research.reports.citations import Evidence, by_chunk, claim_problem
+from research.reports.text import about, fold, sentences
+
+MAX_CRITERIA = 12
+MAX_WEIGHT = 100.0
+DEFAULT_WINDOW_DAYS = 365
+
+
+@dataclass(frozen=True)
+class Criterion:
+    name: str
+    description: str
+    weight: float = 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "weight": self.weight}
+
+
+def criteria_from(items: Any) -> list[Criterion]:
+    """Criteria from JSON (``[{"name", "description", "weight"?}]``); ValueError naming each wrong item."""
+    if not isinstance(items, list) or not items:
+        raise ValueError("the criteria must be a non-empty JSON list of {name, description, weight}")
+    if len(items) > MAX_CRITERIA:
+        raise ValueError(f"at most {MAX_CRITERIA} criteria (there are {len(items)})")
+    found: list[Criterion] = []
+    problems: list[str] = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, Mapping):
+            problems.append(f"criterion {number}: not an object")
+            continue
+        name, description = str(item.get("name", "")).strip(), str(item.get("description", "")).strip()
+        weight = item.get("weight", 1)
+        if not name:
+            problems.append(f"criterion {number}: no name")
+        elif isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= MAX_WEIGHT:
+            problems.append(f"criterion {number} ({name}): the weight must be a number above 0, at most {MAX_WEIGHT:g}")
+        else:
+            found.append(Criterion(name[:120], (description or name)[:400], float(weight)))
+    if problems:
+        raise ValueError("; ".join(problems))
+    return found
+
+
+def criteria_from_lines(text: str) -> list[Criterion]:
+    """Criteria as the workspace page takes them: one a line, ``description`` or ``description | weight``."""
+    items: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        description, _, weight = line.partition("|")
+        try:
+            value = float(weight.strip()) if weight.strip() else 1.0
+        except ValueError:
+            problems.append(f"line {number}: the weight after '|' must be a number, not {weight.strip()!r}")
+            continue
+        items.append({"name": description.strip(), "description": description.strip(), "weight": value})
+    if problems:
+        raise ValueError("; ".join(problems))
+    return criteria_from(items)
+
+
+@dataclass(frozen=True)
+class Judged:
+    name: str
+    verdict: Verdict
+    reason: str
+    citations: tuple[Citation, ...] = ()
+    weight: float = 1.0
+
+
+# -- reading a criterion ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NumericRule:
+    metric: str  # "employees" | "revenue"
+    low: float | None
+    high: float | None
+
+    def describe(self) -> str:
+        unit = " employees" if self.metric == "employees" else " revenue"
+        if self.low is not None and self.high is not None:
+            return f"between {_number(self.low)} and {_number(self.high)}{unit}"
+        if self.low is not None:
+            return f"at least {_number(self.low)}{unit}"
+        return f"at most {_number(self.high or 0)}{unit}"
+
+
+@dataclass(frozen=True)
+class RegionRule:
+    region: str
+    countries: frozenset[str]
+
+
+@dataclass(frozen=True)
+class TechRule:
+    term: str
+
+
+@dataclass(frozen=True)
+class EventRule:
+    event: str  # a key of EVENT_WORDS
+    days: int
+
+
+Rule = NumericRule | RegionRule | TechRule | EventRule
+
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+_AMOUNT = r"[$€£]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b"
+_EMPLOYEE_WORDS = r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members)"
+_REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue)"
+_BETWEEN = re.compile(rf"(?i)between\s+{_AMOUNT}\s+(?:and|to)\s+{_AMOUNT}|{_AMOUNT}\s*(?:-|\u2013|to)\s*{_AMOUNT}")
+_AT_LEAST = re.compile(rf"(?i)(?:more than|over|at least|above|greater than|minimum of|>=?)\s*{_AMOUNT}")
+_AT_MOST = re.compile(rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|<=?)\s*{_AMOUNT}")
+
+
+def _value(digits: str, scale: str | None) -> float:
+    return float(digits.replace(",", "")) * _SCALE.get((scale or "").casefold(), 1.0)
+
+
+def _number(value: float) -> str:
+    for word, size in (("billion", 1e9), ("million", 1e6)):
+        if value >= size:
+            return f"{value / size:g} {word}"
+    return f"{value:,.0f}"
+
+
+def _numeric_rule(text: str) -> NumericRule | None:
+    folded = text.casefold()
+    if re.search(_EMPLOYEE_WORDS, folded):
+        metric = "employees"
+    elif re.search(rf"\b{_REVENUE_WORDS}\b", folded):
+        metric = "revenue"
+    else:
+        return None
+    if match := _BETWEEN.search(text):
+        groups = list(match.groups())
+        low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
+        high_scale = high_scale or None
+        low_scale = low_scale or high_scale  # "$5-50 million": both in millions
+        return NumericRule(metric, _value(low_digits, low_scale), _value(high_digits, high_scale))
+    if match := _AT_LEAST.search(text):
+        return NumericRule(metric, _value(match.group(1), match.group(2)), None)
+    if match := _AT_MOST.search(text):
+        return NumericRule(metric, None, _value(match.group(1), match.group(2)))
+    return None
+
+
+EU = frozenset(
+    """austria belgium bulgaria croatia cyprus czechia denmark estonia finland france germany greece hungary
+    ireland italy latvia lithuania luxembourg malta netherlands poland portugal romania slovakia slovenia spain
+    sweden""".split()
+)
+EUROPE = EU | {"united kingdom", "norway", "switzerland", "iceland", "ukraine", "serbia", "albania", "liechtenstein"}
+NORTH_AMERICA = frozenset({"united states", "canada", "mexico"})
+SOUTH_AMERICA = frozenset({"brazil", "argentina", "chile", "colombia", "peru", "uruguay"})
+ASIA = frozenset({"china", "japan", "india", "singapore", "south korea", "indonesia", "vietnam", "israel", "taiwan"})
+OCEANIA = frozenset({"australia", "new zealand"})
+AFRICA = frozenset({"nigeria", "kenya", "south africa", "egypt", "morocco", "ghana"})
+REGIONS: dict[str, frozenset[str]] = {
+    "the eu": EU,
+    "eu": EU,
+    "european union": EU,
+    "europe": EUROPE,
+    "north america": NORTH_AMERICA,
+    "south america": SOUTH_AMERICA,
+    "latin america": SOUTH_AMERICA | {"mexico"},
+    "asia": ASIA,
+    "apac": ASIA | OCEANIA,
+    "oceania": OCEANIA,
+    "africa": AFRICA,
+    "emea": EUROPE | AFRICA | {"israel", "united arab emirates", "saudi arabia"},
+}
+_REGION_LABELS = {"the eu": "the EU", "eu": "the EU", "european union": "the EU", "emea": "EMEA", "apac": "APAC"}
+COUNTRY_ALIASES = {
+    "usa": "united states",
+    "us": "united states",
+    "u s": "united states",
+    "united states of america": "united states",
+    "america": "united states",
+    "uk": "united kingdom",
+    "u k": "united kingdom",
+    "britain": "united kingdom",
+    "great britain": "united kingdom",
+    "england": "united kingdom",
+    "scotland": "united kingdom",
+    "czech republic": "czechia",
+    "holland": "netherlands",
+    "the netherlands": "netherlands",
+    "uae": "united arab emirates",
+    "korea": "south korea",
+}
+CITIES = {
+    "berlin": "germany", "munich": "germany", "hamburg": "germany", "frankfurt": "germany", "cologne": "germany",
+    "paris": "france", "lyon": "france", "marseille": "france", "toulouse": "france", "nantes": "france",
+    "amsterdam": "netherlands", "rotterdam": "netherlands", "utrecht": "netherlands", "brussels": "belgium",
+    "antwerp": "belgium", "madrid": "spain", "barcelona": "spain", "valencia": "spain", "lisbon": "portugal",
+    "porto": "portugal", "milan": "italy", "rome": "italy", "turin": "italy", "vienna": "austria",
+    "zurich": "switzerland", "geneva": "switzerland", "stockholm": "sweden", "gothenburg": "sweden",
+    "copenhagen": "denmark", "oslo": "norway", "helsinki": "finland", "dublin": "ireland", "warsaw": "poland",
+    "krakow": "poland", "prague": "czechia", "budapest": "hungary", "bucharest": "romania", "athens": "greece",
+    "tallinn": "estonia", "riga": "latvia", "vilnius": "lithuania", "luxembourg city": "luxembourg",
+    "london": "united kingdom", "manchester": "united kingdom", "edinburgh": "united kingdom",
+    "cambridge": "united kingdom", "new york": "united states", "san francisco": "united states",
+    "boston": "united states", "seattle": "united states", "austin": "united states", "chicago": "united states",
+    "los angeles": "united states", "denver": "united states", "atlanta": "united states",
+    "palo alto": "united states", "toronto": "canada", "vancouver": "canada", "montreal": "canada",
+    "mexico city": "mexico", "sao paulo": "brazil", "buenos aires": "argentina", "tokyo": "japan",
+    "singapore": "singapore", "bangalore": "india", "bengaluru": "india", "mumbai": "india", "tel aviv": "israel",
+    "sydney": "australia", "melbourne": "australia", "auckland": "new zealand", "lagos": "nigeria",
+    "nairobi": "kenya", "cape town": "south africa", "dubai": "united arab emirates", "seoul": "south korea",
+    "shanghai": "china", "beijing": "china", "shenzhen": "china",
+}  # fmt: skip
+COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
+_HQ = re.compile(
+    r"(?i)\b(?:headquartered|headquarters|based|located|hq|head office|offices?|registered)\b[^.;]{0,30}?\bin\b"
+    r"\s+(.{2,80})"
+)
+
+
+def place_country(text: str) -> str | None:
+    """The country a place names (a country, an alias or a known city), folded; None when unknown."""
+    folded = f" {fold(text)} "
+    found: list[tuple[int, str]] = []
+    for name, country in [*((c, c) for c in COUNTRIES), *COUNTRY_ALIASES.items(), *CITIES.items()]:
+        at = folded.find(f" {name} ")
+        if at >= 0:
+            found.append((at, country))
+    return min(found)[1] if found else None
+
+
+def _region_rule(text: str) -> RegionRule | None:
+    folded = fold(text)
+    if not re.search(r"\b(headquartered|headquarters|based|located|hq|in)\b", folded):
+        return None
+    for name in sorted(REGIONS, key=len, reverse=True):
+        if f" {name} " in f" {folded} ":
+            return RegionRule(_REGION_LABELS.get(name, name.title()), REGIONS[name])
+    country = place_country(text)
+    if country is not None and re.search(r"\b(headquartered|headquarters|based|located|hq)\b", folded):
+        return RegionRule(country.title(), frozenset({country}))
+    return None
+
+
+EVENT_WORDS: dict[str, tuple[str, ...]] = {
+    "funding": ("raised", "raises", "raise", "funding", "series", "seed round", "round", "investment", "investors"),
+    "executive": ("appointed", "appoints", "named", "joins as", "joined as", "hired", "new ceo", "new cto"),
+    "hiring": ("hiring", "is hiring", "recruiting", "open roles", "open positions", "job openings", "hires"),
+    "launch": ("launched", "launches", "released", "releases", "unveiled", "introduced", "announced"),
+}
+_EVENT_CUES = {
+    "funding": re.compile(r"(?i)\b(raised|raise|funding|fund-?raising|funded|investment|series [a-e]|round)\b"),
+    "executive": re.compile(r"(?i)\b(new (ceo|cto|cfo|coo|executive|vp)|executive hire|appointed|leadership change)"),
+    "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth)\b"),
+    "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product)\b"),
+}
+_WINDOW = re.compile(r"(?i)\b(?:in|within|during|over) the (?:last|past) (\d+)\s*(day|week|month|year)s?\b")
+_WINDOW_ONE = re.compile(r"(?i)\b(?:in|within|during|over) the (?:last|past) (day|week|month|year)\b|\blast year\b")
+_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
+
+
+def _event_rule(text: str) -> EventRule | None:
+    event = next((name for name, cue in _EVENT_CUES.items() if cue.search(text)), None)
+    if event is None:
+        return None
+    if match := _WINDOW.search(text):
+        return EventRule(event, round(int(match.group(1)) * _UNIT_DAYS[match.group(2).casefold()]))
+    if match := _WINDOW_ONE.search(text):
+        return EventRule(event, round(_UNIT_DAYS[(match.group(1) or "year").casefold()]))
+    if re.search(r"(?i)\brecent(ly)?\b", text):
+        return EventRule(event, DEFAULT_WINDOW_DAYS)
+    return None
+
+
+_TECH = re.compile(
+    r"(?i)\b(?:runs on|running on|run on|uses|using|use of|built on|built with|deployed on|deploys on|on top of"
+    r"|customer of|stack includes)\s+(.+)"
+)
+
+
+def _tech_rule(text: str) -> TechRule | None:
+    match = _TECH.search(text)
+    if match is None:
+        return None
+    term = re.split(r"[.;,()]| in production| for | as ", match.group(1))[0].strip()
+    term = re.sub(r"(?i)^(the|a|an)\s+", "", term)
+    return TechRule(term) if 1 < len(term) <= 60 else None
+
+
+def rule_for(criterion: Criterion) -> Rule | None:
+    """The kind of criterion the offline judge can decide, read from its description (and name)."""
+    for text in (criterion.description, criterion.name):
+        for reader in (_numeric_rule, _event_rule, _region_rule, _tech_rule):
+            rule = reader(text)
+            if rule is not None:
+                return rule
+    return None
+
+
+def rule_label(criterion: Criterion) -> str:
+    """How the offline judge reads the criterion, for the page that defines it."""
+    match rule_for(criterion):
+        case NumericRule() as rule:
+            return rule.describe()
+        case RegionRule(region=region):
+            return f"headquarters in {region}"
+        case TechRule(term=term):
+            return f"uses {term}"
+        case EventRule(event=event, days=days):
+            return f"{event} within {days} days"
+        case _:
+            return "not decided offline (a language-model writer can)"
+
+
+def search_question(criterion: Criterion, company: str) -> str:
+    """What the agent searches for the criterion: the question the judge needs answered."""
+    match rule_for(criterion):
+        case NumericRule(metric="employees"):
+            return f"How many employees (staff, headcount, people) does {company} have?"
+        case NumericRule():
+            return f"What revenue (sales, ARR, turnover) does {company} report?"
+        case RegionRule():
+            return f"Where is {company} headquartered (based, located, head office)?"
+        case TechRule(term=term):
+            return f"Does {company} use {term} (runs on, built on, uses, stack)?"
+        case EventRule(event=event):
+            return f"When did {company} report {event} ({', '.join(EVENT_WORDS[event][:5])})?"
+        case _:
+            return f"{criterion.description} ({company})"
+
+
+# -- judging ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    evidence: Evidence
+
+    def citation(self) -> Citation:
+        item = self.evidence
+        return Citation(chunk_id=item.chunk_id, doc_id=item.doc_id, quote=self.text, source=item.source)
+
+
+def company_sentences(company: str, evidence: Iterable[Evidence]) -> list[Sentence]:
+    """Every sentence of the evidence that is about ``company`` (``research.reports.text.about``), once."""
+    seen: set[str] = set()
+    found: list[Sentence] = []
+    for item in evidence:
+        for text in sentences(item.text):
+            if text not in seen and about(company, text, [item.title]):
+                seen.add(text)
+                found.append(Sentence(text, item))
+    return found
+
+
+def _numbers_in(sentence: str, metric: str) -> list[float]:
+    words = _EMPLOYEE_WORDS if metric == "employees" else _REVENUE_WORDS
+    found: list[float] = []
+    if metric == "employees":
+        patterns = [
+            rf"(?i){_AMOUNT}\s*\+?\s*(?:full-time\s+)?{words}\b",
+            rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of)\s+"
+            rf"(?:about|around|over|nearly|some|roughly)?\s*{_AMOUNT}",
+        ]
+    else:
+        patterns = [
+            rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+(?:about|around|over)?"
+            rf"\s*{_AMOUNT}",
+            rf"(?i)[$€£]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?\b{words}\b",
+        ]
+    for pattern in patterns:
+        for match in re.finditer(pattern, sentence):
+            found.append(_value(match.group(1), match.group(2)))
+    return found
+
+
+def _judge_numeric(rule: NumericRule, found: Sequence[Sentence]) -> Judged | None:
+    for sentence in found:
+        values = _numbers_in(sentence.text, rule.metric)
+        if not values:
+            continue
+        value = values[0]
+        inside = (rule.low is None or value >= rule.low) and (rule.high is None or value <= rule.high)
+        verdict: Verdict = "match" if inside else "no_match"
+        reason = f"{_number(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
+        return Judged("", verdict, reason, (sentence.citation(),))
+    return None
+
+
+def _judge_region(rule: RegionRule, found: Sequence[Sentence]) -> Judged | None:
+    for sentence in found:
+        match = _HQ.search(sentence.text)
+        country = place_country(match.group(1)) if match else None
+        if country is None:
+            continue
+        inside = country in rule.countries
+        reason = f"headquartered in {country.title()} ({'in' if inside else 'not in'} {rule.region})"
+        return Judged("", "match" if inside else "no_match", reason, (sentence.citation(),))
+    return None
+
+
+_NEGATED = re.compile(
+    r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|moved away from|migrated (off|away)|not)\b"
+)
+
+
+def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
+    term = f" {fold(rule.term)} "
+    for sentence in found:
+        if term not in f" {fold(sentence.text)} ":
+            continue
+        before = sentence.text.casefold().split(rule.term.casefold())[0]
+        if _NEGATED.search(before[-60:]):
+            return Judged("", "no_match", f"it does not use {rule.term}", (sentence.citation(),))
+        return Judged("", "match", f"it uses {rule.term}", (sentence.citation(),))
+    return None
+
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
+         ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
+         ("november", "nov"), ("december", "dec")],
+        start=1,
+    )
+    for name in names
+}  # fmt: skip
+_ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
+_MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})\s+)?([a-z]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
+_YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")
+
+
+def date_span(text: str) -> tuple[datetime.date, datetime.date] | None:
+    """The earliest and latest day a sentence's first date may mean ("March 2026": the 1st to the 31st)."""
+    if found := _ISO.search(text):
+        year, month = int(found.group(1)), int(found.group(2))
+        if 1 <= month <= 12:
+            return _day(year, month, found.group(3)) if found.group(3) else _month(year, month)
+    for found in _MONTH_YEAR.finditer(text):
+        named = _MONTHS.get(found.group(2).casefold())
+        if named is not None:
+            day = found.group(1) or found.group(3)
+            return _day(int(found.group(4)), named, day) if day else _month(int(found.group(4)), named)
+    if found := _YEAR.search(text):
+        year = int(found.group(1))
+        return datetime.date(year, 1, 1), datetime.date(year, 12, 31)
+    return None
+
+
+def _day(year: int, month: int, day: str) -> tuple[datetime.date, datetime.date]:
+    last = calendar.monthrange(year, month)[1]
+    exact = datetime.date(year, month, max(1, min(int(day), last)))
+    return exact, exact
+
+
+def _month(year: int, month: int) -> tuple[datetime.date, datetime.date]:
+    first = datetime.date(year, month, 1)
+    following = datetime.date(year + (month == 12), month % 12 + 1, 1)
+    return first, following - datetime.timedelta(days=1)
+
+
+def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.date) -> Judged | None:
+    cutoff = as_of - datetime.timedelta(days=rule.days)
+    outside: Sentence | None = None
+    for sentence in found:
+        if not _EVENT_CUES[rule.event].search(sentence.text):
+            continue
+        span = date_span(sentence.text) or (date_span(sentence.evidence.date) if sentence.evidence.date else None)
+        if span is None:
+            continue
+        earliest, latest = span
+        if earliest >= cutoff and earliest <= as_of:
+            reason = f"{rule.event} on {earliest.isoformat()[:7]} (within {rule.days} days of {as_of.isoformat()})"
+            return Judged("", "match", reason, (sentence.citation(),))
+        if latest < cutoff and outside is None:
+            outside = sentence
+    if outside is not None:
+        span = date_span(outside.text) or date_span(outside.evidence.date or "")
+        when = span[1].isoformat()[:7] if span else "?"
+        reason = f"the latest {rule.event} found is from {when}, more than {rule.days} days before {as_of.isoformat()}"
+        return Judged("", "no_match", reason, (outside.citation(),))
+    return None
+
+
+def judge(criterion: Criterion, company: str, evidence: Sequence[Evidence], *, as_of: datetime.date) -> Judged:
+    """The criterion's verdict for ``company`` from ``evidence`` (never match or no_match without a quote)."""
+    found = company_sentences(company, evidence)
+    rule = rule_for(criterion)
+    decided: Judged | None = None
+    match rule:
+        case NumericRule():
+            decided = _judge_numeric(rule, found)
+        case RegionRule():
+            decided = _judge_region(rule, found)
+        case TechRule():
+            decided = _judge_tech(rule, found)
+        case EventRule():
+            decided = _judge_event(rule, found, as_of)
+    if decided is not None:
+        return Judged(criterion.name, decided.verdict, decided.reason, decided.citations, criterion.weight)
+    if rule is None:
+        reason = "the offline judge cannot decide this kind of criterion (a language-model writer can)"
+    else:
+        reason = f"no sentence about {company} in the searched corpora decides it"
+    return Judged(criterion.name, "unknown", reason, (), criterion.weight)
+
+
+def fit_score(judged: Sequence[Judged]) -> float | None:
+    """The weighted share of the decided criteria that match (None when none is decided)."""
+    decided = [item for item in judged if item.verdict != "unknown"]
+    total = sum(item.weight for item in decided)
+    if not decided or total <= 0:
+        return None
+    return sum(item.weight for item in decided if item.verdict == "match") / total
+
+
+def coverage(judged: Sequence[Judged]) -> float:
+    """The share of criteria decided (match or no match)."""
+    return sum(1 for item in judged if item.verdict != "unknown") / len(judged) if judged else 0.0
+
+
+def _checked(judged: Judged, chunks: Mapping[str, Evidence]) -> tuple[Judged, Removed | None]:
+    """The citation check, fail closed: a verdict whose quote is not in its cited chunk becomes unknown."""
+    if judged.verdict == "unknown":
+        return judged, None
+    claim = Claim(text=judged.citations[0].quote if judged.citations else "", citations=judged.citations)
+    problem = claim_problem(claim, chunks)
+    if problem is None:
+        return judged, None
+    return (
+        Judged(judged.name, "unknown", f"its evidence failed the citation check ({problem})", (), judged.weight),
+        Removed(text=f"{judged.name}: {judged.verdict}", reason=problem),
+    )
+
+
+def icp_report(
+    company: str, criteria: Sequence[Criterion], evidence: Sequence[Evidence], *, as_of: datetime.date
+) -> Report:
+    """Every criterion judged for ``company`` from the run's ``evidence``, checked, with the fit score over the
+    decided criteria and the coverage beside it."""
+    chunks = by_chunk(evidence)
+    results: list[Judged] = []
+    removed: list[Removed] = []
+    for criterion in criteria:
+        judged, lost = _checked(judge(criterion, company, evidence, as_of=as_of), chunks)
+        results.append(judged)
+        removed += [lost] if lost else []
+    cited = [Claim(text=j.reason, citations=j.citations) for j in results if j.citations]
+    score, covered = fit_score(results), coverage(results)
+    decided = sum(1 for j in results if j.verdict != "unknown")
+    notes = [f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()})."]
+    return Report(
+        template="icp",
+        writer="rules",  # the offline judge (README, "ICP checks")
+        subject=company,
+        removed=tuple(removed),
+        sources=sources_of(cited, evidence),
+        notes=tuple(notes),
+        criteria=tuple(
+            CriterionResult(
+                name=j.name,
+                verdict=j.verdict,
+                reason=j.reason,
+                citations=tuple(
+                    Citation(chunk_id=i.chunk_id, doc_id=i.doc_id, quote=i.quote, source=chunks[i.chunk_id].source)
+                    for i in j.citations
+                ),
+                weight=j.weight,
+                description=criterion.description,
+            )
+            for j, criterion in zip(results, criteria, strict=True)
+        ),
+        fit_score=score,
+        coverage=covered,
+    )

@@ -1,0 +1,129 @@
+"""A competitor report as a member makes one, in headless Chromium against a real Daphne and a real Celery
+worker: the form shows the company field for a report (and says when it is missing), the run searches one
+facet per rollout (each headed with its facet), and the report appears live with a section per facet, an
+executive summary, citation chips that open the document at the quote, and its exports. Then an ICP defined
+on the workspace page (its error path first) is checked against the same company: a verdict per criterion,
+the fit score and the coverage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from research.corpora import services
+from research.models import Membership, Run, RunStatus
+from tests.research.reporting.test_icp_and_prospect_runs import PROFILE as MARKET
+from tests.support import processes
+from tests.support.browser import chromium, log_in, screenshot_path
+from tests.support.corpora import corpus_indexed
+
+pytestmark = pytest.mark.services
+PASSWORD = "a-long-password-1"
+
+
+def _report(page: Page, base: str, slug: str) -> None:
+    page.goto(f"{base}/w/{slug}/runs/")
+    expect(page.locator("#id_company")).to_be_hidden()
+    page.select_option("#id_template", "competitor")
+    expect(page.locator("#id_company")).to_be_visible()
+    expect(page.locator("#id_question")).to_be_hidden()
+    expect(page.locator("#id_rollouts")).to_be_hidden()  # a report runs one rollout per facet
+    expect(page.locator("#run-estimate")).to_contain_text("for 9 rollouts (one per facet")
+    page.click("text=Start run")
+    page.wait_for_selector("#run-form .error:has-text('Name the company the report is about.')", timeout=15_000)
+    expect(page.locator("#id_company")).to_be_visible()  # the swapped form keeps the report's fields shown
+    page.screenshot(path=str(screenshot_path("report-form-error")), full_page=True)
+    page.fill("#id_company", "Halvorix")
+    page.fill("#id_aspects", "EU data residency")
+    page.locator("#id_aspects").dispatch_event("change")
+    expect(page.locator("#run-estimate")).to_contain_text("for 10 rollouts (one per facet")
+    page.click("text=Start run")
+    page.wait_for_url(f"{base}/w/{slug}/runs/*/")
+    expect(page.locator("#answer-heading")).to_contain_text("Report: Halvorix", timeout=90_000)
+    expect(page.locator("#run-status")).to_contain_text("Finished")
+    page.screenshot(path=str(screenshot_path("report-written")), full_page=True)
+    answer = page.inner_text("#answer")
+    assert "Executive summary" in answer
+    assert "Pricing" in answer
+    assert "40 dollars" in answer
+    assert "EU data residency" in answer
+    assert "No evidence found in the searched corpora." in answer
+    assert "Stellique" not in answer
+    assert "Pricing" in page.inner_text("#rollouts")  # each rollout is headed with its facet
+    assert "Rollout 1" not in page.inner_text("#rollouts")
+    chip = page.locator("#facet-pricing .chip").first
+    chip.click()
+    page.wait_for_selector("mark.quote")
+    assert "dollars" in page.inner_text("mark.quote") or "seats" in page.inner_text("mark.quote")
+
+
+def _icp(page: Page, base: str, slug: str) -> None:
+    page.goto(f"{base}/w/{slug}/")
+    page.fill("#id_criteria", "Between 50 and 500 employees | heavy")
+    page.click("text=Save profile")
+    page.wait_for_selector("#icp-error:has-text('the weight after')", timeout=15_000)
+    page.fill("#id_criteria", "Between 50 and 500 employees | 2\nHeadquartered in the EU\nHas a friendly culture")
+    page.click("text=Save profile")
+    expect(page.locator("#icp table")).to_contain_text("headquarters in the EU")
+    page.screenshot(path=str(screenshot_path("icp-profile")), full_page=True)
+    page.click("#icp a:has-text('ICP check')")
+    page.wait_for_load_state()
+    assert page.input_value("#id_template") == "icp"
+    expect(page.locator("#run-estimate")).to_contain_text("for 3 rollouts (one per facet")
+    page.fill("#id_company", "Halvorix")
+    page.click("text=Start run")
+    page.wait_for_url(f"{base}/w/{slug}/runs/*/")
+    expect(page.locator("table.criteria")).to_be_visible(timeout=90_000)
+    page.screenshot(path=str(screenshot_path("icp-check")), full_page=True)
+    answer = page.inner_text("#answer")
+    assert "Fit 100%" in answer
+    assert "coverage 67%" in answer
+    assert page.locator("table.criteria [data-verdict=match]").count() == 2
+    assert page.locator("table.criteria [data-verdict=unknown]").count() == 1
+
+
+def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
+    process_env, make_user, make_workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread; plain ORM reads
+    ada = make_user("ada", password=PASSWORD)
+    workspace = make_workspace(ada, name="Market watch")
+    owner = Membership.objects.select_related("workspace", "user").get(user=ada, workspace=workspace)
+    corpus = services.corpus_create(actor=owner, name="Competitors")
+    port, logs = processes.free_port(), {name: tmp_path / f"{name}.log" for name in ("web", "worker")}
+    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
+    web = processes.start(processes.python(*daphne), env=process_env, log=logs["web"])
+    worker = processes.start(processes.python("-m", "worker"), env=process_env, log=logs["worker"])
+    base = f"http://127.0.0.1:{port}"
+    try:
+        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=logs["web"])
+        services.upload_create(
+            actor=owner, corpus=corpus, files=[services.IncomingFile(n, [d]) for n, d in MARKET.items()]
+        )
+        processes.wait_for(
+            lambda: corpus_indexed(corpus, len(MARKET)),
+            timeout=180,
+            what="ingestion",
+            process=worker,
+            log=logs["worker"],
+        )
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            try:
+                log_in(page, base, user="ada", password=PASSWORD)
+                _report(page, base, workspace.slug)
+                _icp(page, base, workspace.slug)
+            except Exception:
+                page.screenshot(path=str(screenshot_path("report-failure")), full_page=True)
+                print(processes.tail(logs["worker"], 60), processes.tail(logs["web"], 30))
+                raise
+        runs = list(Run.objects.filter(workspace=workspace).order_by("pk"))
+        assert [(run.template, run.status, run.subject) for run in runs] == [
+            ("competitor", RunStatus.FINISHED, "Halvorix"),
+            ("icp", RunStatus.FINISHED, "Halvorix"),
+        ]
+    finally:
+        processes.stop(worker)
+        processes.stop(web)

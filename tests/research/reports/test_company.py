@@ -1,0 +1,76 @@
+"""The competitor report: a section per facet from its own rollout's evidence, only claims about the company."""
+
+from __future__ import annotations
+
+from research.protocol.report import Citation, Claim
+from research.reports.company import COMPETITOR_FACETS as FACETS
+from research.reports.company import PROSPECT_FACETS, FacetEvidence, company_report, facets_for
+from research.reports.extractive import ExtractiveWriter
+from research.reports.text import about, names_company
+from research.reports.writers import Brief, Draft
+from research.retrieval.embedders.hashing import HashingEmbedder
+from tests.research.reports.conftest import evidence
+
+PRICING = (
+    evidence(
+        "price#0",
+        "Halvorix raised the Standard plan minimum to $900 a month on 1 June 2026. "
+        "Stellique charges $700 a month for its Team plan.",
+        title="Halvorix pricing",
+        date="2026-06-01",
+    ),
+)
+FUNDING = (evidence("fund#0", "It closed a $60 million Series C in 2025.", title="Halvorix press release"),)
+
+
+def test_names_company_is_a_whole_word_match() -> None:
+    assert names_company("Halvorix", "Halvorix Serverless went GA.")
+    assert names_company("halvorix", "HALVORIX's pricing")
+    assert not names_company("Halvorix", "Halvorixa is another firm.")
+    assert about("Halvorix", "It closed a round.", ["Halvorix press release"])
+    assert not about("Halvorix", "It closed a round.", ["Stellique news"])
+
+
+def test_each_facet_is_written_from_its_own_evidence_and_empty_facets_say_so() -> None:
+    pricing, funding = FACETS[1], FACETS[2]
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(pricing, PRICING), FacetEvidence(funding, FUNDING), FacetEvidence(FACETS[4], ())],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: s for s in report.sections}
+    assert [c.text for c in sections["pricing"].claims] == [
+        "Halvorix raised the Standard plan minimum to $900 a month on 1 June 2026."
+    ]  # Stellique's price is in the same chunk, and is not Halvorix's
+    assert [c.text for c in sections["funding"].claims] == ["It closed a $60 million Series C in 2025."]
+    assert sections["customers"].not_found
+    assert sections["customers"].claims == ()
+    assert report.summary == (sections["pricing"].claims[0], sections["funding"].claims[0])
+    assert report.notes[-1] == "No evidence found in the searched corpora for: Customers."
+    assert report.sections[0].claims[0].date == "2026-06-01"
+    assert [s.doc_id for s in report.sources] == ["price", "fund"]
+
+
+def test_a_writers_claim_about_another_company_is_removed_with_the_reason() -> None:
+    class Lying:
+        name = "openai"
+
+        def write(self, brief: Brief) -> Draft:
+            quote = "Stellique charges $700 a month for its Team plan."
+            citation = Citation(chunk_id="price#0", doc_id="price", quote=quote)
+            return Draft(claims=(Claim(text=quote, citations=(citation,)),), writer="openai")
+
+    report = company_report("competitor", "Halvorix", [FacetEvidence(FACETS[1], PRICING)], Lying())
+    assert report.sections[0].not_found
+    assert [(r.text, r.reason) for r in report.removed] == [
+        ("Stellique charges $700 a month for its Team plan.", "it is not about Halvorix")
+    ]
+
+
+def test_extra_aspects_become_facets_of_their_own() -> None:
+    facets = facets_for("competitor", ["Security certifications", " ", "EU data residency", "a", "b"])
+    assert [f.title for f in facets[len(FACETS) :]] == ["Security certifications", "EU data residency", "a"]
+    assert facets_for("prospect") == PROSPECT_FACETS
+    assert facets[-2].ask("Halvorix") == "EU data residency of Halvorix?"
+    assert facets_for("competitor", ["{odd} braces"])[-1].ask("Halvorix") == "{odd} braces of Halvorix?"

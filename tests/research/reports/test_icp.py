@@ -1,0 +1,150 @@
+"""The offline ICP judge: numeric ranges, regions, technology and events in a window decided from sentences
+about the company only, each verdict with the quote that decides it; anything else unknown."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from research.reports.citations import Evidence
+from research.reports.icp import (
+    Criterion,
+    EventRule,
+    NumericRule,
+    RegionRule,
+    TechRule,
+    coverage,
+    date_span,
+    fit_score,
+    judge,
+    place_country,
+    rule_for,
+)
+
+AS_OF = datetime.date(2026, 12, 1)
+
+
+def evidence(*texts: str, title: str = "Halvorix profile", date: str | None = None) -> list[Evidence]:
+    return [
+        Evidence(chunk_id=f"c{i}", doc_id=f"d{i}", title=title, source=f"f{i}.txt", text=text, date=date, rank=i)
+        for i, text in enumerate(texts)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("description", "rule"),
+    [
+        ("Between 50 and 500 employees", NumericRule("employees", 50, 500)),
+        ("50-500 employees", NumericRule("employees", 50, 500)),
+        ("More than 1,000 staff", NumericRule("employees", 1000, None)),
+        ("Revenue above $10M", NumericRule("revenue", 10e6, None)),
+        ("Annual revenue between $5 and $50 million", NumericRule("revenue", 5e6, 50e6)),
+        ("Fewer than 200 people", NumericRule("employees", None, 200)),
+        ("Raised money in the last 12 months", EventRule("funding", 365)),
+        ("Hiring in the past 6 months", EventRule("hiring", 182)),
+        ("Launched a product in the last 90 days", EventRule("launch", 90)),
+        ("Runs on Kubernetes", TechRule("Kubernetes")),
+        ("Uses Snowflake for analytics", TechRule("Snowflake")),
+    ],
+)
+def test_criteria_are_read_from_plain_language(description: str, rule: object) -> None:
+    assert rule_for(Criterion(description, description)) == rule
+
+
+def test_regions_are_read_with_their_countries() -> None:
+    rule = rule_for(Criterion("EU", "Headquartered in the EU"))
+    assert isinstance(rule, RegionRule)
+    assert rule.region == "the EU"
+    assert "france" in rule.countries
+    assert "united kingdom" not in rule.countries
+    assert rule_for(Criterion("Say", "Has a friendly logo")) is None
+
+
+def test_place_names_map_to_countries() -> None:
+    assert place_country("Lyon, France") == "france"
+    assert place_country("the heart of Berlin") == "germany"
+    assert place_country("London") == "united kingdom"
+    assert place_country("Atlantis") is None
+
+
+def test_a_numeric_range_is_decided_with_its_quote() -> None:
+    found = evidence("Halvorix employs about 120 people across two offices.", "Stellique has 900 employees.")
+    judged = judge(Criterion("Size", "Between 50 and 500 employees"), "Halvorix", found, as_of=AS_OF)
+    assert judged.verdict == "match"
+    assert "120 employees" in judged.reason
+    assert judged.citations[0].quote == "Halvorix employs about 120 people across two offices."
+    too_small = judge(Criterion("Size", "More than 1,000 employees"), "Halvorix", found, as_of=AS_OF)
+    assert too_small.verdict == "no_match"
+
+
+def test_another_companys_number_is_never_this_ones() -> None:
+    found = evidence("Stellique has 900 employees.", title="Stellique profile")
+    judged = judge(Criterion("Size", "Between 50 and 500 employees"), "Halvorix", found, as_of=AS_OF)
+    assert judged.verdict == "unknown"
+    assert judged.citations == ()
+
+
+def test_revenue_in_millions() -> None:
+    found = evidence("Halvorix reported revenue of $42 million in 2025.")
+    judged = judge(Criterion("Revenue", "Revenue above $10M"), "Halvorix", found, as_of=AS_OF)
+    assert judged.verdict == "match"
+
+
+def test_the_headquarters_region() -> None:
+    found = evidence("Halvorix is headquartered in Lyon, France.")
+    assert judge(Criterion("EU", "Headquartered in the EU"), "Halvorix", found, as_of=AS_OF).verdict == "match"
+    usa = judge(Criterion("NA", "Based in North America"), "Halvorix", found, as_of=AS_OF)
+    assert usa.verdict == "no_match"
+    assert "France" in usa.reason
+
+
+def test_technology_in_use_and_not() -> None:
+    uses = evidence("Halvorix runs its search on Kubernetes in three regions.")
+    assert judge(Criterion("K8s", "Runs on Kubernetes"), "Halvorix", uses, as_of=AS_OF).verdict == "match"
+    left = evidence("Halvorix moved away from Kubernetes in 2024.")
+    assert judge(Criterion("K8s", "Runs on Kubernetes"), "Halvorix", left, as_of=AS_OF).verdict == "no_match"
+    silent = evidence("Halvorix sells search software.")
+    assert judge(Criterion("K8s", "Runs on Kubernetes"), "Halvorix", silent, as_of=AS_OF).verdict == "unknown"
+
+
+def test_an_event_in_a_window_from_the_sentence_or_the_documents_date() -> None:
+    criterion = Criterion("Funding", "Raised money in the last 12 months")
+    recent = evidence("Halvorix raised 30 million dollars in a Series B round in March 2026.")
+    assert judge(criterion, "Halvorix", recent, as_of=AS_OF).verdict == "match"
+    old = evidence("Halvorix raised a seed round in June 2023.")
+    judged = judge(criterion, "Halvorix", old, as_of=AS_OF)
+    assert judged.verdict == "no_match"
+    assert "2023-06" in judged.reason
+    dated = evidence("Halvorix closed its Series A round.", date="2026-09-14")
+    assert judge(criterion, "Halvorix", dated, as_of=AS_OF).verdict == "match"
+    undated = evidence("Halvorix closed its Series A round.")
+    assert judge(criterion, "Halvorix", undated, as_of=AS_OF).verdict == "unknown"
+
+
+def test_dates_are_spans() -> None:
+    assert date_span("in March 2026") == (datetime.date(2026, 3, 1), datetime.date(2026, 3, 31))
+    assert date_span("on 2026-09-14") == (datetime.date(2026, 9, 14),) * 2
+    assert date_span("March 4, 2026") == (datetime.date(2026, 3, 4),) * 2
+    assert date_span("in 2024") == (datetime.date(2024, 1, 1), datetime.date(2024, 12, 31))
+    assert date_span("no date here") is None
+
+
+def test_an_undecidable_criterion_is_unknown_and_says_why() -> None:
+    judged = judge(Criterion("Vibe", "Has a friendly culture"), "Halvorix", evidence("Halvorix is nice."), as_of=AS_OF)
+    assert judged.verdict == "unknown"
+    assert "language-model" in judged.reason
+
+
+def test_fit_score_weighs_the_decided_criteria_and_coverage_counts_them() -> None:
+    found = evidence("Halvorix employs 120 people.", "Halvorix is headquartered in Toronto, Canada.")
+    criteria = [
+        Criterion("Size", "Between 50 and 500 employees", weight=3),
+        Criterion("EU", "Headquartered in the EU", weight=1),
+        Criterion("K8s", "Runs on Kubernetes", weight=2),
+    ]
+    judged = [judge(c, "Halvorix", found, as_of=AS_OF) for c in criteria]
+    assert [j.verdict for j in judged] == ["match", "no_match", "unknown"]
+    assert fit_score(judged) == pytest.approx(0.75)
+    assert coverage(judged) == pytest.approx(2 / 3)
+    assert fit_score([j for j in judged if j.verdict == "unknown"]) is None
