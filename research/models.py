@@ -296,3 +296,37 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.template} report of run {self.run_id}"
+
+
+class IcpBatch(models.Model):
+    """An ICP check of many companies: a CSV's rows, one ICP check run each (research/batches)."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="icp_batches")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    file_name = models.CharField(max_length=255)
+    criteria = models.JSONField(default=list)  # the profile as it was when the batch started
+    rejected = models.JSONField(default=list, blank=True)  # [{"line", "text", "reason"}]: rows not checked
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"ICP batch {self.pk}: {self.file_name}"
+
+
+class IcpBatchRow(models.Model):
+    """One company of a batch and the ICP check run that judges it."""
+
+    batch = models.ForeignKey(IcpBatch, on_delete=models.CASCADE, related_name="rows")
+    line = models.PositiveIntegerField()  # its line in the CSV
+    company = models.CharField(max_length=200)
+    domain = models.CharField(max_length=253, blank=True)
+    notes = models.TextField(blank=True)
+    run = models.OneToOneField(Run, null=True, on_delete=models.SET_NULL, related_name="batch_row")
+
+    class Meta:
+        ordering = ["line", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.company} (line {self.line})"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+from research.batches import views as batches
 from research.corpora import views as corpora
 from research.platform import views as platform
 from research.reporting import views as reporting
@@ -21,6 +22,10 @@ urlpatterns = [
     path("w/<slug:slug>/", workspaces.workspace_detail, name="workspace_detail"),
     path("w/<slug:slug>/members/", workspaces.member_add, name="member_add"),
     path("w/<slug:slug>/icp/", workspaces.icp_update, name="icp_update"),
+    path("w/<slug:slug>/icp/batches/", batches.batch_create, name="batch_create"),
+    path("w/<slug:slug>/icp/batches/<int:batch_id>/", batches.batch_page, name="batch_page"),
+    path("w/<slug:slug>/icp/batches/<int:batch_id>/table/", batches.batch_table, name="batch_table"),
+    path("w/<slug:slug>/icp/batches/<int:batch_id>/export.csv", batches.batch_export, name="batch_export"),
     path("w/<slug:slug>/members/<int:member_id>/remove/", workspaces.member_remove, name="member_remove"),
     # Corpora, uploads and documents
     path("w/<slug:slug>/corpora/", corpora.corpus_create, name="corpus_create"),

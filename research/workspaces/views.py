@@ -10,6 +10,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from research.batches.forms import BatchForm
+from research.batches.selectors import batch_list
 from research.corpora import selectors as corpus_selectors
 from research.corpora.forms import CorpusForm
 from research.models import Membership
@@ -54,18 +56,26 @@ def _icp_lines(icp: list[dict[str, object]]) -> str:
     )
 
 
-def _icp_context(membership: Membership, form: IcpForm | None = None) -> dict[str, object]:
+def icp_context(
+    membership: Membership, form: IcpForm | None = None, *, batch_form: BatchForm | None = None
+) -> dict[str, object]:
+    """What the ideal customer profile card shows: the profile, its form, the batch form, recent batches."""
     try:
         criteria = criteria_from(membership.workspace.icp) if membership.workspace.icp else []
     except ValueError:
         criteria = []
     form = form or IcpForm(initial={"criteria": _icp_lines(membership.workspace.icp or [])})
-    return {"icp": [(criterion, rule_label(criterion)) for criterion in criteria], "icp_form": form}
+    return {
+        "icp": [(criterion, rule_label(criterion)) for criterion in criteria],
+        "icp_form": form,
+        "batch_form": batch_form or BatchForm(workspace=membership.workspace),
+        "batches": batch_list(workspace=membership.workspace),
+    }
 
 
 def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
     return {
-        **_icp_context(membership),
+        **icp_context(membership),
         "membership": membership,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),
@@ -135,8 +145,8 @@ def icp_update(request: HttpRequest, slug: str) -> HttpResponse:
             form = None
     if form is not None and form.errors:
         status = 422
-    context = {"membership": membership, "workspace": membership.workspace, **_icp_context(membership, form)}
+    context = {"membership": membership, "workspace": membership.workspace, **icp_context(membership, form)}
     template = "research/workspace_detail.html#icp" if is_htmx(request) else "research/workspace_detail.html"
     if not is_htmx(request):
-        context = {**_workspace_context(membership, MemberAddForm()), **_icp_context(membership, form)}
+        context = {**_workspace_context(membership, MemberAddForm()), **icp_context(membership, form)}
     return render(request, template, context, status=status)

@@ -3,7 +3,8 @@ worker: the form shows the company field for a report (and says when it is missi
 facet per rollout (each headed with its facet), and the report appears live with a section per facet, an
 executive summary, citation chips that open the document at the quote, and its exports. Then an ICP defined
 on the workspace page (its error path first) is checked against the same company: a verdict per criterion,
-the fit score and the coverage."""
+the fit score and the coverage; and a CSV of companies (one row malformed) is checked as a batch whose
+table fills in live, sorts by fit and exports as CSV."""
 
 from __future__ import annotations
 
@@ -84,6 +85,26 @@ def _icp(page: Page, base: str, slug: str) -> None:
     assert page.locator("table.criteria [data-verdict=unknown]").count() == 1
 
 
+def _batch(page: Page, base: str, slug: str, folder: Path) -> None:
+    leads = folder / "leads.csv"
+    leads.write_text("Company;Domain\nStellique;stellique.fr\nHalvorix;halvorix.com\n;nobody.com\n")
+    page.goto(f"{base}/w/{slug}/")
+    page.set_input_files("#id_file", str(leads))
+    page.click("text=Check companies")
+    page.wait_for_url(f"{base}/w/{slug}/icp/batches/*/")
+    expect(page.locator("#batch [role=status]")).to_contain_text("2 of 2 checks ended", timeout=120_000)
+    assert "Line 4: no company name" in page.inner_text("body")
+    page.click("#batch th a:has-text('Fit')")
+    expect(page.locator("#batch tbody tr").first).to_contain_text("Halvorix")
+    page.screenshot(path=str(screenshot_path("icp-batch")), full_page=True)
+    first = page.locator("#batch tbody tr").first
+    assert "100%" in first.inner_text()
+    assert page.locator("#batch tbody tr").nth(1).locator("[data-verdict=no_match]").count() == 2
+    with page.expect_download() as download:
+        page.click("text=Export CSV")
+    assert "Halvorix" in Path(download.value.path()).read_text()
+
+
 def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
     process_env, make_user, make_workspace, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -115,6 +136,7 @@ def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
                 log_in(page, base, user="ada", password=PASSWORD)
                 _report(page, base, workspace.slug)
                 _icp(page, base, workspace.slug)
+                _batch(page, base, workspace.slug, tmp_path)
             except Exception:
                 page.screenshot(path=str(screenshot_path("report-failure")), full_page=True)
                 print(processes.tail(logs["worker"], 60), processes.tail(logs["web"], 30))
@@ -122,6 +144,8 @@ def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
         runs = list(Run.objects.filter(workspace=workspace).order_by("pk"))
         assert [(run.template, run.status, run.subject) for run in runs] == [
             ("competitor", RunStatus.FINISHED, "Halvorix"),
+            ("icp", RunStatus.FINISHED, "Halvorix"),
+            ("icp", RunStatus.FINISHED, "Stellique"),
             ("icp", RunStatus.FINISHED, "Halvorix"),
         ]
     finally:
