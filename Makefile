@@ -71,6 +71,9 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py bench_harness --json bench-results/harness.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_events --runs 10 --events 1000 --json bench-results/events.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_run_page --json bench-results/run_page.json
+	$(BENCH_ENV) $(BIN)/python manage.py migrate -v0
+	$(BENCH_ENV) $(BIN)/python manage.py bench_reports --json bench-results/reports_speed.json
+	$(BENCH_ENV) $(BIN)/python manage.py evaluate_reports --json bench-results/reports_demo.json
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
 	  --backend heuristic --rollouts 4 --budget 32768 --top-k 10 --json bench-results/eval_musique_r4.json
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \

@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 
 from research.harness.budget import BudgetConfig
 
-MAX_ROLLOUTS = 8  # rollouts searching at once (and the most a free question may ask for)
-MAX_RUN_ROLLOUTS = 16  # a report runs one rollout per facet; at most MAX_ROLLOUTS of them at once
+MAX_ROLLOUTS = 8  # the most a free question may ask for
+MAX_RUN_ROLLOUTS = 16  # a report runs one rollout per facet or criterion, all at once
 DEFAULT_ROLLOUTS = 4  # "Context-1 (4x)": four rollouts fused by RRF
 DEFAULT_MAX_TURNS = 16
 DEFAULT_TOP_K = 10  # documents in the final ranking

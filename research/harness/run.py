@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from research.harness.config import MAX_ROLLOUTS, HarnessConfig
+from research.harness.config import HarnessConfig
 from research.harness.context import Counter
 from research.harness.loop import Rollout, RolloutOutcome
 from research.harness.ports import Corpus, EventSink, InferenceBackend
@@ -78,17 +78,15 @@ async def run_research(
                 on_turn=fused_update,
             )
         )
-    at_once = asyncio.Semaphore(MAX_ROLLOUTS)
-    outcomes = await asyncio.gather(*(_guarded(r, emit, at_once) for r in rollouts))
+    outcomes = await asyncio.gather(*(_guarded(r, emit) for r in rollouts))
     stopped = any(outcome.reason == "cancelled" for outcome in outcomes)  # a cancel after every rollout
     return _finish(outcomes, config, emit, cancel_reason() if stopped else None)  # ended changes nothing
 
 
-async def _guarded(rollout: Rollout, emit: Callable[[Event], None], at_once: asyncio.Semaphore) -> RolloutOutcome:
-    """Run one rollout (when fewer than MAX_ROLLOUTS others are running); a failure ends only this rollout."""
+async def _guarded(rollout: Rollout, emit: Callable[[Event], None]) -> RolloutOutcome:
+    """Run one rollout; a failure ends only this rollout."""
     try:
-        async with at_once:
-            outcome = await rollout.run()
+        outcome = await rollout.run()
     except Exception as error:
         logger.warning("rollout %s failed: %s", rollout.index, error, exc_info=True)
         outcome = RolloutOutcome(reason="failed", turns=rollout.turn, error=f"{type(error).__name__}: {error}")

@@ -30,6 +30,15 @@ def stale_before() -> str:
     return (timezone.now() - datetime.timedelta(days=settings.REPORT_STALE_DAYS)).date().isoformat()
 
 
+def run_as_of(run: Run) -> datetime.date:
+    """The day an ICP check's time windows end: today, or the run's ``as_of`` option (evaluations set it)."""
+    given = run.options.get("as_of") if isinstance(run.options, dict) else None
+    try:
+        return datetime.date.fromisoformat(str(given)) if given else timezone.localdate()
+    except ValueError:
+        return timezone.localdate()
+
+
 def report_save(run: Run, report: WrittenReport) -> Report:
     """Store ``report`` as the run's report (replacing one an earlier attempt wrote)."""
     claims = len(report.summary) + sum(len(section.claims) for section in report.sections)
@@ -65,7 +74,7 @@ def report_write(
         if run.template == RunTemplate.ICP:
             pooled = list(by_chunk([e for ranking in found for e in evidence_for_run(run, ranking)]).values())
             record(WritingStarted(writer="rules", template=run.template, evidence=len(pooled)))
-            report = icp_report(run.subject, run_criteria(run), pooled, as_of=timezone.localdate())
+            report = icp_report(run.subject, run_criteria(run), pooled, as_of=run_as_of(run))
         elif facets:
             per_facet = [
                 FacetEvidence(facet, tuple(evidence_for_run(run, ranking)))

@@ -14,14 +14,17 @@ mentioned in the same document) is left out. A facet with no supported claim say
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research.protocol.report import Claim, Removed, Report, Section
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, verified
+from research.reports.extractive import topic
 from research.reports.text import about
 from research.reports.writers import Brief, Writer
+from research.retrieval.sparse import tokenize
 
 FACET_CLAIMS = 4
 SUMMARY_CLAIMS = 5
@@ -137,6 +140,22 @@ def _facet_section(
     return section, removed, draft.notes, draft.writer
 
 
+def _once(company: str, facets: Sequence[FacetEvidence], sections: list[Section]) -> list[Section]:
+    """Each claim in one section only: where it holds more of the facet's own words, then where the writer
+    ranked it higher (then the earlier facet)."""
+    best: dict[str, tuple[int, int, int]] = {}
+    for index, (item, section) in enumerate(zip(facets, sections, strict=True)):
+        focus = set(tokenize([topic(Brief(focus=item.facet.ask(company), evidence=(), subject=company))])[0])
+        for position, claim in enumerate(section.claims):
+            shared = len(focus & set(tokenize([claim.text])[0]))
+            best[claim.text] = min(best.get(claim.text, (-shared, position, index)), (-shared, position, index))
+    result = []
+    for index, section in enumerate(sections):
+        claims = tuple(claim for claim in section.claims if best[claim.text][2] == index)
+        result.append(dataclasses.replace(section, claims=claims, not_found=not claims))
+    return result
+
+
 def company_report(
     template: str,
     company: str,
@@ -156,6 +175,7 @@ def company_report(
         sections.append(section)
         removed += lost
         notes += [note for note in facet_notes if note not in notes]
+    sections = _once(company, facets, sections)
     if template == "prospect":
         dated = [claim for section in sections for claim in section.claims if claim.date]
         newest = sorted(dict.fromkeys(dated), key=lambda claim: claim.date or "", reverse=True)

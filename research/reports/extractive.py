@@ -123,9 +123,18 @@ def scored(brief: Brief, embedder: Embedder | None) -> list[Candidate]:
     return sorted(ranked, key=lambda c: (-c.score, order[id(c)]))
 
 
+_FIELD = re.compile(r"\b[a-z_]{2,20}: ")
+
+
+def statement(text: str) -> bool:
+    """Whether a sentence reads as a statement: not a table row or a list of fields ("date_seen: ...
+    company: ..."), not markup."""
+    return text.count("|") < 2 and len(_FIELD.findall(text)) < 3 and "**" not in text
+
+
 def about_subject(subject: str, candidate: Candidate) -> bool:
-    """Whether a sentence is about the report's company (``research.reports.text.about``)."""
-    return about(subject, candidate.text, [candidate.evidence.title])
+    """Whether a sentence is a statement about the report's company (``research.reports.text.about``)."""
+    return statement(candidate.text) and about(subject, candidate.text, [candidate.evidence.title])
 
 
 def expected_kind(question: str, candidate: Candidate) -> bool:
@@ -190,11 +199,36 @@ def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subjec
     return chosen
 
 
+class RememberingEmbedder:
+    """An embedder that embeds each sentence once: a report's facets draw on mostly the same chunks, so one
+    writer (one report) reuses the vectors of the sentences it has already seen."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.vectors: dict[str, np.ndarray] = {}
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.inner.embed_query(text)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        missing = list(dict.fromkeys(text for text in texts if text not in self.vectors))
+        if missing:
+            for text, vector in zip(missing, self.inner.embed_documents(missing), strict=True):
+                self.vectors[text] = vector
+        if not texts:
+            return self.inner.embed_documents([])
+        return np.stack([self.vectors[text] for text in texts])
+
+
 class ExtractiveWriter:
     name = "extractive"
 
     def __init__(self, embedder: Embedder | None = None) -> None:
-        self.embedder = embedder
+        self.embedder: Embedder | None = RememberingEmbedder(embedder) if embedder is not None else None
 
     def write(self, brief: Brief) -> Draft:
         ranked = scored(brief, self.embedder)

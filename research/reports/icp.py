@@ -238,7 +238,20 @@ CITIES = {
     "singapore": "singapore", "bangalore": "india", "bengaluru": "india", "mumbai": "india", "tel aviv": "israel",
     "sydney": "australia", "melbourne": "australia", "auckland": "new zealand", "lagos": "nigeria",
     "nairobi": "kenya", "cape town": "south africa", "dubai": "united arab emirates", "seoul": "south korea",
-    "shanghai": "china", "beijing": "china", "shenzhen": "china",
+    "shanghai": "china", "beijing": "china", "shenzhen": "china", "stuttgart": "germany", "dusseldorf": "germany",
+    "indianapolis": "united states", "hartford": "united states", "houston": "united states",
+    "dallas": "united states", "philadelphia": "united states", "portland": "united states",
+    "washington": "united states", "miami": "united states", "ottawa": "canada", "calgary": "canada",
+    "leeds": "united kingdom", "glasgow": "united kingdom", "bristol": "united kingdom",
+    "eindhoven": "netherlands", "the hague": "netherlands", "ghent": "belgium", "lille": "france", "bordeaux": "france",
+    "seville": "spain", "bilbao": "spain", "naples": "italy", "florence": "italy", "zagreb": "croatia",
+    "ljubljana": "slovenia", "bratislava": "slovakia", "sofia": "bulgaria", "malmo": "sweden", "aarhus": "denmark",
+    "bergen": "norway", "tampere": "finland", "cork": "ireland", "gdansk": "poland", "wroclaw": "poland",
+    "brno": "czechia", "basel": "switzerland", "graz": "austria", "hong kong": "china", "osaka": "japan",
+    "hyderabad": "india", "pune": "india", "chennai": "india", "jakarta": "indonesia", "perth": "australia",
+    "brisbane": "australia", "johannesburg": "south africa", "cairo": "egypt", "casablanca": "morocco",
+    "accra": "ghana", "riyadh": "saudi arabia", "abu dhabi": "united arab emirates", "bogota": "colombia",
+    "santiago": "chile", "lima": "peru", "montevideo": "uruguay", "rio de janeiro": "brazil",
 }  # fmt: skip
 COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
 _HQ = re.compile(
@@ -383,9 +396,40 @@ def company_sentences(company: str, evidence: Iterable[Evidence]) -> list[Senten
     return found
 
 
+_FIELD = re.compile(r"(?:^|\s)([a-z][a-z_]{1,30}):\s")
+EMPLOYEE_FIELDS = ("employees", "employee_count", "num_employees", "headcount", "staff", "fte")
+REVENUE_FIELDS = ("revenue", "annual_revenue", "revenue_usd", "arr")
+COUNTRY_FIELDS = ("hq_country", "headquarters_country", "country")
+CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
+
+
+def fields_of(text: str) -> dict[str, str]:
+    """A record's ``name: value`` fields (a CSV row as ingested), or nothing for a sentence of prose."""
+    marks = list(_FIELD.finditer(text))
+    if len(marks) < 3:
+        return {}
+    found: dict[str, str] = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        end = following.start() if following else len(text)
+        found.setdefault(mark.group(1).casefold(), text[mark.end() : end].strip())
+    return found
+
+
+def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
+    for name in names:
+        match = re.fullmatch(rf"(?i)\s*{_AMOUNT}\s*", fields.get(name, ""))
+        if match:
+            return _value(match.group(1), match.group(2))
+    return None
+
+
 def _numbers_in(sentence: str, metric: str) -> list[float]:
     words = _EMPLOYEE_WORDS if metric == "employees" else _REVENUE_WORDS
     found: list[float] = []
+    fields = fields_of(sentence)
+    if fields:
+        value = _field_number(fields, EMPLOYEE_FIELDS if metric == "employees" else REVENUE_FIELDS)
+        return [] if value is None else [value]
     if metric == "employees":
         patterns = [
             rf"(?i){_AMOUNT}\s*\+?\s*(?:full-time\s+)?{words}\b",
@@ -417,10 +461,21 @@ def _judge_numeric(rule: NumericRule, found: Sequence[Sentence]) -> Judged | Non
     return None
 
 
+def _record_country(text: str) -> str | None:
+    """A record's headquarters country, from its country field or else its city field."""
+    fields = fields_of(text)
+    for name in (*COUNTRY_FIELDS, *CITY_FIELDS):
+        if fields.get(name) and (country := place_country(fields[name])) is not None:
+            return country
+    return None
+
+
 def _judge_region(rule: RegionRule, found: Sequence[Sentence]) -> Judged | None:
     for sentence in found:
-        match = _HQ.search(sentence.text)
-        country = place_country(match.group(1)) if match else None
+        country = _record_country(sentence.text)
+        if country is None:
+            match = _HQ.search(sentence.text)
+            country = place_country(match.group(1)) if match else None
         if country is None:
             continue
         inside = country in rule.countries

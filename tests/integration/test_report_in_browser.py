@@ -31,7 +31,7 @@ def _report(page: Page, base: str, slug: str) -> None:
     expect(page.locator("#id_company")).to_be_visible()
     expect(page.locator("#id_question")).to_be_hidden()
     expect(page.locator("#id_rollouts")).to_be_hidden()  # a report runs one rollout per facet
-    expect(page.locator("#run-estimate")).to_contain_text("for 9 rollouts (one per facet")
+    expect(page.locator("#run-estimate")).to_contain_text("for 9 rollouts (one per facet, all at once)")
     page.click("text=Start run")
     page.wait_for_selector("#run-form .error:has-text('Name the company the report is about.')", timeout=15_000)
     expect(page.locator("#id_company")).to_be_visible()  # the swapped form keeps the report's fields shown

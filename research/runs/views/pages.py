@@ -73,7 +73,6 @@ def _estimate(form: RunForm) -> dict[str, Any]:
             "cost": cost,
             "rollouts": facets or values["rollouts"],
             "facets": facets,
-            "at_once": limits.ROLLOUTS.high,
         }
     except ValidationError as error:
         return {"errors": [message for messages in error.message_dict.values() for message in messages]}

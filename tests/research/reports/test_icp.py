@@ -148,3 +148,21 @@ def test_fit_score_weighs_the_decided_criteria_and_coverage_counts_them() -> Non
     assert fit_score(judged) == pytest.approx(0.75)
     assert coverage(judged) == pytest.approx(2 / 3)
     assert fit_score([j for j in judged if j.verdict == "unknown"]) is None
+
+
+def test_a_record_row_is_read_by_its_fields() -> None:
+    row = (
+        "account_id: ACC-1042\naccount_name: Kilnbrook Logistics\nemployees: 2400\nhq_city: Rotterdam\n"
+        "hq_country: Netherlands\ntech_stack: Tavelnor Lakehouse; Kubernetes\narr_band: $100k-$250k\n"
+        "notes: Inbound May 2026. Referred by 12 partners."
+    )
+    found = evidence(row, title="crm-accounts-export row 7")
+    size = judge(Criterion("Size", "Between 500 and 20,000 employees"), "Kilnbrook Logistics", found, as_of=AS_OF)
+    assert size.verdict == "match"
+    assert "2,400 employees" in size.reason
+    region = judge(Criterion("EMEA", "Headquartered in EMEA"), "Kilnbrook Logistics", found, as_of=AS_OF)
+    assert region.verdict == "match"
+    assert "Netherlands" in region.reason
+    revenue = judge(Criterion("Revenue", "Revenue above $10M"), "Kilnbrook Logistics", found, as_of=AS_OF)
+    assert revenue.verdict == "unknown"  # a band is not a revenue figure, and the notes' numbers are not either
+    assert judge(Criterion("K8s", "Runs on Kubernetes"), "Kilnbrook Logistics", found, as_of=AS_OF).verdict == "match"

@@ -147,7 +147,7 @@ def test_the_estimate_follows_the_form_and_scales_with_rollouts(team, login) -> 
     assert "enter a whole number" in estimate(rollouts="many")
     report = estimate(rollouts=4, template="competitor", aspects="EU data\n\nSOC 2")
     assert "about 66 model calls" in report  # nine facets and two aspects: one rollout each, 6 calls a rollout
-    assert "for 11 rollouts (one per facet, at most 8 at once);" in report
+    assert "for 11 rollouts (one per facet, all at once);" in report
 
 
 def test_a_finished_run_is_replayed_from_storage_without_a_socket(team, login) -> None:  # type: ignore[no-untyped-def]

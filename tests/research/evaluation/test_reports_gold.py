@@ -1,0 +1,56 @@
+"""The demo gold file for reports stays usable: every fact's terms are in its sentence, the sentence names the
+company and comes from a corpus file; every ICP criterion is one the offline judge reads; and
+``evaluate_reports`` runs end to end on the demo corpus (citations all verified, its workspace removed)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from research.demo.seed import DEMO_CORPUS_DIR
+from research.evaluation.reports import gold_from
+from research.models import Workspace
+from research.reports.icp import Criterion, rule_for
+from research.reports.text import fold, names_company
+
+GOLD = json.loads((DEMO_CORPUS_DIR / "reports_gold.json").read_text(encoding="utf-8"))
+
+
+def test_every_fact_is_a_sentence_of_the_corpus_about_its_company() -> None:
+    gold = gold_from(GOLD)
+    assert sum(len(facts) for facts in gold.facts.values()) >= 30
+    for company in GOLD["competitors"]:
+        for fact in company["facts"]:
+            source = DEMO_CORPUS_DIR / fact["source"]
+            assert source.is_file(), fact["source"]
+            assert names_company(company["company"], fact["sentence"]), fact
+            assert all(f" {fold(term)} " in f" {fold(fact['sentence'])} " for term in fact["all"]), fact
+            words = fold(fact["sentence"]).split()[:6]
+            text = html.unescape(re.sub(r"<[^>]+>", " ", source.read_text(encoding="utf-8", errors="replace")))
+            assert " ".join(words) in fold(text), fact
+
+
+def test_every_icp_criterion_is_read_by_the_offline_judge() -> None:
+    for item in GOLD["icp"]:
+        assert rule_for(Criterion(item["name"], item["description"])) is not None, item
+    names = {item["name"] for item in GOLD["icp"]}
+    for prospect in GOLD["prospects"]:
+        assert set(prospect["icp"]) == names, prospect["company"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_evaluate_reports_runs_on_the_demo_corpus(tmp_path: Path) -> None:
+    target = tmp_path / "reports.json"
+    call_command("evaluate_reports", json=target, max_turns=3)
+    figures = json.loads(target.read_text())
+    assert figures["citations_verified"] == 1.0
+    assert figures["counts"]["gold_facts"] == sum(len(c["facts"]) for c in GOLD["competitors"])
+    assert figures["counts"]["criteria_judged"] == len(GOLD["icp"]) * len(GOLD["prospects"])
+    assert 0.0 <= figures["fact_recall"] <= figures["fact_recall_any_section"] <= 1.0
+    assert figures["icp_decided_accuracy"] is not None
+    assert not Workspace.objects.exists()
