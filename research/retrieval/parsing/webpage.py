@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import trafilatura
@@ -38,8 +39,15 @@ def parse_html(source: Source, options: ParseOptions, budget: OutputBudget) -> P
     return ParseOutcome(source_name=source.name, documents=[document], errors=[])
 
 
+_TIME_TAG = re.compile(r"</?time\b[^>]*>", re.IGNORECASE)
+
+
 def extract_page(html: str) -> Page:
-    """Main-content extraction; pages too small or odd for it fall back to trafilatura's plain conversion."""
+    """Main-content extraction; pages too small or odd for it fall back to trafilatura's plain conversion.
+
+    ``<time>`` elements are unwrapped first: trafilatura drops them inside some blocks, and with them the
+    dates a page states ("Prices last updated <time>January 6, 2026</time>." became "... updated .")."""
+    html = _TIME_TAG.sub("", html)
     found = trafilatura.bare_extraction(
         html,
         with_metadata=True,

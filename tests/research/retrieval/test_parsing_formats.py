@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from research.demo.seed import DEMO_CORPUS_DIR as DEMO
 from research.retrieval.parsing import ParseError, ParseOptions, parse_bytes
 from tests.research.retrieval import samples
 
@@ -60,6 +61,13 @@ def test_it_extracts_the_main_text_of_html_and_drops_boilerplate() -> None:
     assert document.title == "Reciprocal rank fusion"
     assert document.metadata == {"author": "Ada Lovelace"}
     assert document.kind == "html"
+
+
+def test_it_keeps_the_dates_of_time_elements() -> None:
+    page = (DEMO / "html" / "halvorix-pricing-2026-03.html").read_bytes()  # where trafilatura dropped them
+    [document] = parse_bytes("pricing.html", page).documents
+
+    assert "Prices last updated January 6, 2026." in document.text
 
 
 def test_it_falls_back_to_plain_conversion_for_tiny_html() -> None:
