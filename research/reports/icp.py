@@ -219,40 +219,69 @@ COUNTRY_ALIASES = {
     "uae": "united arab emirates",
     "korea": "south korea",
 }
+CITIES_BY_COUNTRY = """
+    germany: berlin, munich, hamburg, frankfurt, cologne, stuttgart, dusseldorf
+    france: paris, lyon, marseille, toulouse, nantes, lille, bordeaux
+    netherlands: amsterdam, rotterdam, utrecht, eindhoven, the hague
+    belgium: brussels, antwerp, ghent
+    spain: madrid, barcelona, valencia, seville, bilbao
+    portugal: lisbon, porto
+    italy: milan, rome, turin, naples, florence
+    austria: vienna, graz
+    switzerland: zurich, geneva, basel
+    sweden: stockholm, gothenburg, malmo
+    denmark: copenhagen, aarhus
+    norway: oslo, bergen
+    finland: helsinki, tampere
+    ireland: dublin, cork
+    poland: warsaw, krakow, gdansk, wroclaw
+    czechia: prague, brno
+    hungary: budapest
+    romania: bucharest
+    greece: athens
+    estonia: tallinn
+    latvia: riga
+    lithuania: vilnius
+    luxembourg: luxembourg city
+    united kingdom: london, manchester, edinburgh, cambridge, leeds, glasgow, bristol
+    united states: new york, san francisco, boston, seattle, austin, chicago, los angeles, denver, atlanta
+    united states: palo alto, indianapolis, hartford, houston, dallas, philadelphia, portland, washington, miami
+    canada: toronto, vancouver, montreal, ottawa, calgary
+    mexico: mexico city
+    brazil: sao paulo, rio de janeiro
+    argentina: buenos aires
+    japan: tokyo, osaka
+    singapore: singapore
+    india: bangalore, bengaluru, mumbai, hyderabad, pune, chennai
+    israel: tel aviv
+    australia: sydney, melbourne, perth, brisbane
+    new zealand: auckland
+    nigeria: lagos
+    kenya: nairobi
+    south africa: cape town, johannesburg
+    united arab emirates: dubai, abu dhabi
+    south korea: seoul
+    china: shanghai, beijing, shenzhen, hong kong
+    croatia: zagreb
+    slovenia: ljubljana
+    slovakia: bratislava
+    bulgaria: sofia
+    indonesia: jakarta
+    egypt: cairo
+    morocco: casablanca
+    ghana: accra
+    saudi arabia: riyadh
+    colombia: bogota
+    chile: santiago
+    peru: lima
+    uruguay: montevideo
+"""
 CITIES = {
-    "berlin": "germany", "munich": "germany", "hamburg": "germany", "frankfurt": "germany", "cologne": "germany",
-    "paris": "france", "lyon": "france", "marseille": "france", "toulouse": "france", "nantes": "france",
-    "amsterdam": "netherlands", "rotterdam": "netherlands", "utrecht": "netherlands", "brussels": "belgium",
-    "antwerp": "belgium", "madrid": "spain", "barcelona": "spain", "valencia": "spain", "lisbon": "portugal",
-    "porto": "portugal", "milan": "italy", "rome": "italy", "turin": "italy", "vienna": "austria",
-    "zurich": "switzerland", "geneva": "switzerland", "stockholm": "sweden", "gothenburg": "sweden",
-    "copenhagen": "denmark", "oslo": "norway", "helsinki": "finland", "dublin": "ireland", "warsaw": "poland",
-    "krakow": "poland", "prague": "czechia", "budapest": "hungary", "bucharest": "romania", "athens": "greece",
-    "tallinn": "estonia", "riga": "latvia", "vilnius": "lithuania", "luxembourg city": "luxembourg",
-    "london": "united kingdom", "manchester": "united kingdom", "edinburgh": "united kingdom",
-    "cambridge": "united kingdom", "new york": "united states", "san francisco": "united states",
-    "boston": "united states", "seattle": "united states", "austin": "united states", "chicago": "united states",
-    "los angeles": "united states", "denver": "united states", "atlanta": "united states",
-    "palo alto": "united states", "toronto": "canada", "vancouver": "canada", "montreal": "canada",
-    "mexico city": "mexico", "sao paulo": "brazil", "buenos aires": "argentina", "tokyo": "japan",
-    "singapore": "singapore", "bangalore": "india", "bengaluru": "india", "mumbai": "india", "tel aviv": "israel",
-    "sydney": "australia", "melbourne": "australia", "auckland": "new zealand", "lagos": "nigeria",
-    "nairobi": "kenya", "cape town": "south africa", "dubai": "united arab emirates", "seoul": "south korea",
-    "shanghai": "china", "beijing": "china", "shenzhen": "china", "stuttgart": "germany", "dusseldorf": "germany",
-    "indianapolis": "united states", "hartford": "united states", "houston": "united states",
-    "dallas": "united states", "philadelphia": "united states", "portland": "united states",
-    "washington": "united states", "miami": "united states", "ottawa": "canada", "calgary": "canada",
-    "leeds": "united kingdom", "glasgow": "united kingdom", "bristol": "united kingdom",
-    "eindhoven": "netherlands", "the hague": "netherlands", "ghent": "belgium", "lille": "france", "bordeaux": "france",
-    "seville": "spain", "bilbao": "spain", "naples": "italy", "florence": "italy", "zagreb": "croatia",
-    "ljubljana": "slovenia", "bratislava": "slovakia", "sofia": "bulgaria", "malmo": "sweden", "aarhus": "denmark",
-    "bergen": "norway", "tampere": "finland", "cork": "ireland", "gdansk": "poland", "wroclaw": "poland",
-    "brno": "czechia", "basel": "switzerland", "graz": "austria", "hong kong": "china", "osaka": "japan",
-    "hyderabad": "india", "pune": "india", "chennai": "india", "jakarta": "indonesia", "perth": "australia",
-    "brisbane": "australia", "johannesburg": "south africa", "cairo": "egypt", "casablanca": "morocco",
-    "accra": "ghana", "riyadh": "saudi arabia", "abu dhabi": "united arab emirates", "bogota": "colombia",
-    "santiago": "chile", "lima": "peru", "montevideo": "uruguay", "rio de janeiro": "brazil",
-}  # fmt: skip
+    city.strip(): country.strip()
+    for line in CITIES_BY_COUNTRY.strip().splitlines()
+    for country, _, cities in [line.partition(":")]
+    for city in cities.split(",")
+}
 COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
 _HQ = re.compile(
     r"(?i)\b(?:headquartered|headquarters|based|located|hq|head office|offices?|registered)\b[^.;]{0,30}?\bin\b"
@@ -501,16 +530,21 @@ def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
     return None
 
 
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"), ("may",), ("june", "jun"),
-         ("july", "jul"), ("august", "aug"), ("september", "sep", "sept"), ("october", "oct"),
-         ("november", "nov"), ("december", "dec")],
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
+_MONTH_NAMES = (
+    "january jan",
+    "february feb",
+    "march mar",
+    "april apr",
+    "may",
+    "june jun",
+    "july jul",
+    "august aug",
+    "september sep sept",
+    "october oct",
+    "november nov",
+    "december dec",
+)
+_MONTHS = {name: number for number, names in enumerate(_MONTH_NAMES, start=1) for name in names.split()}
 _ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
 _MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})\s+)?([a-z]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
 _YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")

@@ -67,10 +67,8 @@ def test_the_icp_command_takes_criteria_from_a_file(owner, tmp_path: Path) -> No
         )
     )
     target = tmp_path / "icp.json"
-    call_command(
-        "report", "icp", company="Halvorix", workspace=owner.workspace.slug, corpus=["Profiles"],
-        criteria=criteria, json=target,
-    )  # fmt: skip
+    arguments = {"company": "Halvorix", "workspace": owner.workspace.slug, "corpus": ["Profiles"]}
+    call_command("report", "icp", criteria=criteria, json=target, **arguments)
     body = json.loads(target.read_text())
     assert body["template"] == "icp"
     assert [(c["name"], c["verdict"]) for c in body["criteria"]] == [
@@ -95,9 +93,7 @@ def test_the_icp_command_explains_bad_criteria(owner, tmp_path: Path, content, m
     ingest(owner, "Profiles", {"a.txt": b"Halvorix employs 120 people."})
     criteria = tmp_path / "criteria.json"
     criteria.write_text(content)
+    arguments = {"company": "Halvorix", "workspace": owner.workspace.slug, "corpus": ["Profiles"]}
     with pytest.raises(CommandError, match=message):
-        call_command(
-            "report", "icp", company="Halvorix", workspace=owner.workspace.slug, corpus=["Profiles"],
-            criteria=criteria, json=tmp_path / "r.json",
-        )  # fmt: skip
+        call_command("report", "icp", criteria=criteria, json=tmp_path / "r.json", **arguments)
     assert not Run.objects.exists()
