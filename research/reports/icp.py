@@ -22,12 +22,12 @@ import datetime
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, claim_problem
-from research.reports.text import about, fold, sentences
+from research.reports.text import about, fold, names_company, sentences
 
 MAX_CRITERIA = 12
 MAX_WEIGHT = 100.0
@@ -602,10 +602,28 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
     return None
 
 
-def judge(criterion: Criterion, company: str, evidence: Sequence[Evidence], *, as_of: datetime.date) -> Judged:
-    """The criterion's verdict for ``company`` from ``evidence`` (never match or no_match without a quote)."""
+class ModelJudge(Protocol):
+    """A language model's judge for the criteria the rules cannot read (the openai writer's ``icp_judge``)."""
+
+    def __call__(self, criterion: Criterion, company: str, evidence: Sequence[Evidence]) -> Judged: ...
+
+
+def judge(
+    criterion: Criterion,
+    company: str,
+    evidence: Sequence[Evidence],
+    *,
+    as_of: datetime.date,
+    model: ModelJudge | None = None,
+) -> Judged:
+    """The criterion's verdict for ``company`` from ``evidence`` (never match or no_match without a quote); a
+    criterion the rules cannot read goes to ``model`` when there is one."""
     found = company_sentences(company, evidence)
     rule = rule_for(criterion)
+    if rule is None and model is not None:
+        about_it = [item for item in evidence if names_company(company, item.text)] or list(evidence)
+        answer = model(criterion, company, about_it)
+        return Judged(criterion.name, answer.verdict, answer.reason, answer.citations, criterion.weight)
     decided: Judged | None = None
     match rule:
         case NumericRule():
@@ -654,7 +672,12 @@ def _checked(judged: Judged, chunks: Mapping[str, Evidence]) -> tuple[Judged, Re
 
 
 def icp_report(
-    company: str, criteria: Sequence[Criterion], evidence: Sequence[Evidence], *, as_of: datetime.date
+    company: str,
+    criteria: Sequence[Criterion],
+    evidence: Sequence[Evidence],
+    *,
+    as_of: datetime.date,
+    model: ModelJudge | None = None,
 ) -> Report:
     """Every criterion judged for ``company`` from the run's ``evidence``, checked, with the fit score over the
     decided criteria and the coverage beside it."""
@@ -662,7 +685,7 @@ def icp_report(
     results: list[Judged] = []
     removed: list[Removed] = []
     for criterion in criteria:
-        judged, lost = _checked(judge(criterion, company, evidence, as_of=as_of), chunks)
+        judged, lost = _checked(judge(criterion, company, evidence, as_of=as_of, model=model), chunks)
         results.append(judged)
         removed += [lost] if lost else []
     cited = [Claim(text=j.reason, citations=j.citations) for j in results if j.citations]
@@ -671,7 +694,7 @@ def icp_report(
     notes = [f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()})."]
     return Report(
         template="icp",
-        writer="rules",  # the offline judge (README, "ICP checks")
+        writer="rules" if model is None else "rules + openai",  # (README, "Reports")
         subject=company,
         removed=tuple(removed),
         sources=sources_of(cited, evidence),
