@@ -156,6 +156,40 @@ def _once(company: str, facets: Sequence[FacetEvidence], sections: list[Section]
     return result
 
 
+def _first_lower(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _openers(
+    company: str,
+    writer: Writer,
+    facts: list[Claim],
+    facets: Sequence[FacetEvidence],
+    stale_before: str | None,
+) -> tuple[Section | None, list[Removed], str]:
+    """A prospect brief's suggested opening lines: only from a language-model writer, each held by the citation
+    check to the quotes of the facts it draws on."""
+    suggest = getattr(writer, "openers", None)
+    if suggest is None:
+        return None, [], "Suggested opening lines need a language-model writer (WRITER_BACKEND=openai)."
+    if not facts:
+        return None, [], "No opening lines: nothing was found to open with."
+    try:
+        lines = suggest(company, facts)
+    except Exception as error:  # the writer's reply failed twice: the brief stands without lines
+        return None, [], f"The opening lines could not be written ({type(error).__name__}: {error})."
+    chunks = by_chunk([e for item in facets for e in item.evidence])
+    # A line's first word is capitalised by its place ("Congratulations on ..."), not as a name to be found in
+    # the quotes; every other name and number still must be.
+    originals = {_first_lower(line.text): line.text for line in lines}
+    checked = [dataclasses.replace(line, text=_first_lower(line.text)) for line in lines]
+    shown, removed = verified(checked, chunks, stale_before=stale_before)
+    shown = [dataclasses.replace(claim, text=originals[claim.text]) for claim in shown]
+    removed = [dataclasses.replace(item, text=originals.get(item.text, item.text)) for item in removed]
+    section = Section(facet="openers", title="Suggested opening lines", claims=tuple(shown), not_found=not shown)
+    return section, removed, "Opening lines suggested by the openai writer; each holds only its facts' quotes."
+
+
 def company_report(
     template: str,
     company: str,
@@ -180,11 +214,15 @@ def company_report(
         dated = [claim for section in sections for claim in section.claims if claim.date]
         newest = sorted(dict.fromkeys(dated), key=lambda claim: claim.date or "", reverse=True)
         summary = tuple(newest[:SUMMARY_CLAIMS])
+        openers, lost, note = _openers(company, writer, [c for s in sections for c in s.claims], facets, stale_before)
+        sections += [openers] if openers is not None else []
+        removed += lost
+        notes.append(note)
     else:
         summary = tuple(dict.fromkeys(s.claims[0] for s in sections if s.claims))[:SUMMARY_CLAIMS]
     cited = [claim for section in sections for claim in section.claims]
     evidence = [e for item in facets for e in item.evidence]
-    missing = [s.title for s in sections if s.not_found]
+    missing = [s.title for s in sections if s.not_found and s.facet != "openers"]
     if missing:
         notes.append("No evidence found in the searched corpora for: " + ", ".join(missing) + ".")
     return Report(

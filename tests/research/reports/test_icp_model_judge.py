@@ -64,3 +64,47 @@ def test_a_malformed_reply_is_retried_once_then_unknown() -> None:
     culture = report.criteria[0]
     assert culture.verdict == "unknown"
     assert "failed twice" in culture.reason
+
+
+def test_a_prospect_brief_gets_opening_lines_held_to_their_facts_quotes() -> None:
+    from research.reports.company import PROSPECT_FACETS, FacetEvidence, company_report
+    from research.reports.extractive import ExtractiveWriter
+
+    facts = (
+        evidence("press#0", "Acme Robotics raised $40 million in a Series B round in March 2026.", title="Press"),
+        evidence("jobs#0", "Acme Robotics is hiring twelve robotics engineers in Berlin.", title="Careers"),
+    )
+    funding, hiring = PROSPECT_FACETS[0], PROSPECT_FACETS[3]
+    lines = [
+        {"text": "Congratulations on the $40 million Series B.", "facts": ["F1"]},
+        {"text": "Saw the $90 million round led by Northwind.", "facts": ["F1"]},  # not in the fact: removed
+        {"text": "Your Berlin team is growing fast.", "facts": ["F7"]},  # a fact it was not shown: removed
+    ]
+    with serve_openai([Reply(content=json.dumps({"lines": lines}))]) as server:
+        model = OpenAIWriter(WriterSettings(base_url=server.base_url, model="writer", timeout=5.0))
+
+        class Facts:  # the facets written offline; the lines by the model
+            name = "openai"
+            openers = model.openers
+
+            def write(self, brief):  # type: ignore[no-untyped-def]
+                return ExtractiveWriter().write(brief)
+
+        report = company_report(
+            "prospect", "Acme Robotics", [FacetEvidence(funding, facts[:1]), FacetEvidence(hiring, facts[1:])], Facts()
+        )
+    openers = next(section for section in report.sections if section.facet == "openers")
+    assert [claim.text for claim in openers.claims] == ["Congratulations on the $40 million Series B."]
+    assert openers.claims[0].citations[0].chunk_id == "press#0"
+    assert len(report.removed) == 2
+    assert "fact" in json.dumps(server.requests[0])
+
+
+def test_without_a_language_model_a_brief_says_why_it_has_no_opening_lines() -> None:
+    from research.reports.company import PROSPECT_FACETS, FacetEvidence, company_report
+    from research.reports.extractive import ExtractiveWriter
+
+    facts = (evidence("press#0", "Acme Robotics raised $40 million in a Series B round.", title="Press"),)
+    report = company_report("prospect", "Acme Robotics", [FacetEvidence(PROSPECT_FACETS[0], facts)], ExtractiveWriter())
+    assert all(section.facet != "openers" for section in report.sections)
+    assert any("need a language-model writer" in note for note in report.notes)
