@@ -123,7 +123,7 @@ def scored(brief: Brief, embedder: Embedder | None) -> list[Candidate]:
     return sorted(ranked, key=lambda c: (-c.score, order[id(c)]))
 
 
-_FIELD = re.compile(r"\b[a-z_]{2,20}: ")
+_FIELD = re.compile(r"\b[A-Za-z][a-z_]{1,20}: ")  # "date_seen: ", "Account: "
 
 
 def statement(text: str) -> bool:

@@ -54,6 +54,7 @@ def _report(page: Page, base: str, slug: str) -> None:
     assert "Stellique" not in answer
     assert "Pricing" in page.inner_text("#rollouts")  # each rollout is headed with its facet
     assert "Rollout 1" not in page.inner_text("#rollouts")
+    assert "10 rollouts (one per facet)" in page.inner_text("main")  # nine facets and the extra aspect
     chip = page.locator("#facet-pricing .chip").first
     chip.click()
     page.wait_for_selector("mark.quote")

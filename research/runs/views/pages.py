@@ -166,7 +166,7 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         "membership": membership,
         "workspace": membership.workspace,
         "run": run,
-        "rollouts": len(run_facets(run)) or run.rollouts,
+        "rollout_count": len(run_facets(run)) or run.rollouts,
         "facets": bool(run_facets(run)),
         "state": state,
         **state_context(state),

@@ -84,3 +84,13 @@ def test_sentences_linked_to_neither_the_question_nor_the_chain_are_never_added(
     question = "Who sponsors Project Halyard and where did they work before?"
     draft = ExtractiveWriter(HashingEmbedder(256)).write(Brief(focus=question, evidence=chunks, max_claims=8))
     assert [c.citations[0].doc_id for c in draft.claims] == ["press", "bio"]  # bio joins by the bridge, Dana Okonkwo
+
+
+def test_table_rows_field_lists_and_markup_are_not_statements() -> None:
+    from research.reports.extractive import statement
+
+    assert statement("Halvorix charges 40 dollars per seat each month.")
+    assert not statement("date_seen: 2026-05-26 company: Halvorix job_title: Developer Advocate")
+    assert not statement("Account: Kilnbrook Logistics (ACC-1042), Rotterdam Call: deep dive Kilnbrook: Annelie V.")
+    assert not statement("| Area | Halvorix | Fernhollow |")
+    assert not statement("**Tavelnor** - lakehouse data platform with built-in Vector Search.")
