@@ -66,6 +66,7 @@ def _icp(page: Page, base: str, slug: str) -> None:
     page.fill("#id_criteria", "Between 50 and 500 employees | heavy")
     page.click("text=Save profile")
     page.wait_for_selector("#icp-error:has-text('the weight after')", timeout=15_000)
+    page.screenshot(path=str(screenshot_path("icp-profile-error")), full_page=True)
     page.fill("#id_criteria", "Between 50 and 500 employees | 2\nHeadquartered in the EU\nHas a friendly culture")
     page.click("text=Save profile")
     expect(page.locator("#icp table")).to_contain_text("headquarters in the EU")
@@ -89,7 +90,13 @@ def _icp(page: Page, base: str, slug: str) -> None:
 def _batch(page: Page, base: str, slug: str, folder: Path) -> None:
     leads = folder / "leads.csv"
     leads.write_text("Company;Domain\nStellique;stellique.fr\nHalvorix;halvorix.com\n;nobody.com\n")
+    bad = folder / "bad.csv"
+    bad.write_text("company size,city\n120,Lyon\n")
     page.goto(f"{base}/w/{slug}/")
+    page.set_input_files("#id_file", str(bad))
+    page.click("text=Check companies")
+    page.wait_for_selector("#batch-file-error:has-text('the first line must name the columns')", timeout=15_000)
+    page.screenshot(path=str(screenshot_path("icp-batch-error")), full_page=True)
     page.set_input_files("#id_file", str(leads))
     page.click("text=Check companies")
     page.wait_for_url(f"{base}/w/{slug}/icp/batches/*/")
