@@ -18,7 +18,7 @@ def run_facets(run: Run) -> tuple[Facet, ...]:
     extra aspects."""
     options = run.options if isinstance(run.options, dict) else {}
     if run.template == RunTemplate.ICP:
-        return tuple(criterion_facet(index, c) for index, c in enumerate(run_criteria(run), start=1))
+        return tuple(criterion_facet(index, c, run.subject) for index, c in enumerate(run_criteria(run), start=1))
     if run.template not in TEMPLATE_FACETS:
         return ()
     aspects = options.get("aspects", [])
@@ -34,10 +34,9 @@ def run_criteria(run: Run) -> list[Criterion]:
         return []
 
 
-def criterion_facet(index: int, criterion: Criterion) -> Facet:
-    """The facet an ICP criterion's rollout searches: the question its judge needs answered."""
-    question = literal(search_question(criterion, "\0")).replace("\0", "{company}")
-    return Facet(f"criterion-{index}", criterion.name, question)
+def criterion_facet(index: int, criterion: Criterion, company: str) -> Facet:
+    """The facet an ICP criterion's rollout searches: the question its judge needs answered about ``company``."""
+    return Facet(f"criterion-{index}", criterion.name, literal(search_question(criterion, company)))
 
 
 def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evidence]:

@@ -73,9 +73,12 @@ def report_write(
         facets = run_facets(run)
         if run.template == RunTemplate.ICP:
             pooled = list(by_chunk([e for ranking in found for e in evidence_for_run(run, ranking)]).values())
-            judge = "rules + openai" if hasattr(chosen, "icp_judge") else "rules"
-            record(WritingStarted(writer=judge, template=run.template, evidence=len(pooled)))
             model = getattr(chosen, "icp_judge", None)  # a language-model writer judges what the rules cannot
+            record(
+                WritingStarted(
+                    writer="rules" if model is None else "rules + openai", template=run.template, evidence=len(pooled)
+                )
+            )
             report = icp_report(run.subject, run_criteria(run), pooled, as_of=run_as_of(run), model=model)
         elif facets:
             per_facet = [

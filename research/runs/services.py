@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from research.models import Corpus, Membership, Run, RunStatus, RunTemplate, Workspace
+from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
 from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
 from research.reports.company import MAX_ASPECTS
@@ -120,7 +120,7 @@ def run_start(
     )
     options: dict[str, Any] = {"aspects": aspects} if aspects else {}
     if template == RunTemplate.ICP:
-        given = criteria if criteria is not None else Workspace.objects.get(pk=actor.workspace_id).icp
+        given = criteria if criteria is not None else actor.workspace.icp
         try:
             options["criteria"] = [criterion.as_dict() for criterion in criteria_from(list(given))]
         except ValueError as error:

@@ -18,7 +18,7 @@ from research.models import Membership, Run, RunStatus
 from tests.research.reporting.test_icp_and_prospect_runs import PROFILE as MARKET
 from tests.support import processes
 from tests.support.browser import chromium, log_in, screenshot_path
-from tests.support.corpora import corpus_indexed
+from tests.support.corpora import ingest_with_worker
 
 pytestmark = pytest.mark.services
 PASSWORD = "a-long-password-1"
@@ -121,33 +121,18 @@ def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
     workspace = make_workspace(ada, name="Market watch")
     owner = Membership.objects.select_related("workspace", "user").get(user=ada, workspace=workspace)
     corpus = services.corpus_create(actor=owner, name="Competitors")
-    port, logs = processes.free_port(), {name: tmp_path / f"{name}.log" for name in ("web", "worker")}
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = processes.start(processes.python(*daphne), env=process_env, log=logs["web"])
-    worker = processes.start(processes.python("-m", "worker"), env=process_env, log=logs["worker"])
-    base = f"http://127.0.0.1:{port}"
-    try:
-        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=logs["web"])
-        services.upload_create(
-            actor=owner, corpus=corpus, files=[services.IncomingFile(n, [d]) for n, d in MARKET.items()]
-        )
-        processes.wait_for(
-            lambda: corpus_indexed(corpus, len(MARKET)),
-            timeout=180,
-            what="ingestion",
-            process=worker,
-            log=logs["worker"],
-        )
+    with processes.web_and_worker(process_env, tmp_path) as stack:
+        ingest_with_worker(owner, corpus, MARKET, stack)
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             try:
-                log_in(page, base, user="ada", password=PASSWORD)
-                _report(page, base, workspace.slug)
-                _icp(page, base, workspace.slug)
-                _batch(page, base, workspace.slug, tmp_path)
+                log_in(page, stack.base, user="ada", password=PASSWORD)
+                _report(page, stack.base, workspace.slug)
+                _icp(page, stack.base, workspace.slug)
+                _batch(page, stack.base, workspace.slug, tmp_path)
             except Exception:
                 page.screenshot(path=str(screenshot_path("report-failure")), full_page=True)
-                print(processes.tail(logs["worker"], 60), processes.tail(logs["web"], 30))
+                print(stack.tails())
                 raise
         runs = list(Run.objects.filter(workspace=workspace).order_by("pk"))
         assert [(run.template, run.status, run.subject) for run in runs] == [
@@ -156,6 +141,3 @@ def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
             ("icp", RunStatus.FINISHED, "Stellique"),
             ("icp", RunStatus.FINISHED, "Halvorix"),
         ]
-    finally:
-        processes.stop(worker)
-        processes.stop(web)

@@ -22,7 +22,7 @@ from research.workspaces.services import workspace_create
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
 from tests.support.browser import chromium, log_in, screenshot_path
-from tests.support.corpora import corpus_indexed
+from tests.support.corpora import ingest_with_worker
 
 pytestmark = pytest.mark.services
 PASSWORD = "a-long-password-1"
@@ -135,35 +135,18 @@ def test_a_new_user_meets_the_run_form_and_a_cancelled_run(  # type: ignore[no-u
     corpus = services.corpus_create(actor=owner, name="Press")
     env = {**process_env, "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install"}
     env["SLOW_MODEL_SECONDS"] = "3"  # three turns of the heuristic model outlast the click on "Cancel run"
-    port, logs = processes.free_port(), {name: tmp_path / f"{name}.log" for name in ("web", "worker")}
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = processes.start(processes.python(*daphne), env=env, log=logs["web"])
-    worker = processes.start(processes.python("-m", "worker"), env=env, log=logs["worker"])
-    base, estimates = f"http://127.0.0.1:{port}", []
-    try:
-        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=logs["web"])
-        services.upload_create(
-            actor=owner, corpus=corpus, files=[services.IncomingFile(n, [d]) for n, d in FILES.items()]
-        )
-        processes.wait_for(
-            lambda: corpus_indexed(corpus, len(FILES)),
-            timeout=180,
-            what="ingestion",
-            process=worker,
-            log=logs["worker"],
-        )
+    estimates: list[str] = []
+    with processes.web_and_worker(env, tmp_path) as stack:
+        ingest_with_worker(owner, corpus, FILES, stack)
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             page.on("request", lambda request: estimates.append(request.url) if "estimate" in request.url else None)
             try:
-                _scenario(page, base, workspace.slug, demo.slug, estimates)
+                _scenario(page, stack.base, workspace.slug, demo.slug, estimates)
             except Exception:
                 page.screenshot(path=str(screenshot_path("run-page-failure")), full_page=True)
-                print(processes.tail(logs["worker"], 60), processes.tail(logs["web"], 30))
+                print(stack.tails())
                 raise
-    finally:
-        processes.stop(worker)
-        processes.stop(web)
 
 
 def _scenario(page: Page, base: str, slug: str, demo_slug: str, estimates: list[Any]) -> None:

@@ -8,7 +8,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,3 +71,32 @@ def stop(process: subprocess.Popen[bytes], *, sig: int = signal.SIGTERM, timeout
             os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=5)
     return process.returncode
+
+
+@dataclass(frozen=True)
+class WebAndWorker:
+    """A Daphne web server and a Celery worker started by ``web_and_worker``."""
+
+    base: str
+    logs: dict[str, Path]
+    web: subprocess.Popen[bytes]
+    worker: subprocess.Popen[bytes]
+
+    def tails(self) -> str:
+        """The ends of both logs, for a failing test's output."""
+        return tail(self.logs["worker"], 60) + tail(self.logs["web"], 30)
+
+
+@contextmanager
+def web_and_worker(env: dict[str, str], folder: Path) -> Iterator[WebAndWorker]:
+    """Daphne (on a free port, waited for) and a worker, both stopped on the way out; logs in ``folder``."""
+    port, logs = free_port(), {name: folder / f"{name}.log" for name in ("web", "worker")}
+    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
+    web = start(python(*daphne), env=env, log=logs["web"])
+    worker = start(python("-m", "worker"), env=env, log=logs["worker"])
+    try:
+        wait_for(lambda: port_open(port), timeout=60, what="daphne", process=web, log=logs["web"])
+        yield WebAndWorker(f"http://127.0.0.1:{port}", logs, web, worker)
+    finally:
+        stop(worker)
+        stop(web)

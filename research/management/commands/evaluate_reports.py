@@ -18,7 +18,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from research.demo.seed import DEMO_CORPUS_DIR
 from research.evaluation.reports import Gold, ReportFigures, add_competitor, add_icp, gold_from
-from research.models import Corpus, Membership, Run, RunTemplate
+from research.models import Corpus, Membership, RunTemplate
+from research.protocol.report import Report
 from research.reporting.selectors import report_of
 from research.reporting.trial import (
     chunk_texts,
@@ -35,7 +36,6 @@ GOLD = DEMO_CORPUS_DIR / "reports_gold.json"
 
 class Command(BaseCommand):
     help = "Measure competitor reports and ICP checks on the demo corpus against its gold file."
-    seconds = 0.0  # the last run's wall time
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--gold", type=Path, default=GOLD)
@@ -80,11 +80,16 @@ class Command(BaseCommand):
         self.stdout.write(f"\ningested: {len(chunk_texts(corpus))} chunks")
         return corpus
 
-    def _run(self, owner: Membership, corpus: Corpus, template: str, company: str, **options: Any) -> Run:
+    def _report(
+        self, owner: Membership, corpus: Corpus, template: str, company: str, **options: Any
+    ) -> tuple[Report, float]:
+        """Run one report here; the written report and the run's wall time (CommandError when none was written)."""
         run, seconds = trial_run(owner, corpus, template, company=company, **options)
         self.stdout.write(f"{template} {company}: {run.status} in {seconds:.1f} s")
-        self.seconds = seconds
-        return run
+        report = report_of(run)
+        if report is None:
+            raise CommandError(f"the {template} report on {company} was not written: {run.status_reason}")
+        return report, seconds
 
     def _measure(self, owner: Membership, corpus: Corpus, gold: Gold, max_turns: int) -> ReportFigures:
         texts = chunk_texts(corpus)
@@ -94,17 +99,10 @@ class Command(BaseCommand):
 
         figures = ReportFigures()
         for company in gold.facts:
-            run = self._run(owner, corpus, RunTemplate.COMPETITOR, company, max_turns=max_turns)
-            report = report_of(run)
-            if report is None:
-                raise CommandError(f"the competitor report on {company} was not written: {run.status_reason}")
-            add_competitor(figures, gold, report, chunk_text, self.seconds)
+            report, seconds = self._report(owner, corpus, RunTemplate.COMPETITOR, company, max_turns=max_turns)
+            add_competitor(figures, gold, report, chunk_text, seconds)
         for company in gold.prospects:
-            run = self._run(
-                owner, corpus, RunTemplate.ICP, company, criteria=gold.icp, max_turns=max_turns, as_of=gold.as_of
-            )
-            report = report_of(run)
-            if report is None:
-                raise CommandError(f"the ICP check of {company} was not written: {run.status_reason}")
-            add_icp(figures, gold, report, chunk_text, self.seconds)
+            icp = {"criteria": gold.icp, "max_turns": max_turns, "as_of": gold.as_of}
+            report, seconds = self._report(owner, corpus, RunTemplate.ICP, company, **icp)
+            add_icp(figures, gold, report, chunk_text, seconds)
         return figures

@@ -159,15 +159,15 @@ def _run_of(request: HttpRequest, slug: str, run_id: int) -> tuple[Membership, R
 def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
     """The live run page: everything stored so far, then the socket from the last event rendered."""
     membership, run = _run_of(request, slug, run_id)
-    state = _stored_state(run)
+    state, facets = _stored_state(run), run_facets(run)
     started, ended = _iso(run.started_at), _iso(run.finished_at)
     reason = run.status_reason or (run.cancel_reason if run.cancel_requested else "")
     context = {
         "membership": membership,
         "workspace": membership.workspace,
         "run": run,
-        "rollout_count": len(run_facets(run)) or run.rollouts,
-        "facets": bool(run_facets(run)),
+        "rollout_count": len(facets) or run.rollouts,
+        "facets": bool(facets),
         "state": state,
         **state_context(state),
         **status_context(_status(run), reason),
