@@ -9,7 +9,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.test import override_settings
 
 from research.corpora import ingestion
@@ -32,7 +34,10 @@ def in_process_events() -> Iterator[None]:
 
 
 def trial_workspace(name: str) -> Membership:
-    """A new workspace owned by the evaluation user (created once, with no usable password)."""
+    """A new workspace owned by the evaluation user (created once, with no usable password). The database is
+    brought up to date first (as ``bench_events`` does): on a fresh clone nothing else has created it yet."""
+    settings.DATA_DIR.mkdir(parents=True, exist_ok=True)
+    call_command("migrate", interactive=False, verbosity=0)
     user, created = get_user_model().objects.get_or_create(username=TRIAL_USER)
     if created:
         user.set_unusable_password()

@@ -1,32 +1,39 @@
-"""Reports about a company, one facet per rollout, each written from what its rollout found, claims kept only
-when they are about the company:
+"""Reports about a company, one facet per rollout, claims kept only when they are about the company:
 
 - the competitor report (products, pricing, funding, ...), with an executive summary of each facet's
   strongest claim;
 - the prospect brief (funding, executive hires, launches, hiring, press, technology): what makes a good
   opening for outreach, its summary the newest dated claims first.
 
-A facet's claims come from its own rollout's documents, so one facet's evidence never backs another's
-claim. A sentence counts as about the company when it names it as a whole word, or when it opens with
-"It"/"Its"/"The company" in a document whose title names the company; anything else (a competitor
-mentioned in the same document) is left out. A facet with no supported claim says so (``not_found``).
+Each facet's writer reads what its own rollout found first, then what the other facets' rollouts found (a
+sentence met while searching for pricing may be the best news item); every citation still names a chunk this
+run retrieved, and the citation check holds it to that chunk. Each claim is shown in one facet only: the one
+whose words it holds most (the extractive writer places every sentence before any facet chooses,
+``write_facets``; another writer's proposals are placed afterwards, ``placed``). A sentence counts as about
+the company when it names it as a whole word, or when it opens with "It"/"Its"/"The company" in a document
+whose title names the company; anything else (a competitor mentioned in the same document) is left out. A
+facet with no supported claim says so (``not_found``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research.protocol.report import Claim, Removed, Report, Section
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, verified
-from research.reports.extractive import topic
+from research.reports.extractive import facet_fits, topic
 from research.reports.text import about
-from research.reports.writers import Brief, Writer
+from research.reports.writers import Brief, Draft, Writer
 from research.retrieval.sparse import tokenize
 
-FACET_CLAIMS = 4
+FACET_CLAIMS = 6
+PROPOSED_CLAIMS = 2 * FACET_CLAIMS  # what a facet's writer may propose before each claim is placed in one facet
+POOL_CHUNKS = 60  # the most chunks a facet's writer reads: its own rollout's, then the other facets'
+PROMPT_CHUNKS = 24  # a writer without ``write_facets`` (a model, a prompt a facet) reads fewer, its own first
 SUMMARY_CLAIMS = 5
 
 
@@ -39,7 +46,8 @@ def literal(text: str) -> str:
 class Facet:
     key: str
     title: str
-    question: str  # with {company}
+    question: str  # with {company}: what the facet's rollout searches for
+    words: str = ""  # the facet's vocabulary beyond its question's: what places a claim in it (``placed``)
 
     def ask(self, company: str) -> str:
         return self.question.format(company=company)
@@ -50,55 +58,94 @@ COMPETITOR_FACETS = (
         "products",
         "Products and launches",
         "What products has {company} launched, released or announced (product, launch, release, feature)?",
+        "generally available availability edition version beta preview new offering service",
     ),
-    Facet("pricing", "Pricing", "What does {company} charge (price, plan, pricing, cost, fee, discount, minimum)?"),
+    Facet(
+        "pricing",
+        "Pricing",
+        "What does {company} charge (price, plan, pricing, cost, fee, discount, minimum)?",
+        "priced per user month year list usage-based billing bills charges subscription paid tier at no additional",
+    ),
     Facet(
         "funding",
         "Funding and finances",
         "What funding or financial results has {company} reported (raised, round, Series, investors, valuation,"
         " revenue, profit, closed)?",
+        "acquisition acquire paid million billion cash stock earnings fiscal financial IPO",
     ),
     Facet(
         "leadership",
         "Leadership and hiring",
         "Who leads {company} and who is it hiring (CEO, founder, executive, appointed, joined, hiring, role)?",
+        "chief officer co-founder president head vice VP engineers engineering roles hires left join",
     ),
-    Facet("customers", "Customers", "Which customers use {company} (customer, client, deployed, chose, signed)?"),
+    Facet(
+        "customers",
+        "Customers",
+        "Which customers use {company} (customer, client, deployed, chose, signed)?",
+        "customers organisations organizations users teams serves used by accounts companies countries",
+    ),
     Facet(
         "partnerships",
         "Partnerships",
         "Which partners does {company} work with (partner, partnership, integration, marketplace, alliance)?",
+        "partners integrates integrations listing listed reseller ISV alliances",
     ),
     Facet(
         "technology",
         "Technology",
         "What technology is {company} built on (architecture, built, engine, stack, storage, index, runs on)?",
+        "indexes compute memory disk query queries open-source cloud hosting deployed servers governance layer",
     ),
     Facet(
         "reviews",
         "Reviews and reputation",
         "What do analysts and customers say about {company} (analyst, review, rated, strengths, weaknesses)?",
+        "analysts expects expect preferred praised criticised widely reputation strength weakness says said",
     ),
-    Facet("news", "News", "What recent news involves {company} (announced, news, today, acquired, press)?"),
+    Facet(
+        "news",
+        "News",
+        "What recent news involves {company} (announced, news, today, acquired, press)?",
+        "announces conference event registration completed community call webinar hosts week",
+    ),
 )
 PROSPECT_FACETS = (
     Facet(
         "funding",
         "Funding",
         "When did {company} raise money (raised, funding, round, Series, investors, valuation)?",
+        "million billion led investment",
     ),
     Facet(
         "executives",
         "Executive hires",
         "Which executives did {company} appoint or hire (appointed, joins, named, CEO, CTO, VP, head of)?",
+        "chief officer president vice director joined",
     ),
-    Facet("launches", "Launches", "What did {company} launch or release (launched, released, announced, new)?"),
-    Facet("hiring", "Hiring", "Is {company} hiring (hiring, open roles, recruiting, jobs, team growth)?"),
-    Facet("press", "Press", "What press coverage did {company} get (press, interview, featured, award, news)?"),
+    Facet(
+        "launches",
+        "Launches",
+        "What did {company} launch or release (launched, released, announced, new)?",
+        "generally available product opens opened",
+    ),
+    Facet(
+        "hiring",
+        "Hiring",
+        "Is {company} hiring (hiring, open roles, recruiting, jobs, team growth)?",
+        "role roles engineers positions headcount grow",
+    ),
+    Facet(
+        "press",
+        "Press",
+        "What press coverage did {company} get (press, interview, featured, award, news)?",
+        "article coverage reported",
+    ),
     Facet(
         "technology",
         "Technology in use",
         "What technology does {company} use (uses, runs on, built on, stack, migrated, adopted)?",
+        "platform cloud Kubernetes database",
     ),
 )
 TEMPLATE_FACETS = {"competitor": COMPETITOR_FACETS, "prospect": PROSPECT_FACETS}
@@ -127,32 +174,74 @@ class FacetEvidence:
     evidence: tuple[Evidence, ...]  # what the facet's rollout found, in its ranking order
 
 
-def _facet_section(
-    company: str, item: FacetEvidence, writer: Writer, stale_before: str | None
-) -> tuple[Section, list[Removed], tuple[str, ...], str]:
-    brief = Brief(focus=item.facet.ask(company), evidence=item.evidence, max_claims=FACET_CLAIMS, subject=company)
-    draft = writer.write(brief)
-    chunks = by_chunk(item.evidence)
+def pooled(own: FacetEvidence, facets: Sequence[FacetEvidence]) -> tuple[Evidence, ...]:
+    """What a facet's writer reads: its own rollout's evidence, then the other facets' in turn (each chunk once,
+    at most ``POOL_CHUNKS``)."""
+    seen: dict[str, Evidence] = {}
+    for item in itertools.chain(own.evidence, *(i.evidence for i in facets if i is not own)):
+        seen.setdefault(item.chunk_id, item)
+        if len(seen) == POOL_CHUNKS:
+            break
+    return tuple(seen.values())
+
+
+def _checked(
+    company: str, facet: Facet, evidence: Sequence[Evidence], draft: Draft, stale_before: str | None
+) -> tuple[Section, list[Removed]]:
+    chunks = by_chunk(evidence)
     shown, removed = verified(draft.claims, chunks, stale_before=stale_before)
     kept = [claim for claim in shown if about_company(company, claim, chunks)]
     removed += [Removed(text=claim.text, reason=f"it is not about {company}") for claim in shown if claim not in kept]
-    section = Section(facet=item.facet.key, title=item.facet.title, claims=tuple(kept), not_found=not kept)
-    return section, removed, draft.notes, draft.writer
+    return Section(facet=facet.key, title=facet.title, claims=tuple(kept), not_found=not kept), removed
 
 
-def _once(company: str, facets: Sequence[FacetEvidence], sections: list[Section]) -> list[Section]:
-    """Each claim in one section only: where it holds more of the facet's own words, then where the writer
-    ranked it higher (then the earlier facet)."""
-    best: dict[str, tuple[int, int, int]] = {}
-    for index, (item, section) in enumerate(zip(facets, sections, strict=True)):
-        focus = set(tokenize([topic(Brief(focus=item.facet.ask(company), evidence=(), subject=company))])[0])
+def _drafts(company: str, facets: Sequence[FacetEvidence], writer: Writer) -> tuple[list[Brief], list[Draft], bool]:
+    """Each facet's draft, and whether the writer already placed each claim in one facet (a writer with
+    ``write_facets`` writes all facets at once; any other proposes ``PROPOSED_CLAIMS`` a facet, placed later)."""
+    together = getattr(writer, "write_facets", None)
+    briefs = [
+        Brief(
+            focus=item.facet.ask(company),
+            evidence=pooled(item, facets)[: POOL_CHUNKS if together else PROMPT_CHUNKS],
+            max_claims=FACET_CLAIMS if together else PROPOSED_CLAIMS,
+            subject=company,
+            words=item.facet.words,
+        )
+        for item in facets
+    ]
+    if together is not None:
+        return briefs, list(together(briefs)), True
+    return briefs, [writer.write(brief) for brief in briefs], False
+
+
+def vocabulary(company: str, facet: Facet) -> set[str]:
+    """The facet's own words (its question's, less the company and question words, and its ``words``), stemmed
+    as the sparse index stems them."""
+    asked = topic(Brief(focus=facet.ask(company), evidence=(), subject=company))
+    return set(tokenize([f"{asked} {facet.words}"])[0])
+
+
+def placed(company: str, facets: Sequence[Facet], proposed: Sequence[Section]) -> list[Section]:
+    """Each proposed claim in one section: the facet whose vocabulary it holds most (``facet_fits``; ties: the
+    facet whose writer ranked it higher, then the earlier facet), each section its ``FACET_CLAIMS`` best placed
+    claims (most of its words first, then as its writers ranked them)."""
+    words = [vocabulary(company, facet) for facet in facets]
+    claims: dict[str, Claim] = {}
+    rank: dict[tuple[str, int], int] = {}
+    for index, section in enumerate(proposed):
         for position, claim in enumerate(section.claims):
-            shared = len(focus & set(tokenize([claim.text])[0]))
-            best[claim.text] = min(best.get(claim.text, (-shared, position, index)), (-shared, position, index))
+            claims.setdefault(claim.text, claim)
+            rank.setdefault((claim.text, index), position)
+    home: dict[int, list[tuple[float, int, str]]] = {index: [] for index in range(len(facets))}
+    for text in claims:
+        held = facet_fits(text, words)
+        fits = [(-held[index], rank.get((text, index), PROPOSED_CLAIMS), index) for index in range(len(facets))]
+        fit, position, index = min(fits)
+        home[index].append((fit, position, text))
     result = []
-    for index, section in enumerate(sections):
-        claims = tuple(claim for claim in section.claims if best[claim.text][2] == index)
-        result.append(dataclasses.replace(section, claims=claims, not_found=not claims))
+    for index, section in enumerate(proposed):
+        best = tuple(claims[text] for _, _, text in sorted(home[index])[:FACET_CLAIMS])
+        result.append(dataclasses.replace(section, claims=best, not_found=not best))
     return result
 
 
@@ -204,12 +293,15 @@ def company_report(
     removed: list[Removed] = []
     notes: list[str] = []
     used = writer.name
-    for item in facets:
-        section, lost, facet_notes, used = _facet_section(company, item, writer, stale_before)
+    briefs, drafts, placed_already = _drafts(company, facets, writer)
+    for item, brief, draft in zip(facets, briefs, drafts, strict=True):
+        section, lost = _checked(company, item.facet, brief.evidence, draft, stale_before)
         sections.append(section)
-        removed += lost
-        notes += [note for note in facet_notes if note not in notes]
-    sections = _once(company, facets, sections)
+        removed += [r for r in lost if r not in removed]
+        notes += [note for note in draft.notes if note not in notes]
+        used = draft.writer
+    if not placed_already:
+        sections = placed(company, [item.facet for item in facets], sections)
     if template == "prospect":
         dated = [claim for section in sections for claim in section.claims if claim.date]
         newest = sorted(dict.fromkeys(dated), key=lambda claim: claim.date or "", reverse=True)

@@ -13,10 +13,12 @@ construction; it still runs.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +26,7 @@ from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
 from research.reports.citations import Evidence
-from research.reports.text import about, fold, names, sentences
+from research.reports.text import about, fold, names, names_company, sentences
 from research.reports.writers import Brief, Draft, WriterSettings
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
@@ -56,6 +58,7 @@ class Candidate:
     document_rank: int
     score: float = 0.0
     words: float = 0.0  # the share of the focus's words it holds (0: it shares none)
+    previous: str = ""  # the sentence before it in its chunk ("" for the chunk's first)
 
 
 def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
@@ -64,9 +67,11 @@ def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
     found: list[Candidate] = []
     for item in evidence:
         rank = ranks.setdefault(item.doc_id, len(ranks))
+        previous = ""
         for sentence in dict.fromkeys(sentences(item.text)):
             if MIN_CHARS <= len(sentence) <= MAX_CHARS:
-                found.append(Candidate(sentence, item, rank))
+                found.append(Candidate(sentence, item, rank, previous=previous))
+            previous = sentence
     return found
 
 
@@ -95,27 +100,26 @@ def topic(brief: Brief) -> str:
     """The focus without the report's company: in a report every sentence names the company, so only the
     facet's own words (price, plan, ...) say whether a sentence belongs to the facet."""
     if not brief.subject.strip():
-        return brief.focus
+        return f"{brief.focus} {brief.words}".strip()
     without = re.sub(rf"(?i)\b{re.escape(brief.subject.strip())}('s)?\b", " ", brief.focus)
-    return _QUESTION_WORDS.sub(" ", without)
+    return f"{_QUESTION_WORDS.sub(' ', without)} {brief.words}".strip()
 
 
-def scored(brief: Brief, embedder: Embedder | None) -> list[Candidate]:
-    """The candidates of ``brief`` by relevance, best first (ties: earlier in the evidence)."""
-    found = candidates(brief.evidence)
+def scored(brief: Brief, embedder: Embedder | None, keep: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
+    """The candidates of ``brief`` (those ``keep`` accepts) by relevance, best first (ties: earlier in the
+    evidence)."""
+    found = [c for c in candidates(brief.evidence) if keep is None or keep(c)]
     texts = [candidate.text for candidate in found]
     meaning_weight, word_weight, prior_weight = WEIGHTS_WITH_MEANING if embedder else WEIGHTS_WORDS_ONLY
     meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(topic(brief), texts)
     ranked = [
-        Candidate(
-            c.text,
-            c.evidence,
-            c.document_rank,
-            meaning_weight * m
+        dataclasses.replace(
+            c,
+            score=meaning_weight * m
             + word_weight * w
             + prior_weight / (1 + c.document_rank)
             + KIND_WEIGHT * expected_kind(brief.focus, c),
-            w,
+            words=w,
         )
         for c, m, w in zip(found, meaning, words, strict=True)
     ]
@@ -124,17 +128,50 @@ def scored(brief: Brief, embedder: Embedder | None) -> list[Candidate]:
 
 
 _FIELD = re.compile(r"\b[A-Za-z][a-z_]{1,20}: ")  # "date_seen: ", "Account: "
+_EMAIL = re.compile(r"\S@\S+\.\w|\bunsubscribe\b|\byou are receiving this\b", re.IGNORECASE)  # address, footer
+_FIRST_PERSON = re.compile(r"\b(?:I|[Ww]e|[Oo]ur|[Uu]s|[Mm]y)\b")
+
+
+def headline(text: str) -> bool:
+    """A title rather than a sentence: no closing punctuation, and most of its longer words capitalised
+    ("Tavelnor to Acquire Marrowpine AI to Bring Conversational Answers to the Lakehouse")."""
+    if text.rstrip()[-1:] in '.!"\u201d)':
+        return False
+    words = [word for word in text.split() if len(word) > 3 and word[0].isalpha()]
+    return not words or sum(word[0].isupper() for word in words) * 2 >= len(words)
 
 
 def statement(text: str) -> bool:
-    """Whether a sentence reads as a statement: not a table row or a list of fields ("date_seen: ...
-    company: ..."), not markup."""
-    return text.count("|") < 2 and len(_FIELD.findall(text)) < 3 and "**" not in text
+    """Whether a sentence reads as a statement: not a question or a headline, not a table row, a signature or
+    a list of fields ("date_seen: ... company: ...", "Head of Alliances ... | Berlin", "R-12093 · Product ·
+    Posted ..."), no e-mail address or mail footer ("Unsubscribe ..."), not markup."""
+    return (
+        not text.rstrip().endswith("?")
+        and not headline(text)
+        and "|" not in text
+        and text.count("\u00b7") < 2
+        and len(_FIELD.findall(text)) < 3
+        and "**" not in text
+        and _EMAIL.search(text) is None
+    )
 
 
 def about_subject(subject: str, candidate: Candidate) -> bool:
-    """Whether a sentence is a statement about the report's company (``research.reports.text.about``)."""
-    return statement(candidate.text) and about(subject, candidate.text, [candidate.evidence.title])
+    """Whether a sentence is a statement about the report's company (``research.reports.text.about``). Two
+    more rules than the citation check's: a sentence opening with "It" must follow one that names the company
+    (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only in the
+    company's own documents (elsewhere "we" is the document's author, say a team's notes on a competitor)."""
+    return _about_subject(subject, candidate.text, candidate.evidence.title, candidate.previous)
+
+
+@functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
+def _about_subject(subject: str, text: str, title: str, previous: str) -> bool:
+    if not statement(text) or not about(subject, text, [title]):
+        return False
+    if _FIRST_PERSON.search(text) and not names_company(subject, title):
+        return False
+    opens_with_it = not names_company(subject, text)
+    return not opens_with_it or not previous or names_company(subject, previous)
 
 
 def expected_kind(question: str, candidate: Candidate) -> bool:
@@ -181,9 +218,10 @@ def _allowed(candidate: Candidate, chosen: Sequence[Candidate], per_document: Co
 
 def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subject: str = "") -> list[Candidate]:
     """The best candidates one at a time, each step re-scored for how it continues the chain of those chosen
-    (``hop_scores``), skipping near-duplicates and a document's beyond ``PER_DOCUMENT``. With a ``subject`` (a
-    report's facet) only sentences about the subject that hold the facet's words are candidates."""
-    pool = [c for c in ranked if not subject or about_subject(subject, c)]
+    (``hop_scores``), skipping headlines (a document's title line), near-duplicates and a document's beyond
+    ``PER_DOCUMENT``. With a ``subject`` (a report's facet) only sentences about the subject that hold the facet's
+    words are candidates."""
+    pool = [c for c in ranked if not headline(c.text) and (not subject or about_subject(subject, c))]
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
     while pool and len(chosen) < max_claims:
@@ -233,14 +271,62 @@ class ExtractiveWriter:
     def write(self, brief: Brief) -> Draft:
         ranked = scored(brief, self.embedder)
         chosen = selected(ranked, focus=topic(brief), max_claims=brief.max_claims, subject=brief.subject)
-        claims = tuple(
-            Claim(
-                text=c.text,
-                citations=(Citation(chunk_id=c.evidence.chunk_id, doc_id=c.evidence.doc_id, quote=c.text),),
-            )
-            for c in chosen
-        )
-        return Draft(claims=claims, writer=self.name)
+        return Draft(claims=tuple(_claim(c) for c in chosen), writer=self.name)
+
+    def write_facets(self, briefs: Sequence[Brief]) -> list[Draft]:
+        """A report's facets written together, each sentence placed in one facet (``placed_candidates``)."""
+        return [
+            Draft(claims=tuple(_claim(c) for c in chosen), writer=self.name)
+            for chosen in placed_candidates(briefs, self.embedder)
+        ]
+
+
+def _claim(candidate: Candidate) -> Claim:
+    citation = Citation(chunk_id=candidate.evidence.chunk_id, doc_id=candidate.evidence.doc_id, quote=candidate.text)
+    return Claim(text=candidate.text, citations=(citation,))
+
+
+def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
+    """How well ``text`` fits each facet: the facet's (stemmed) words it holds, each counting one over the number
+    of facets that share it ("customers" is a word of both the customers and the reviews facet: half each)."""
+    held = set(tokenize([text])[0])
+    shared = Counter(word for vocabulary in vocabularies for word in vocabulary)
+    return [sum(1 / shared[word] for word in held & vocabulary) for vocabulary in vocabularies]
+
+
+def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> list[list[Candidate]]:
+    """A report's facets at once: every sentence about the subject in the facets' evidence is scored for each
+    facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score); each facet then
+    takes its best
+    placed sentences, near-duplicates (in any facet) and a document's beyond ``PER_DOCUMENT`` skipped."""
+    scores: list[dict[str, Candidate]] = []
+    for brief in briefs:
+        about = functools.partial(about_subject, brief.subject)  # decided before the costly scoring
+        ranked = [c for c in scored(brief, embedder, about) if c.words > 0]
+        scores.append({})
+        for candidate in ranked:
+            scores[-1].setdefault(candidate.text, candidate)
+    vocabularies = [set(tokenize([topic(brief)])[0]) for brief in briefs]
+    home: list[list[Candidate]] = [[] for _ in briefs]
+    for text in dict.fromkeys(text for by_text in scores for text in by_text):
+        held = facet_fits(text, vocabularies)
+        fits = [(held[index], by_text[text].score, -index) for index, by_text in enumerate(scores) if text in by_text]
+        index = -max(fits)[2]
+        home[index].append(scores[index][text])
+    chosen: list[Candidate] = []
+    result: list[list[Candidate]] = []
+    for brief, pool in zip(briefs, home, strict=True):
+        per_document: Counter[str] = Counter()
+        picked: list[Candidate] = []
+        for candidate in sorted(pool, key=lambda c: -c.score):
+            if len(picked) == brief.max_claims:
+                break
+            if _allowed(candidate, chosen, per_document):
+                picked.append(candidate)
+                chosen.append(candidate)
+                per_document[candidate.evidence.doc_id] += 1
+        result.append(picked)
+    return result
 
 
 def factory(settings: WriterSettings) -> ExtractiveWriter:

@@ -32,11 +32,21 @@ def fold(text: str) -> str:
     return " ".join(_NOT_WORD.sub(" ", plain.casefold()).split())
 
 
+# A list item starts a sentence of its own ("- ", "* ", "• ", "1. ", "2) " at the start of a line) ...
+_LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
+# ... and so does the line after a heading: a line of at most six words without closing punctuation, followed by
+# a line that starts with a capital (a PDF's wrapped line is longer than that).
+_HEADING = re.compile(r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,5}[^\s.!?,;:]+)[ \t]*\n(?=[ \t]*[A-Z])")
+_BULLET = re.compile(r"^(?:[-*\u2022]|\d{1,2}[.)])\s+")
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of a text (whitespace collapsed), not split after common abbreviations."""
+    """The sentences of a text (whitespace collapsed), not split after common abbreviations; a list item and
+    the line after a heading start new ones (their list markers dropped)."""
+    text = _HEADING.sub(lambda match: match.group(0).rstrip("\n") + "\n\n", _LIST_ITEM.sub("\n\n", f"\n{text}"))
     pieces: list[str] = []
     for part in _SENTENCE_END.split(text):
-        sentence = " ".join(part.split())
+        sentence = _BULLET.sub("", " ".join(part.split()))
         if not sentence:
             continue
         last_word = pieces[-1].rsplit(" ", 1)[-1].rstrip(".").casefold() if pieces else ""

@@ -25,6 +25,7 @@ class Brief:
     evidence: tuple[Evidence, ...]  # in the run's ranking order
     max_claims: int = 5
     subject: str = ""  # the company a report is about (claims about others are not its claims)
+    words: str = ""  # a report facet's vocabulary beyond its focus: what marks a sentence as the facet's
 
 
 @dataclass(frozen=True)

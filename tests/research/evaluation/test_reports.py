@@ -15,8 +15,10 @@ GOLD = {
         {
             "company": "Halvorix",
             "facts": [
-                {"facet": "pricing", "fact": "Standard costs $900", "all": ["Standard", "$900"]},
-                {"facet": "leadership", "fact": "Dana Okonkwo is VP Engineering", "all": ["Dana Okonkwo"]},
+                {"facet": "pricing", "fact": "Standard costs $900", "all": ["Standard", "$900"], "key": True},
+                {"facet": "leadership", "fact": "Dana Okonkwo is VP Engineering", "all": ["Dana Okonkwo"], "key": True},
+                {"facet": "news", "fact": "Serverless is GA", "all": ["Serverless", "GA"], "also": ["products"]},
+                {"facet": "customers", "fact": "60 countries", "all": ["60 countries"]},
             ],
             "absent": ["customers", "reviews"],
         },
@@ -43,7 +45,11 @@ def test_competitor_figures() -> None:
         subject="Halvorix",
         sections=(
             Section(facet="pricing", title="Pricing", claims=(claim("Halvorix's Standard plan costs $900 a month."),)),
-            Section(facet="products", title="Products", claims=(claim("Stellique 3.0 shipped in February."),)),
+            Section(
+                facet="products",
+                title="Products",
+                claims=(claim("Stellique 3.0 shipped in February."), claim("Halvorix Serverless is GA.", "x")),
+            ),
             Section(facet="leadership", title="Leadership", claims=(claim("Halvorix hired someone.", "not in it"),)),
             Section(facet="customers", title="Customers", not_found=True),
             Section(facet="reviews", title="Reviews", claims=(claim("Halvorix's Standard plan costs $900 a month."),)),
@@ -52,11 +58,15 @@ def test_competitor_figures() -> None:
     figures = ReportFigures()
     add_competitor(figures, gold, report, chunk_text, 2.0)
     result = figures.figures()
-    assert result["fact_recall"] == 0.5  # the price, in pricing; not Dana Okonkwo
+    assert result["fact_recall"] == 0.5  # of the key facts: the price, in pricing; not Dana Okonkwo
     assert result["fact_recall_any_section"] == 0.5
-    assert result["claim_precision"] == pytest.approx(2 / 4)  # the price twice, of four shown claims
+    # of all four facts: the price and Serverless (a news fact that fits products just as well); not 60 countries
+    assert result["fact_recall_all_facts"] == 0.5
+    assert result["counts"]["key_facts"] == 2
+    assert result["counts"]["gold_facts"] == 4
+    assert result["claim_precision"] == pytest.approx(3 / 5)  # the price twice and Serverless, of five claims
     assert result["wrong_company_claims"] == 1  # the Stellique sentence in Halvorix's report
-    assert result["citations_verified"] == pytest.approx(3 / 4)  # one quote is not in its chunk
+    assert result["citations_verified"] == pytest.approx(3 / 5)  # two quotes are not in their chunk
     assert result["absent_facets_said"] == 0.5  # customers said not found; reviews did not
     assert result["seconds_per_report"] == 2.0
 

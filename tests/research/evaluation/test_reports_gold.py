@@ -15,6 +15,7 @@ from django.core.management import call_command
 from research.demo.seed import DEMO_CORPUS_DIR
 from research.evaluation.reports import gold_from
 from research.models import Workspace
+from research.reports.company import COMPETITOR_FACETS
 from research.reports.icp import Criterion, rule_for
 from research.reports.text import fold, names_company
 
@@ -35,6 +36,16 @@ def test_every_fact_is_a_sentence_of_the_corpus_about_its_company() -> None:
             assert " ".join(words) in fold(text), fact
 
 
+def test_facts_name_report_facets_and_each_company_has_key_facts() -> None:
+    facets = {facet.key for facet in COMPETITOR_FACETS}
+    for company in GOLD["competitors"]:
+        for fact in company["facts"]:
+            assert {fact["facet"], *fact.get("also", ())} <= facets, fact
+            assert fact["facet"] not in fact.get("also", ()), fact
+        assert set(company.get("absent", ())) <= facets
+        assert any(fact.get("key") for fact in company["facts"]), company["company"]
+
+
 def test_every_icp_criterion_is_read_by_the_offline_judge() -> None:
     for item in GOLD["icp"]:
         assert rule_for(Criterion(item["name"], item["description"])) is not None, item
@@ -51,6 +62,7 @@ def test_evaluate_reports_runs_on_the_demo_corpus(tmp_path: Path) -> None:
     assert figures["citations_verified"] == 1.0
     assert figures["counts"]["gold_facts"] == sum(len(c["facts"]) for c in GOLD["competitors"])
     assert figures["counts"]["criteria_judged"] == len(GOLD["icp"]) * len(GOLD["prospects"])
+    assert figures["counts"]["key_facts"] == sum(f.get("key", False) for c in GOLD["competitors"] for f in c["facts"])
     assert 0.0 <= figures["fact_recall"] <= figures["fact_recall_any_section"] <= 1.0
     assert figures["icp_decided_accuracy"] is not None
     assert not Workspace.objects.exists()

@@ -1,4 +1,5 @@
-"""The competitor report: a section per facet from its own rollout's evidence, only claims about the company."""
+"""The competitor report: a section per facet, each claim placed in the one facet it fits, only claims about the
+company."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def test_names_company_is_a_whole_word_match() -> None:
     assert not about("Halvorix", "It closed a round.", ["Stellique news"])
 
 
-def test_each_facet_is_written_from_its_own_evidence_and_empty_facets_say_so() -> None:
+def test_each_facet_states_what_fits_it_and_empty_facets_say_so() -> None:
     pricing, funding = FACETS[1], FACETS[2]
     report = company_report(
         "competitor",
@@ -52,16 +53,22 @@ def test_each_facet_is_written_from_its_own_evidence_and_empty_facets_say_so() -
     assert [s.doc_id for s in report.sources] == ["price", "fund"]
 
 
+class Quoting:
+    """A model-like writer (no ``write_facets``) that claims one quote of the pricing chunk in every facet."""
+
+    name = "openai"
+
+    def __init__(self, quote: str) -> None:
+        self.quote = quote
+
+    def write(self, brief: Brief) -> Draft:
+        citation = Citation(chunk_id="price#0", doc_id="price", quote=self.quote)
+        return Draft(claims=(Claim(text=self.quote, citations=(citation,)),), writer="openai")
+
+
 def test_a_writers_claim_about_another_company_is_removed_with_the_reason() -> None:
-    class Lying:
-        name = "openai"
-
-        def write(self, brief: Brief) -> Draft:
-            quote = "Stellique charges $700 a month for its Team plan."
-            citation = Citation(chunk_id="price#0", doc_id="price", quote=quote)
-            return Draft(claims=(Claim(text=quote, citations=(citation,)),), writer="openai")
-
-    report = company_report("competitor", "Halvorix", [FacetEvidence(FACETS[1], PRICING)], Lying())
+    lying = Quoting("Stellique charges $700 a month for its Team plan.")
+    report = company_report("competitor", "Halvorix", [FacetEvidence(FACETS[1], PRICING)], lying)
     assert report.sections[0].not_found
     assert [(r.text, r.reason) for r in report.removed] == [
         ("Stellique charges $700 a month for its Team plan.", "it is not about Halvorix")
@@ -74,3 +81,33 @@ def test_extra_aspects_become_facets_of_their_own() -> None:
     assert facets_for("prospect") == PROSPECT_FACETS
     assert facets[-2].ask("Halvorix") == "EU data residency of Halvorix?"
     assert facets_for("competitor", ["{odd} braces"])[-1].ask("Halvorix") == "{odd} braces of Halvorix?"
+
+
+def test_a_sentence_another_facets_rollout_found_is_placed_in_the_facet_it_fits_once() -> None:
+    pricing, funding, news = FACETS[1], FACETS[2], FACETS[8]
+    found_by_pricing = (
+        evidence(
+            "mix#0",
+            "Halvorix raised a $60 million Series C led by Northwind investors. "
+            "Halvorix lists its Standard plan at $900 a month.",
+            title="Halvorix update",
+        ),
+    )
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(pricing, found_by_pricing), FacetEvidence(funding, ()), FacetEvidence(news, ())],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    assert sections["pricing"] == ["Halvorix lists its Standard plan at $900 a month."]
+    assert sections["funding"] == ["Halvorix raised a $60 million Series C led by Northwind investors."]
+    assert sections["news"] == []
+
+
+def test_a_writer_without_write_facets_has_its_claims_placed_in_one_facet_each() -> None:
+    facets = [FacetEvidence(FACETS[1], PRICING), FacetEvidence(FACETS[8], PRICING)]
+    proposing = Quoting("Halvorix raised the Standard plan minimum to $900 a month on 1 June 2026.")
+    report = company_report("competitor", "Halvorix", facets, proposing)
+    sections = {s.facet: len(s.claims) for s in report.sections}
+    assert sections == {"pricing": 1, "news": 0}  # both proposed it; it holds pricing's words

@@ -94,3 +94,33 @@ def test_table_rows_field_lists_and_markup_are_not_statements() -> None:
     assert not statement("Account: Kilnbrook Logistics (ACC-1042), Rotterdam Call: deep dive Kilnbrook: Annelie V.")
     assert not statement("| Area | Halvorix | Fernhollow |")
     assert not statement("**Tavelnor** - lakehouse data platform with built-in Vector Search.")
+    # questions, headlines, signatures, requisition lines and e-mail addresses are not statements either
+    assert not statement("Can Marrowpine be deployed on our own servers?")
+    assert not statement("Tavelnor to Acquire Marrowpine AI to Bring Conversational Answers to the Lakehouse")
+    assert not statement("Ingrid Sallinen Head of Technology Alliances Stellique Data GmbH | Berlin")
+    assert not statement("Requisition R-12093 \u00b7 Product Management \u00b7 Posted March 25, 2026")
+    assert not statement("Contacts Investor Relations: Marta Quenneville, ir@tavelnor.example")
+    assert not statement("Unsubscribe or manage preferences at halvorix.example/email.")
+    assert statement("The Business plan price does not change")  # a list item without its full stop still is
+
+
+def test_a_subject_sentence_in_the_first_person_counts_only_in_the_subjects_own_documents() -> None:
+    notes = evidence("n#0", "We expect Halvorix to cut prices again this year.", title="Team notes on pricing")
+    own = evidence("h#0", "We cut Halvorix prices by a third this year.", title="Halvorix pricing update")
+    brief = Brief(focus="prices", evidence=(notes, own), subject="Halvorix")
+    assert [c.text for c in ExtractiveWriter().write(brief).claims] == ["We cut Halvorix prices by a third this year."]
+
+
+def test_an_it_sentence_is_about_the_subject_only_after_one_that_names_it() -> None:
+    chunks = (
+        evidence("a#0", "Halvorix raised prices in June. It lists a new Business plan at $40.", title="Halvorix"),
+        evidence(
+            "b#0",
+            "Tavelnor bought Marrowpine in March. It paid $210 million for the plan business.",
+            title="Halvorix and Tavelnor news",
+        ),
+    )
+    brief = Brief(focus="plan prices paid", evidence=chunks, subject="Halvorix", max_claims=5)
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == ["Halvorix raised prices in June.", "It lists a new Business plan at $40."]
+    # "It" is Tavelnor in the second chunk, though its title names Halvorix: a claim title alone cannot tell

@@ -39,3 +39,24 @@ def test_quote_span_finds_a_quote_across_case_punctuation_and_line_breaks() -> N
     assert text[start:end] == "Acme  Robotics raised\n$40 million — in Série B"
     assert quote_span(text, "Acme raised $50 million") is None
     assert quote_span(text, "") is None
+
+
+def test_list_items_and_the_line_after_a_heading_are_sentences_of_their_own() -> None:
+    text = (
+        "Decision\n\n- Effective July 15, the allowance grows.\n- The price does not change\n"
+        "* Team plans stay.\n1. First step done\nSummary\nHalvorix is preparing the largest change to its\n"
+        "product and price list since 2020."
+    )
+    assert sentences(text) == [
+        "Decision",
+        "Effective July 15, the allowance grows.",
+        "The price does not change",
+        "Team plans stay.",
+        "First step done",
+        "Summary",
+        "Halvorix is preparing the largest change to its product and price list since 2020.",
+    ]
+    # a wrapped line of prose is not a heading, and a hyphen inside a line is not a list
+    assert sentences("Halvorix moved to usage-based pricing on June 1 and lowered\nThe entry price - a lot.") == [
+        "Halvorix moved to usage-based pricing on June 1 and lowered The entry price - a lot."
+    ]
