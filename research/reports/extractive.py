@@ -159,8 +159,9 @@ def statement(text: str) -> bool:
 def about_subject(subject: str, candidate: Candidate) -> bool:
     """Whether a sentence is a statement about the report's company (``research.reports.text.about``). Two
     more rules than the citation check's: a sentence opening with "It" must follow one that names the company
-    (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only in the
-    company's own documents (elsewhere "we" is the document's author, say a team's notes on a competitor)."""
+    (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only when it
+    opens with the company's name ("Stellique released 3.0, which narrows one of our differences"): elsewhere
+    "we" is the document's author, a team's notes on a competitor as often as the company itself."""
     return _about_subject(subject, candidate.text, candidate.evidence.title, candidate.previous)
 
 
@@ -168,7 +169,7 @@ def about_subject(subject: str, candidate: Candidate) -> bool:
 def _about_subject(subject: str, text: str, title: str, previous: str) -> bool:
     if not statement(text) or not about(subject, text, [title]):
         return False
-    if _FIRST_PERSON.search(text) and not names_company(subject, title):
+    if _FIRST_PERSON.search(text) and not f"{fold(text)} ".startswith(f"{fold(subject)} "):
         return False
     opens_with_it = not names_company(subject, text)
     return not opens_with_it or not previous or names_company(subject, previous)

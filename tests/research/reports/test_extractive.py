@@ -104,11 +104,12 @@ def test_table_rows_field_lists_and_markup_are_not_statements() -> None:
     assert statement("The Business plan price does not change")  # a list item without its full stop still is
 
 
-def test_a_subject_sentence_in_the_first_person_counts_only_in_the_subjects_own_documents() -> None:
-    notes = evidence("n#0", "We expect Halvorix to cut prices again this year.", title="Team notes on pricing")
-    own = evidence("h#0", "We cut Halvorix prices by a third this year.", title="Halvorix pricing update")
-    brief = Brief(focus="prices", evidence=(notes, own), subject="Halvorix")
-    assert [c.text for c in ExtractiveWriter().write(brief).claims] == ["We cut Halvorix prices by a third this year."]
+def test_a_subject_sentence_in_the_first_person_counts_only_when_it_opens_with_the_subject() -> None:
+    notes = evidence("n#0", "We expect Halvorix to cut prices again this year.", title="Halvorix pricing notes")
+    fact = evidence("f#0", "Halvorix cut its prices by a third, which hurts our renewals.", title="Team notes")
+    brief = Brief(focus="prices", evidence=(notes, fact), subject="Halvorix")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == ["Halvorix cut its prices by a third, which hurts our renewals."]
 
 
 def test_an_it_sentence_is_about_the_subject_only_after_one_that_names_it() -> None:

@@ -56,6 +56,11 @@ def test_list_items_and_the_line_after_a_heading_are_sentences_of_their_own() ->
         "Summary",
         "Halvorix is preparing the largest change to its product and price list since 2020.",
     ]
+    # a Markdown bold lead-in is a sentence of its own, its markers dropped
+    assert sentences("**Price framing.** Marrowpine offered $41 a seat.") == [
+        "Price framing.",
+        "Marrowpine offered $41 a seat.",
+    ]
     # a wrapped line of prose is not a heading, and a hyphen inside a line is not a list
     assert sentences("Halvorix moved to usage-based pricing on June 1 and lowered\nThe entry price - a lot.") == [
         "Halvorix moved to usage-based pricing on June 1 and lowered The entry price - a lot."
