@@ -7,8 +7,9 @@ vectors, when one is given), a prior for the place of its document in the run's 
 it holds what the question asks for (a date for "when"). Sentences are then chosen one at a time, each
 step favouring those that continue the chain of the chosen ones (multi-hop questions: the sentence
 naming the film's director, then the one about that director), near-duplicates dropped and at most
-``PER_DOCUMENT`` taken from one document. Each claim quotes itself, so the citation check holds by
-construction; it still runs.
+``PER_DOCUMENT`` taken from one document. A report's facets are written together (``write_facets``):
+each sentence about the company is placed in the one facet it fits best before any facet chooses. Each
+claim quotes itself, so the citation check holds by construction; it still runs.
 """
 
 from __future__ import annotations
@@ -297,9 +298,9 @@ def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
 
 def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> list[list[Candidate]]:
     """A report's facets at once: every sentence about the subject in the facets' evidence is scored for each
-    facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score); each facet then
-    takes its best
-    placed sentences, near-duplicates (in any facet) and a document's beyond ``PER_DOCUMENT`` skipped."""
+    facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score); each facet
+    then takes its best placed sentences, near-duplicates (in any facet) and a document's beyond
+    ``PER_DOCUMENT`` skipped."""
     scores: list[dict[str, Candidate]] = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.subject)  # decided before the costly scoring
