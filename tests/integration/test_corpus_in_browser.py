@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,18 +23,6 @@ Read [the report](https://example.com/r) and **act** before June.
 
 [click me](javascript:document.title='pwned') ![tracker](https://evil.example/pixel.png)
 """
-
-
-@contextmanager
-def _web(env: dict[str, str], log: Path) -> Iterator[str]:
-    port = processes.free_port()
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = processes.start(processes.python(*daphne), env=env, log=log)
-    try:
-        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=log)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        processes.stop(web)
 
 
 def _ingested(owner: Membership, name: str, files: dict[str, bytes]) -> Corpus:
@@ -75,7 +61,7 @@ def test_a_person_creates_renames_reads_and_deletes_corpora(  # type: ignore[no-
     finished = Run.objects.create(workspace=workspace, question="What do the notes say?", status=RunStatus.FINISHED)
     finished.corpora.add(notes)
     ws = workspace.slug
-    with _web(process_env, tmp_path / "web.log") as base, chromium() as browser:
+    with processes.daphne(process_env, tmp_path / "web.log") as (base, _), chromium() as browser:
         page = browser.new_page(viewport={"width": 1100, "height": 900})
         errors: list[str] = []
 

@@ -58,33 +58,16 @@ def test_a_person_starts_a_run_and_watches_it_live_across_a_reload(  # type: ign
     corpus = services.corpus_create(actor=Membership.objects.get(user=ada), name="Press")
     paths = _files(tmp_path)
     env = {**process_env, "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install"}
-    port = processes.free_port()
-    web_log, worker_log = tmp_path / "web.log", tmp_path / "worker.log"
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = processes.start(processes.python(*daphne), env=env, log=web_log)
-    worker = processes.start(processes.python("-m", "worker"), env=env, log=worker_log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=web_log)
-        processes.wait_for(
-            lambda: "warm-up tests.support.slow_model.install done" in worker_log.read_text(),
-            timeout=120,
-            what="worker",
-            process=worker,
-            log=worker_log,
-        )
-        with chromium() as browser:
-            page = browser.new_page(viewport={"width": 1360, "height": 1000})
-            try:
-                _watch(page, base, workspace.slug, corpus, paths, worker, worker_log)
-            except Exception:
-                page.screenshot(path=str(screenshot_path("run-failure")), full_page=True)
-                print("events:", list(RunEvent.objects.values_list("seq", "type")))
-                print(processes.tail(worker_log, 60), processes.tail(web_log, 30))
-                raise
-    finally:
-        processes.stop(worker)
-        processes.stop(web)
+    warmed = "warm-up tests.support.slow_model.install done"
+    with processes.web_and_worker(env, tmp_path, ready=warmed) as stack, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1360, "height": 1000})
+        try:
+            _watch(page, stack.base, workspace.slug, corpus, paths, stack.worker, stack.logs["worker"])
+        except Exception:
+            page.screenshot(path=str(screenshot_path("run-failure")), full_page=True)
+            print("events:", list(RunEvent.objects.values_list("seq", "type")))
+            print(stack.tails())
+            raise
 
 
 def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker, worker_log: Path) -> None:  # type: ignore[no-untyped-def]

@@ -100,15 +100,10 @@ def test_security_features_in_the_browser(process_env: dict[str, str], tmp_path:
         "LOGIN_FAILURES_PER_ADDRESS": "1000",  # every browser request comes from 127.0.0.1
         "LOGIN_LOCKOUT_SECONDS": str(LOCKOUT_SECONDS),
     }
-    port = processes.free_port()
     web_log = tmp_path / "web.log"
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = processes.start(processes.python(*daphne), env=env, log=web_log)
-    base = f"http://127.0.0.1:{port}"
     console = Console()
     try:
-        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=web_log)
-        with chromium() as browser:
+        with processes.daphne(env, web_log) as (base, _), chromium() as browser:
             _pages_under_the_policy(browser, base, workspace, run, console)
             _member_removal(browser, base, workspace, console)
             _login_throttling(browser, base, console)
@@ -116,8 +111,6 @@ def test_security_features_in_the_browser(process_env: dict[str, str], tmp_path:
         print(processes.tail(web_log, 60))
         print("\n".join(console.lines))
         raise
-    finally:
-        processes.stop(web)
     assert console.violations() == []
     assert "Not Found: /favicon.ico" not in web_log.read_text()
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,24 +38,6 @@ def _all_final(corpus_id: int) -> bool:
     return bool(stages) and stages <= {Stage.INDEXED, Stage.FAILED}
 
 
-@contextmanager
-def _web_and_worker(env: dict[str, str], logs: Path) -> Iterator[str]:
-    port = processes.free_port()
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = processes.start(processes.python(*daphne), env=env, log=logs / "web.log")
-    worker = processes.start(processes.python("-m", "worker"), env=env, log=logs / "worker.log")
-    try:
-        processes.wait_for(
-            lambda: processes.port_open(port), timeout=60, what="daphne", process=web, log=logs / "web.log"
-        )
-        ready = lambda: " ready." in (logs / "worker.log").read_text()  # noqa: E731
-        processes.wait_for(ready, timeout=120, what="worker", process=worker, log=logs / "worker.log")
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        processes.stop(worker)
-        processes.stop(web)
-
-
 def _page(context: BrowserContext, url: str, errors: list[str]) -> Page:
     """A page that records every htmx error the console reports (htmx logs e.g. `htmx:oobErrorNoTarget, #file-7`)."""
     page = context.new_page()
@@ -84,7 +64,8 @@ def test_a_person_uploads_files_and_every_open_page_follows_without_errors(  # t
     for name, data in FILES.items():
         (tmp_path / name).write_bytes(data)
     env = {**process_env, "MAX_FILE_CHUNKS": "4"}  # long.txt is about 10 chunks
-    with _web_and_worker(env, tmp_path) as base, chromium() as browser:
+    with processes.web_and_worker(env, tmp_path, ready=" ready.") as stack, chromium() as browser:
+        base = stack.base
         context = browser.new_context(viewport={"width": 1100, "height": 900})
         login = context.new_page()
         login.goto(f"{base}/accounts/login/")

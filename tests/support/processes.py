@@ -88,15 +88,30 @@ class WebAndWorker:
 
 
 @contextmanager
-def web_and_worker(env: dict[str, str], folder: Path) -> Iterator[WebAndWorker]:
-    """Daphne (on a free port, waited for) and a worker, both stopped on the way out; logs in ``folder``."""
-    port, logs = free_port(), {name: folder / f"{name}.log" for name in ("web", "worker")}
-    daphne = ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"]
-    web = start(python(*daphne), env=env, log=logs["web"])
+def daphne(env: dict[str, str], log: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Daphne on a free port, waited for, stopped on the way out: its base URL and its process."""
+    port = free_port()
+    web = start(
+        python("-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "context1_web.asgi:application"), env=env, log=log
+    )
+    try:
+        wait_for(lambda: port_open(port), timeout=60, what="daphne", process=web, log=log)
+        yield f"http://127.0.0.1:{port}", web
+    finally:
+        stop(web)
+
+
+@contextmanager
+def web_and_worker(env: dict[str, str], folder: Path, *, ready: str | None = None) -> Iterator[WebAndWorker]:
+    """Daphne (``daphne``) and a worker, both stopped on the way out; logs in ``folder``. With ``ready``, waits
+    until the worker's log holds that text (" ready.", or a warm-up's "done" line)."""
+    logs = {name: folder / f"{name}.log" for name in ("web", "worker")}
     worker = start(python("-m", "worker"), env=env, log=logs["worker"])
     try:
-        wait_for(lambda: port_open(port), timeout=60, what="daphne", process=web, log=logs["web"])
-        yield WebAndWorker(f"http://127.0.0.1:{port}", logs, web, worker)
+        with daphne(env, logs["web"]) as (base, web):
+            if ready is not None:
+                seen = lambda: ready in logs["worker"].read_text()  # noqa: E731
+                wait_for(seen, timeout=120, what="worker", process=worker, log=logs["worker"])
+            yield WebAndWorker(base, logs, web, worker)
     finally:
         stop(worker)
-        stop(web)
