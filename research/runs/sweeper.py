@@ -1,5 +1,7 @@
 """The periodic sweeper (Celery beat): no run stays "running" after its worker is gone, nor queued unseen.
 
+- running with an expired lease and a cancel asked for: cancelled with the member's reason (restarting a run
+  its member wanted stopped would spend a worker against their wish);
 - running with an expired lease, attempts left: back to queued with the reason, a ``run_requeued``
   event, and a new message (the next claim restarts it visibly, see ``lease.run_claim``);
 - running with an expired lease, no attempts left: failed, with a ``run_failed`` event saying why;
@@ -19,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from research.models import Run, RunStatus
-from research.protocol.events import RunFailed, RunRequeued
+from research.protocol.events import RunCancelled, RunFailed, RunRequeued
 from research.runs.journal import event_append
 from research.runs.lease import lease_length
 from research.runs.services import run_enqueue
@@ -33,29 +35,43 @@ STALE_QUEUED_LEASES = 10
 class Sweep:
     requeued: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
+    cancelled: list[int] = field(default_factory=list)
     reenqueued: list[int] = field(default_factory=list)
 
 
 def run_sweep(*, now: datetime | None = None) -> Sweep:
     now = now or timezone.now()
     sweep = Sweep()
-    expired = Run.objects.filter(status=RunStatus.RUNNING, claimed_until__lt=now)
-    for run_id, attempts in expired.values_list("pk", "attempts"):
-        if attempts >= settings.RUN_MAX_ATTEMPTS:
-            if _fail(run_id, attempts, now):
-                sweep.failed.append(run_id)
-        elif _requeue(run_id, attempts, now):
-            sweep.requeued.append(run_id)
+    _sweep_lost(sweep, now)
     stale = Run.objects.filter(status=RunStatus.QUEUED, enqueued_at__lt=now - STALE_QUEUED_LEASES * lease_length())
     for run_id in stale.values_list("pk", flat=True):
         if Run.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(enqueued_at=now) == 1:
             run_enqueue(run_id)
             sweep.reenqueued.append(run_id)
-    if sweep.requeued or sweep.failed or sweep.reenqueued:
+    if sweep.requeued or sweep.failed or sweep.reenqueued or sweep.cancelled:
         logger.warning(
-            "run sweep: requeued %s, failed %s, enqueued again %s", sweep.requeued, sweep.failed, sweep.reenqueued
+            "run sweep: requeued %s, failed %s, cancelled %s, enqueued again %s",
+            sweep.requeued,
+            sweep.failed,
+            sweep.cancelled,
+            sweep.reenqueued,
         )
     return sweep
+
+
+def _sweep_lost(sweep: Sweep, now: datetime) -> None:
+    """Runs whose worker is gone (an expired lease): cancelled when a cancel was asked for, failed when out of
+    attempts, else queued again."""
+    expired = Run.objects.filter(_lost(now)).values_list("pk", "attempts", "cancel_requested", "cancel_reason")
+    for run_id, attempts, cancel_requested, cancel_reason in expired:
+        if cancel_requested:
+            if _cancel(run_id, attempts, cancel_reason, now):
+                sweep.cancelled.append(run_id)
+        elif attempts >= settings.RUN_MAX_ATTEMPTS:
+            if _fail(run_id, attempts, now):
+                sweep.failed.append(run_id)
+        elif _requeue(run_id, attempts, now):
+            sweep.requeued.append(run_id)
 
 
 def _lost(now: datetime) -> Q:
@@ -78,6 +94,23 @@ def _requeue(run_id: int, attempts: int, now: datetime) -> bool:
         )
         if event is not None:
             transaction.on_commit(lambda: run_enqueue(run_id))
+    return event is not None
+
+
+def _cancel(run_id: int, attempts: int, reason: str, now: datetime) -> bool:
+    """A run whose member asked it to stop, and whose worker died before it could: cancelled, as asked."""
+    reason = reason or "cancelled"
+    event = event_append(
+        run_id=run_id,
+        event=RunCancelled(reason=reason),
+        attempt=attempts,
+        guard=_lost(now),
+        status=RunStatus.CANCELLED,
+        status_reason=reason,
+        lease_owner="",
+        claimed_until=None,
+        finished_at=now,
+    )
     return event is not None
 
 

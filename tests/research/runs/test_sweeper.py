@@ -85,12 +85,32 @@ def test_it_fails_a_run_out_of_attempts_with_the_reason(corpus, start_run, enque
     assert seqs(run) == [1, 2, 3]
 
 
+def test_a_run_cancelled_before_its_worker_died_ends_cancelled_not_requeued(  # type: ignore[no-untyped-def]
+    corpus, start_run, enqueued, settings
+) -> None:
+    settings.RUN_MAX_ATTEMPTS = 3
+    run = start_run([corpus], rollouts=1)
+    _crash_after_events(run, 2)
+    Run.objects.filter(pk=run.pk).update(cancel_requested=True, cancel_reason="wrong company")
+    report = sweeper.run_sweep()
+    assert report.cancelled == [run.pk]
+    assert report.requeued == []
+    assert enqueued == []
+    run.refresh_from_db()
+    assert run.status == RunStatus.CANCELLED
+    assert run.status_reason == "wrong company"
+    assert run.finished_at is not None
+    assert run.lease_owner == ""
+    assert types(run)[-1] == "run_cancelled"
+    assert RunEvent.objects.get(run=run, type="run_cancelled").payload["reason"] == "wrong company"
+
+
 def test_it_leaves_live_and_finished_runs_alone(corpus, start_run, enqueued) -> None:  # type: ignore[no-untyped-def]
     live, finished = start_run([corpus]), start_run([corpus])
     assert run_claim(run_id=live.pk) is not None
     Run.objects.filter(pk=finished.pk).update(status=RunStatus.FINISHED, claimed_until=None)
     report = sweeper.run_sweep()
-    assert report.requeued == report.failed == report.reenqueued == []
+    assert report.requeued == report.failed == report.reenqueued == report.cancelled == []
     assert Run.objects.get(pk=live.pk).status == RunStatus.RUNNING
 
 
