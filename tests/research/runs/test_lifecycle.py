@@ -221,12 +221,19 @@ class LifecycleMachine(RuleBasedStateMachine):
         """The periodic sweeper, once a lease has lapsed (it must leave live and ended runs alone)."""
         gone = {pk: model for pk, model in self.expected.items() if lapsed(model)}
         report = sweeper.run_sweep(now=timezone.now())
-        failed = sorted(pk for pk, model in gone.items() if model.attempts >= MAX_ATTEMPTS)
-        back = sorted(set(gone) - set(failed))
-        assert (sorted(report.failed), sorted(report.requeued), report.reenqueued) == (failed, back, [])
+        cancelled = sorted(pk for pk, model in gone.items() if model.cancel_requested)
+        failed = sorted(pk for pk, model in gone.items() if model.attempts >= MAX_ATTEMPTS and pk not in cancelled)
+        back = sorted(set(gone) - set(failed) - set(cancelled))
+        found = (sorted(report.cancelled), sorted(report.failed), sorted(report.requeued), report.reenqueued)
+        assert found == (cancelled, failed, back, [])
+        ends = {
+            **dict.fromkeys(cancelled, ("run_cancelled", RunStatus.CANCELLED)),
+            **dict.fromkeys(failed, ("run_failed", RunStatus.FAILED)),
+            **dict.fromkeys(back, ("run_requeued", RunStatus.QUEUED)),
+        }
         for pk, model in gone.items():
-            model.journal.append(("run_failed" if pk in failed else "run_requeued", model.attempts))
-            model.status = RunStatus.FAILED if pk in failed else RunStatus.QUEUED
+            event, model.status = ends[pk]
+            model.journal.append((event, model.attempts))
             model.owner, model.expired = None, False
         self.to_send.extend(back)
 
