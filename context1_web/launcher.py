@@ -108,8 +108,8 @@ class Stack:
         _run_step([python, "manage.py", "seed_demo"], env, "seeding the demo workspace")
         daphne = [python, "-m", "daphne", "-b", self.host, "-p", str(self.port), "context1_web.asgi:application"]
         self.children.append(_spawn("web", daphne, env))
-        self.children.append(_spawn("worker", [python, "-m", "worker"], env))
-        self.children.append(_spawn("beat", [python, "-m", "worker", "beat"], env))
+        self.children.append(_spawn("worker", [python, "-m", "worker", "--quiet"], env))
+        self.children.append(_spawn("beat", [python, "-m", "worker", "beat", "--quiet"], env))
 
     def _start_redis(self, env: dict[str, str], socket_path: Path, redis_dir: Path) -> None:
         from context1_web.embedded_redis import is_routine, server_command, socket_in_use, wait_until_ready

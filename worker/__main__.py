@@ -1,4 +1,6 @@
-"""Entry point: `python -m worker` starts a worker on every queue; `python -m worker beat` starts beat."""
+"""Entry point: `python -m worker` starts a worker on every queue; `python -m worker beat` starts beat. ``--quiet``
+(anywhere) leaves out Celery's start-up banner: `make run` prints its own summary, and the worker's readiness line
+("celery@... ready.") and its task lines still come."""
 
 from __future__ import annotations
 
@@ -50,10 +52,13 @@ def main(argv: list[str]) -> None:
     import worker.signals  # noqa: F401  (connects the handlers)
     from context1_web.celery import app
 
+    quiet = ["--quiet"] if "--quiet" in argv else []  # a global option of Celery's: it goes before the command
+    argv = [arg for arg in argv if arg != "--quiet"]
     if argv[:1] == ["beat"]:
-        app.start(["beat", "--loglevel", settings.LOG_LEVEL, *argv[1:]])
+        app.start([*quiet, "beat", "--loglevel", settings.LOG_LEVEL, *argv[1:]])
         return
-    app.worker_main([*worker_argv(pool=settings.WORKER_POOL, concurrency=settings.WORKER_CONCURRENCY), *argv])
+    command = worker_argv(pool=settings.WORKER_POOL, concurrency=settings.WORKER_CONCURRENCY)
+    app.worker_main([*quiet, *command, *argv])
 
 
 if __name__ == "__main__":

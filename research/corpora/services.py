@@ -157,6 +157,8 @@ def upload_create(*, actor: Membership, corpus: Corpus, files: Sequence[Incoming
     if not files:
         raise ValidationError({"upload": "Choose at least one file."})
     with transaction.atomic():
+        if not Corpus.objects.select_for_update().filter(pk=corpus.pk).exists():  # deleted since it was read
+            raise ValidationError({"upload": f"“{corpus.name}” was deleted meanwhile; nothing was uploaded."})
         upload = Upload.objects.create(corpus=corpus, created_by=actor.user)
         items = [_stored_file(upload, corpus, incoming) for incoming in files]
         queued = [item.pk for item in items if item.stage == Stage.QUEUED]

@@ -1,7 +1,12 @@
-"""Reachability checks of the services the product depends on, each bounded by a timeout, naming no versions."""
+"""Reachability checks of the services the product depends on, each bounded by a timeout, naming no versions.
+
+The endpoint is public: a failure's cause (an exception's text names hosts, ports, paths, the models a server
+serves) is logged and shown to staff only; anyone else reads ``failed`` or ``timed out``."""
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -15,6 +20,10 @@ from django.conf import settings
 from django.db import connection
 
 from research.platform.composition import chroma_client
+
+log = logging.getLogger(__name__)
+PUBLIC_FAILURE = "failed"
+TIMED_OUT = "timed out"
 
 
 @dataclass(frozen=True)
@@ -83,8 +92,9 @@ def _checks() -> dict[str, Callable[[], str] | None]:
     }
 
 
-def health_report() -> dict[str, Any]:
-    """Run every configured check concurrently; ``ok`` is true only if all configured checks pass."""
+def health_report(*, details: bool = False) -> dict[str, Any]:
+    """Run every configured check concurrently; ``ok`` is true only if all configured checks pass. A failed
+    check's cause is logged, and in the report only with ``details`` (staff)."""
     deadline = settings.HEALTH_CHECK_TIMEOUT + 1.0
     results: dict[str, CheckResult] = {}
     pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="health")
@@ -94,11 +104,23 @@ def health_report() -> dict[str, Any]:
             try:
                 results[name] = future.result(timeout=deadline)
             except FutureTimeout:
-                results[name] = CheckResult(ok=False, ms=deadline * 1000, detail="timed out")
+                results[name] = CheckResult(ok=False, ms=deadline * 1000, detail=TIMED_OUT)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     if settings.VLLM_BASE_URL is None:
         results["vllm"] = CheckResult(
             ok=True, ms=0.0, detail="not configured: offline heuristic backend", configured=False
         )
-    return {"ok": all(result.ok for result in results.values()), "checks": {k: asdict(v) for k, v in results.items()}}
+    for name, result in results.items():
+        if not result.ok:
+            log.warning("health check %s failed after %.0f ms: %s", name, result.ms, result.detail)
+    shown = results if details else {name: _public(result) for name, result in results.items()}
+    return {"ok": all(result.ok for result in results.values()), "checks": {k: asdict(v) for k, v in shown.items()}}
+
+
+def _public(result: CheckResult) -> CheckResult:
+    """What an anonymous client may read of a check: a failure's cause is only ``failed`` or ``timed out``."""
+    if result.ok:
+        return result
+    timed_out = result.detail == TIMED_OUT or "timeout" in result.detail.lower()
+    return dataclasses.replace(result, detail=TIMED_OUT if timed_out else PUBLIC_FAILURE)

@@ -13,7 +13,7 @@ from research.platform.health import health_report
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
-    report = health_report()
+    report = health_report(details=request.user.is_staff)
     return JsonResponse(report, status=200 if report["ok"] else 503)
 
 

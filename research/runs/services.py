@@ -134,6 +134,7 @@ def run_start(
     if template != RunTemplate.QUESTION:
         question, limits_given["rollouts"] = report_question(template, company, aspects), 1
     with transaction.atomic():
+        _lock_corpora(corpora)
         run = Run.objects.create(
             workspace_id=actor.workspace_id,
             created_by=actor.user,
@@ -148,6 +149,18 @@ def run_start(
         if enqueue:
             transaction.on_commit(lambda: run_enqueue(run.pk))
     return run
+
+
+def _lock_corpora(corpora: Sequence[Corpus]) -> None:
+    """Lock the corpora's rows for the starting transaction, refusing any deleted since they were read: a corpus
+    delete locks the same row and then looks for the runs using it, so either this run is seen and the delete
+    refused, or the delete commits first and this run does not start (instead of an integrity error)."""
+    locked = Corpus.objects.select_for_update().filter(pk__in=[corpus.pk for corpus in corpora])
+    present = set(locked.values_list("pk", flat=True))
+    gone = [corpus.name for corpus in corpora if corpus.pk not in present]
+    if gone:
+        names = ", ".join(f"“{name}”" for name in gone)
+        raise ValidationError({"corpora": f"{names} was deleted meanwhile; choose the corpora again."})
 
 
 def run_cost(*, rollouts: int, budget: int, max_turns: int, facets: int = 0) -> RunEstimate:

@@ -28,8 +28,15 @@ _CLEAR = (
 )
 # Start-up noise a clean start must not print (issue 11 (10)): Celery's warning about running as root, the
 # embedded Redis's banner and memory-overcommit advice, the embedding model's "Loading weights" progress bars
-# (logged as WARNING), bm25s's DEBUG lines, the routine BM25 refresh tasks, and a 404 for /favicon.ico.
+# (logged as WARNING), bm25s's DEBUG lines, the routine BM25 refresh tasks, a 404 for /favicon.ico, and Celery's
+# banners (the worker's ASCII art with its transport URL and queue table, beat's "LocalTime -> ... Configuration").
 NOISE = (
+    "-------------- celery@",
+    "[config]",
+    ".> transport:",
+    "[queues]",
+    "celery beat v",
+    "LocalTime ->",
     "superuser privileges",
     "SecurityWarning",
     "Memory overcommit",

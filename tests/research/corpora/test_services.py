@@ -192,3 +192,18 @@ def test_corpus_find_takes_a_name_in_any_case_or_a_slug_and_a_workspace(
         selectors.corpus_find(name_or_slug="Demo corpus", workspace_slug="nowhere")
     with pytest.raises(LookupError, match=f"no corpus named 'Press' \\(nor with that slug\\) in workspace '{slug}'"):
         selectors.corpus_find(name_or_slug="Press", workspace_slug=slug)
+
+
+def test_an_upload_to_a_corpus_deleted_meanwhile_is_refused_and_stores_nothing(
+    owner: Membership, settings: Any, tmp_path: Path
+) -> None:
+    """The page read the corpus, then another member deleted it: the upload says so instead of an integrity error."""
+    settings.MEDIA_ROOT = tmp_path
+    corpus = services.corpus_create(actor=owner, name="Market")
+    stale = Corpus.objects.get(pk=corpus.pk)
+    services.corpus_delete(actor=owner, corpus=corpus)
+    with pytest.raises(ValidationError) as refused:
+        services.upload_create(actor=owner, corpus=stale, files=[services.IncomingFile("a.txt", [TEXT])])
+    assert refused.value.message_dict == {"upload": ["“Market” was deleted meanwhile; nothing was uploaded."]}
+    assert not UploadFile.objects.exists()
+    assert not storage.corpus_folder(stale.pk).exists()

@@ -8,6 +8,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
+from research.corpora import services as corpus_services
 from research.models import Corpus, Membership, Run, RunEvent, RunStatus
 from research.runs import services as runs
 from research.runs.lease import run_claim
@@ -33,6 +34,21 @@ def test_it_creates_the_run_and_enqueues_it_after_commit(  # type: ignore[no-unt
     assert (run.rollouts, run.budget, run.max_turns, run.template) == (2, 16_384, 16, "question")
     assert run.created_by == owner.user
     assert run.enqueued_at is not None
+
+
+@pytest.mark.django_db
+def test_a_run_on_a_corpus_deleted_meanwhile_is_refused_not_an_integrity_error(  # type: ignore[no-untyped-def]
+    owner, corpus, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    """The form read the corpora, then another member deleted one (issue 11: the delete/start race)."""
+    monkeypatch.setattr(runs, "run_enqueue", lambda run_id: None)
+    stale = Corpus.objects.get(pk=corpus.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        corpus_services.corpus_delete(actor=owner, corpus=corpus)
+    with pytest.raises(ValidationError) as refused:
+        runs.run_start(actor=owner, question=QUESTION, corpora=[stale])
+    assert refused.value.message_dict == {"corpora": ["“Market” was deleted meanwhile; choose the corpora again."]}
+    assert not Run.objects.exists()
 
 
 @pytest.mark.django_db
