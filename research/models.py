@@ -244,6 +244,10 @@ class Run(models.Model):
     result = models.JSONField(default=list, blank=True)  # the final ranked documents
     total_tokens = models.PositiveBigIntegerField(default=0)  # prompt + completion tokens of every model call
     created_at = models.DateTimeField(auto_now_add=True)
+    # The saved investigation it belongs to (research/investigations/): who may read it follows from there.
+    investigation = models.ForeignKey(
+        "Investigation", null=True, blank=True, on_delete=models.CASCADE, related_name="runs"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -330,3 +334,54 @@ class IcpBatchRow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.company} (line {self.line})"
+
+
+class Visibility(models.TextChoices):
+    PRIVATE = "private", "Only me"
+    WORKSPACE = "workspace", "Everyone in the workspace"
+    MEMBERS = "members", "Chosen members"
+
+
+class ShareRole(models.TextChoices):
+    VIEWER = "viewer", "Viewer (reads)"
+    EDITOR = "editor", "Editor (re-runs, edits notes and schedules)"
+
+
+class Investigation(models.Model):
+    """A saved piece of work: a template with its inputs, its runs over time, notes and tags, shared by rule."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="investigations")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    title = models.CharField(max_length=200)
+    template = models.CharField(max_length=40, choices=RunTemplate.choices, default=RunTemplate.QUESTION)
+    # What a re-run starts: question, company, aspects, criteria, corpus ids, rollouts, budget, max_turns.
+    config = models.JSONField(default=dict)
+    notes = models.TextField(blank=True)  # Markdown, rendered sanitised
+    tags = models.JSONField(default=list, blank=True)  # lower-case words, sorted
+    visibility = models.CharField(max_length=10, choices=Visibility.choices, default=Visibility.WORKSPACE)
+    workspace_role = models.CharField(max_length=10, choices=ShareRole.choices, default=ShareRole.VIEWER)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_activity_at = models.DateTimeField(auto_now_add=True)  # a run added, notes or title edited
+
+    class Meta:
+        ordering = ["-last_activity_at", "-id"]
+        indexes = [models.Index(fields=["workspace", "-last_activity_at"], name="investigation_recent")]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class InvestigationMember(models.Model):
+    """A member an investigation of visibility "members" is shared with, and their role in it."""
+
+    investigation = models.ForeignKey(Investigation, on_delete=models.CASCADE, related_name="shares")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    role = models.CharField(max_length=10, choices=ShareRole.choices, default=ShareRole.VIEWER)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["investigation", "user"], name="investigation_share_unique")]
+        ordering = ["investigation_id", "user_id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} on {self.investigation} ({self.role})"

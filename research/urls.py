@@ -6,6 +6,7 @@ from django.urls import path
 
 from research.batches import views as batches
 from research.corpora import views as corpora
+from research.investigations import views as investigations
 from research.platform import views as platform
 from research.reporting import views as reporting
 from research.runs.views import api as runs_api
@@ -14,6 +15,7 @@ from research.workspaces import views as workspaces
 
 CORPUS = "w/<slug:slug>/c/<slug:corpus_slug>/"
 RUN = "w/<slug:slug>/runs/<int:run_id>"
+INVESTIGATION = "w/<slug:slug>/investigations/<int:investigation_id>/"
 
 urlpatterns = [
     path("healthz", platform.health, name="health"),
@@ -50,4 +52,14 @@ urlpatterns = [
     path(f"{RUN}/d/<str:doc_id>/", run_pages.run_document, name="run_document"),
     # Answers and reports: exports of a run's stored report
     path(f"{RUN}/report.<str:fmt>", reporting.report_export, name="report_export"),
+    # Investigations: saved work, its runs over time, compare, sharing
+    path("w/<slug:slug>/investigations/", investigations.investigation_index, name="investigation_index"),
+    path(f"{RUN}/save/", investigations.run_save, name="run_save"),
+    path(INVESTIGATION, investigations.investigation_page, name="investigation_page"),
+    path(f"{INVESTIGATION}edit/", investigations.investigation_edit, name="investigation_edit"),
+    path(f"{INVESTIGATION}rerun/", investigations.investigation_rerun, name="investigation_rerun"),
+    path(f"{INVESTIGATION}archive/", investigations.investigation_archive, name="investigation_archive"),
+    path(f"{INVESTIGATION}delete/", investigations.investigation_delete, name="investigation_delete"),
+    path(f"{INVESTIGATION}share/", investigations.investigation_share, name="investigation_share"),
+    path(f"{INVESTIGATION}compare/", investigations.investigation_compare, name="investigation_compare"),
 ]

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import Http404
 
+from research.investigations.access import readable_runs
 from research.models import TERMINAL_RUN_STATUSES, IcpBatch, Membership, Run, Workspace
 
 SORTS = ("line", "company", "status", "fit", "coverage", "matches")
@@ -50,12 +51,34 @@ def _verdicts(body: dict[str, Any], count: int) -> tuple[str, ...]:
     return tuple(found + [""] * (count - len(found)))[:count]
 
 
-def batch_rows(*, batch: IcpBatch, sort: str = "line", descending: bool = False) -> list[BatchRowView]:
-    """The batch's rows, each with its run's status and its check's fit, coverage and verdicts."""
+def batch_rows(
+    *, membership: Membership, batch: IcpBatch, sort: str = "line", descending: bool = False
+) -> list[BatchRowView]:
+    """The batch's rows, each with its run's status and its check's fit, coverage and verdicts; a check saved
+    since in an investigation the member may not read shows as "private", with nothing of its verdicts."""
     count = len(batch.criteria)
     views: list[BatchRowView] = []
-    for row in batch.rows.select_related("run", "run__report").order_by("line"):
-        run = row.run
+    rows = list(batch.rows.select_related("run", "run__report").order_by("line"))
+    readable = set(
+        Run.objects.filter(readable_runs(membership), pk__in=[row.run_id for row in rows]).values_list("pk", flat=True)
+    )
+    for row in rows:
+        run = row.run if row.run_id in readable else None
+        if row.run_id is not None and run is None:
+            views.append(
+                BatchRowView(
+                    line=row.line,
+                    company=row.company,
+                    domain=row.domain,
+                    notes="",
+                    run=None,
+                    status="private",
+                    fit=None,
+                    coverage=None,
+                    verdicts=("",) * count,
+                )
+            )
+            continue
         report = getattr(run, "report", None) if run is not None else None
         body = report.body if report is not None and isinstance(report.body, dict) else {}
         views.append(

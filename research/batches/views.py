@@ -48,7 +48,7 @@ def batch_create(request: HttpRequest, slug: str) -> HttpResponse:
 def _table_context(request: HttpRequest, membership: Membership, batch: IcpBatch) -> dict[str, Any]:
     sort = request.GET.get("sort", "line")
     descending = request.GET.get("desc") == "1"
-    rows = selectors.batch_rows(batch=batch, sort=sort, descending=descending)
+    rows = selectors.batch_rows(membership=membership, batch=batch, sort=sort, descending=descending)
     done, total = selectors.batch_progress(rows)
     return {
         "membership": membership,
@@ -87,8 +87,8 @@ def batch_table(request: HttpRequest, slug: str, batch_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def batch_export(request: HttpRequest, slug: str, batch_id: int) -> HttpResponse:
-    _membership, batch = _batch_of(request, slug, batch_id)
-    rows = selectors.batch_rows(batch=batch)
+    membership, batch = _batch_of(request, slug, batch_id)
+    rows = selectors.batch_rows(membership=membership, batch=batch)
     run_url = request.build_absolute_uri(reverse("run_page", kwargs={"slug": slug, "run_id": 0})).replace(
         "/0/", "/{id}/"
     )

@@ -4,29 +4,39 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from research.models import TERMINAL_RUN_STATUSES, Document, Membership, Run, RunEvent, Workspace
+from research.investigations.access import readable_runs
+from research.models import TERMINAL_RUN_STATUSES, Document, Membership, Run, RunEvent
 from research.runs.journal import StoredEvent, stored
 
 EVENTS_PAGE = 500  # stored events one read returns at most (pages, the events endpoint, socket replays)
 
 
-def run_list(*, workspace: Workspace, limit: int = 50) -> list[Run]:
-    return list(
-        Run.objects.filter(workspace=workspace).prefetch_related("corpora").order_by("-created_at", "-id")[:limit]
-    )
+def run_list(*, membership: Membership, limit: int = 50) -> list[Run]:
+    """The member's workspace's latest runs that they may read (research/investigations/access.py)."""
+    runs = Run.objects.filter(readable_runs(membership)).select_related("investigation")
+    return list(runs.prefetch_related("corpora").order_by("-created_at", "-id")[:limit])
 
 
 def run_get(*, membership: Membership, run_id: int) -> Run:
-    """A run of the member's workspace; 404 otherwise."""
-    run = Run.objects.filter(workspace=membership.workspace, pk=run_id).prefetch_related("corpora").first()
+    """A run of the member's workspace that they may read; 404 otherwise (never a hint that it exists)."""
+    run = (
+        Run.objects.filter(readable_runs(membership), pk=run_id)
+        .select_related("investigation")
+        .prefetch_related("corpora")
+        .first()
+    )
     if run is None:
         raise Http404("No such run")
     return run
 
 
 def run_find_for_user(*, user_id: int, run_id: int) -> Run | None:
-    """The run if the user is a member of its workspace (the socket's check); None otherwise."""
-    return Run.objects.filter(pk=run_id, workspace__memberships__user_id=user_id).first()
+    """The run if the user is a member of its workspace and may read it (the socket's check); None otherwise."""
+    workspace_id = Run.objects.filter(pk=run_id).values_list("workspace_id", flat=True).first()
+    membership = Membership.objects.filter(workspace_id=workspace_id or 0, user_id=user_id).first()
+    if membership is None:
+        return None
+    return Run.objects.filter(readable_runs(membership), pk=run_id).first()
 
 
 def run_events_after(

@@ -94,7 +94,7 @@ def run_estimate(request: HttpRequest, slug: str) -> JsonResponse:
 @require_GET
 def run_list(request: HttpRequest, slug: str) -> JsonResponse:
     membership = membership_get(user=request.user, slug=slug)
-    return JsonResponse({"runs": [run_summary(run) for run in selectors.run_list(workspace=membership.workspace)]})
+    return JsonResponse({"runs": [run_summary(run) for run in selectors.run_list(membership=membership)]})
 
 
 @json_view

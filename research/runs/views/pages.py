@@ -21,6 +21,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
+from research.investigations.forms import SaveRunForm
+from research.investigations.selectors import investigations_to_add_to
+from research.investigations.services import default_title
 from research.models import Membership, Run, RunStatus, RunTemplate
 from research.platform.web import apply_errors, is_htmx
 from research.reporting.selectors import run_facets
@@ -127,7 +130,7 @@ def _history(membership: Membership) -> list[dict[str, Any]]:
             "rollouts": len(run_facets(run)) or run.rollouts,
             **status_context(_status(run), ""),
         }
-        for run in selectors.run_list(workspace=membership.workspace)
+        for run in selectors.run_list(membership=membership)
     ]
 
 
@@ -176,6 +179,10 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         "elapsed": _duration(run),
         "graph": run_graph(state),
         "socket": None if run.done else f"/ws/runs/{run.pk}/?after={state.last_seq}&format=html",
+        "save_form": SaveRunForm(
+            initial={"title": default_title(run)},
+            choices=investigations_to_add_to(membership=membership, run=run) if run.investigation_id is None else [],
+        ),
     }
     return render(request, "research/run_detail.html", context)
 

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from research.batches import selectors, services
+from research.investigations import services as investigations
 from research.models import IcpBatch, Membership, Report, Run, RunStatus, RunTemplate
 from research.protocol.report import CriterionResult
 from research.protocol.report import Report as WrittenReport
@@ -101,10 +102,21 @@ def test_the_table_sorts_by_fit_and_the_export_is_safe_csv(profiled, login) -> N
     halvorix, _evil, globex = [row.run for row in batch.rows.order_by("line")]
     _judged(halvorix, ("match", "unknown"), 1.0, 0.5)
     _judged(globex, ("match", "no_match"), 2 / 3, 1.0)
-    by_fit = selectors.batch_rows(batch=batch, sort="fit", descending=True)
+    by_fit = selectors.batch_rows(membership=owner, batch=batch, sort="fit", descending=True)
     assert [row.company for row in by_fit] == ["Halvorix", "Globex", '=HYPERLINK("http://evil")']
     assert by_fit[1].verdicts == ("match", "no_match")
     assert selectors.batch_progress(by_fit) == (2, 3)
+    # A check saved since in a private investigation of its author shows to others as private, verdicts hidden.
+    saved = investigations.investigation_create(actor=owner, run=globex, title="Globex fit")
+    investigations.investigation_share(actor=owner, investigation=saved, visibility="private")
+    vic_sees = selectors.batch_rows(membership=Membership.objects.get(user=vic, workspace=owner.workspace), batch=batch)
+    assert [(row.company, row.status, row.fit) for row in vic_sees if row.company == "Globex"] == [
+        ("Globex", "private", None)
+    ]
+    assert (
+        next(row for row in selectors.batch_rows(membership=owner, batch=batch) if row.company == "Globex").fit == 2 / 3
+    )
+    investigations.investigation_share(actor=owner, investigation=saved, visibility="workspace")
     client = login(vic)  # a viewer reads batches
     kwargs = {"slug": owner.workspace.slug, "batch_id": batch.pk}
     page = client.get(reverse("batch_page", kwargs=kwargs)).content.decode()
