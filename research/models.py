@@ -385,3 +385,39 @@ class InvestigationMember(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} on {self.investigation} ({self.role})"
+
+
+class ShareLink(models.Model):
+    """A read-only link to one run of an investigation: ``/s/<token>/``. Only the token's SHA-256 is stored."""
+
+    investigation = models.ForeignKey(Investigation, on_delete=models.CASCADE, related_name="share_links")
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="share_links")
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=120, blank=True)  # e.g. "for the board"
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    access_count = models.PositiveIntegerField(default=0)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"share link {self.pk} of run {self.run_id}"
+
+
+class ShareLinkAccess(models.Model):
+    """One request through a live share link: when, from where, what."""
+
+    link = models.ForeignKey(ShareLink, on_delete=models.CASCADE, related_name="accesses")
+    at = models.DateTimeField(auto_now_add=True)
+    ip = models.GenericIPAddressField(null=True, blank=True)
+    path = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.ip} at {self.at:%Y-%m-%d %H:%M:%S}: {self.path}"

@@ -11,6 +11,7 @@ from research.platform import views as platform
 from research.reporting import views as reporting
 from research.runs.views import api as runs_api
 from research.runs.views import pages as run_pages
+from research.sharing import views as sharing
 from research.workspaces import views as workspaces
 
 CORPUS = "w/<slug:slug>/c/<slug:corpus_slug>/"
@@ -62,4 +63,9 @@ urlpatterns = [
     path(f"{INVESTIGATION}delete/", investigations.investigation_delete, name="investigation_delete"),
     path(f"{INVESTIGATION}share/", investigations.investigation_share, name="investigation_share"),
     path(f"{INVESTIGATION}compare/", investigations.investigation_compare, name="investigation_compare"),
+    # Share links: managed on the investigation's page; the public read-only pages behind them
+    path(f"{INVESTIGATION}links/", sharing.share_link_create, name="share_link_create"),
+    path(f"{INVESTIGATION}links/<int:link_id>/revoke/", sharing.share_link_revoke, name="share_link_revoke"),
+    path("s/<str:token>/", sharing.shared_page, name="shared_page"),
+    path("s/<str:token>/c/<str:chunk_id>/", sharing.shared_chunk_page, name="shared_chunk"),
 ]

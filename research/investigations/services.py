@@ -96,6 +96,7 @@ def investigation_create(*, actor: Membership, run: Run, title: str = "") -> Inv
             config=config_of(run),
         )
         Run.objects.filter(pk=run.pk).update(investigation=investigation)
+        run.investigation = investigation
     return investigation
 
 
@@ -113,6 +114,7 @@ def investigation_add_run(*, actor: Membership, investigation: Investigation, ru
             {"run": f"This investigation holds {investigation.get_template_display().lower()} runs only."}
         )
     Run.objects.filter(pk=run.pk).update(investigation=investigation)
+    run.investigation = investigation
     _touch(investigation)
 
 

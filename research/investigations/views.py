@@ -29,6 +29,7 @@ from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
 from research.reports.diff import ClaimChange, RunDiff
 from research.runs import selectors as run_selectors
+from research.sharing.views import links_context
 from research.workspaces.selectors import membership_get
 
 PAGE = "research/investigation_detail.html"
@@ -139,6 +140,11 @@ def _context(membership: Membership, investigation: Investigation, **extra: Any)
         or ShareForm(initial=_share_initial(investigation), members=_others(membership, investigation)),
         "compare_form": compare,
         "config": investigation.config,
+        **(
+            links_context(membership, investigation)
+            if access.can_manage(membership=membership, investigation=investigation)
+            else {}
+        ),
         "corpora_names": list(
             Corpus.objects.filter(
                 workspace_id=investigation.workspace_id, pk__in=investigation.config.get("corpora", [])

@@ -3,6 +3,7 @@ that opens the document viewer at its chunk with the quote highlighted (links re
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
@@ -86,7 +87,16 @@ class ReportView:
         return len(self.summary) + sum(len(section.claims) for section in self.sections)
 
     @classmethod
-    def of(cls, report: Report) -> ReportView:
+    def of(
+        cls,
+        report: Report,
+        *,
+        chip_href: Callable[[str, str, str], str] = quote_href,
+        source_href: Callable[[str], str] | None = None,
+    ) -> ReportView:
+        """The report as a page draws it; a chip opens ``chip_href(doc_id, chunk_id, quote)`` and a source
+        ``source_href(doc_id)`` (by default the run's viewer, relative to the run page; "" for no link)."""
+        source_href = source_href or (lambda doc_id: f"d/{quote(doc_id, safe='')}/")
         numbers = {source.doc_id: number for number, source in enumerate(report.sources, start=1)}
         titles = {source.doc_id: source.title for source in report.sources}
 
@@ -96,7 +106,7 @@ class ReportView:
                     numbers.get(c.doc_id, 0),
                     titles.get(c.doc_id, c.doc_id),
                     c.quote,
-                    quote_href(c.doc_id, c.chunk_id, c.quote),
+                    chip_href(c.doc_id, c.chunk_id, c.quote),
                 )
                 for c in citations
             )
@@ -113,7 +123,7 @@ class ReportView:
         def section(item: Section) -> SectionView:
             return SectionView(item.facet, item.title, tuple(claim(c) for c in item.claims), item.not_found)
 
-        sources = tuple(SourceView(numbers[s.doc_id], s, f"d/{quote(s.doc_id, safe='')}/") for s in report.sources)
+        sources = tuple(SourceView(numbers[s.doc_id], s, source_href(s.doc_id)) for s in report.sources)
         return cls(
             report=report,
             summary=tuple(claim(c) for c in report.summary),

@@ -1,0 +1,52 @@
+"""Finding a live share link by its token, and what its page may show: the run's report and cited chunks only."""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import Http404
+from django.utils import timezone
+
+from research.models import Chunk, Document, Investigation, Run, ShareLink
+from research.protocol.report import Report
+from research.sharing.services import token_digest
+
+TOKEN_MAX = 100  # longer is not one of ours; answered 404 without a lookup
+
+
+def share_link_live(*, token: str) -> ShareLink:
+    """The link if it exists, is not revoked and has not expired; 404 otherwise (all three alike)."""
+    if not token or len(token) > TOKEN_MAX:
+        raise Http404("No such link")
+    live = Q(revoked_at__isnull=True) & (Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+    link = ShareLink.objects.filter(live, token_sha256=token_digest(token)).select_related("run", "investigation")
+    found = link.first()
+    if found is None:
+        raise Http404("No such link")
+    return found
+
+
+def share_links_of(*, investigation: Investigation) -> list[ShareLink]:
+    return list(investigation.share_links.select_related("run", "created_by").order_by("-created_at", "-id"))
+
+
+def cited_chunk_ids(report: Report) -> set[str]:
+    """Every chunk the report cites (claims, summary, ICP verdicts): all a share page may open."""
+    claims = [*report.summary, *(claim for section in report.sections for claim in section.claims)]
+    citations = [c for claim in claims for c in claim.citations] + [c for v in report.criteria for c in v.citations]
+    return {citation.chunk_id for citation in citations}
+
+
+def shared_chunk(*, run: Run, report: Report, chunk_id: str) -> tuple[Chunk, Document, list[Chunk]] | None:
+    """A cited chunk of the run's corpora with its neighbours (its context), or None when it is not cited or no
+    longer exists."""
+    if chunk_id not in cited_chunk_ids(report):
+        return None
+    chunk = (
+        Chunk.objects.filter(chunk_id=chunk_id, document__corpus__in=run.corpora.all())
+        .select_related("document")
+        .first()
+    )
+    if chunk is None:
+        return None
+    around = Chunk.objects.filter(document=chunk.document, index__in=[chunk.index - 1, chunk.index + 1])
+    return chunk, chunk.document, list(around.order_by("index"))

@@ -1,0 +1,140 @@
+"""Share links: created and revoked on the investigation's page (its author and workspace owners), and the
+public read-only pages behind them, ``/s/<token>/`` (the run's report, or its answer and ranked documents) and
+``/s/<token>/c/<chunk id>/`` (a cited chunk with its neighbours). Nothing else of the workspace is reachable
+from them: no other run, no corpus, no document beyond the cited chunks, no socket. A revoked, expired or
+unknown token is a 404; every access through a live link is logged with its time and address."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from research.corpora.viewer import marked
+from research.investigations import access
+from research.investigations import selectors as investigations
+from research.models import Investigation, Membership, Run, RunStatus, ShareLink
+from research.platform.web import apply_errors, is_htmx
+from research.reporting.presenting import ReportView
+from research.reporting.selectors import report_of
+from research.sharing import selectors, services
+from research.sharing.forms import ShareLinkForm
+from research.workspaces.selectors import membership_get
+
+LINKS = "research/partials/share_links.html"
+
+
+def _finished(investigation: Investigation) -> list[Run]:
+    """The runs a link may share, newest first."""
+    return [r for r in investigations.investigation_runs(investigation=investigation) if r.status == RunStatus.FINISHED]
+
+
+def links_context(
+    membership: Membership, investigation: Investigation, *, form: ShareLinkForm | None = None, new_url: str = ""
+) -> dict[str, Any]:
+    finished = _finished(investigation)
+    return {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "investigation": investigation,
+        "links": selectors.share_links_of(investigation=investigation),
+        "link_form": form or ShareLinkForm(runs=finished),
+        "has_finished": bool(finished),
+        "new_url": new_url,
+    }
+
+
+@login_required
+@require_POST
+def share_link_create(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    investigation = investigations.investigation_get(membership=membership, investigation_id=investigation_id)
+    if not access.can_manage(membership=membership, investigation=investigation):
+        raise PermissionDenied("Only the investigation's author or a workspace owner may share it by link.")
+    form = ShareLinkForm(request.POST, runs=_finished(investigation))
+    new_url = ""
+    if form.is_valid():
+        try:
+            made = services.share_link_create(
+                actor=membership,
+                investigation=investigation,
+                run=form.cleaned_data["run"],
+                expires_at=form.expires_at(),
+                label=form.cleaned_data["label"],
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            new_url = request.build_absolute_uri(f"/s/{made.token}/")
+    context = links_context(membership, investigation, form=form if form.errors else None, new_url=new_url)
+    if not is_htmx(request):  # without JavaScript the link is shown on a page of its own, once
+        return render(request, "research/share_link_created.html", context, status=422 if form.errors else 200)
+    return render(request, LINKS, context, status=422 if form.errors else 200)
+
+
+@login_required
+@require_POST
+def share_link_revoke(request: HttpRequest, slug: str, investigation_id: int, link_id: int) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    investigation = investigations.investigation_get(membership=membership, investigation_id=investigation_id)
+    link = get_object_or_404(ShareLink, pk=link_id, investigation=investigation)
+    services.share_link_revoke(actor=membership, link=link)
+    if not is_htmx(request):
+        return redirect("investigation_page", slug=slug, investigation_id=investigation.pk)
+    return render(request, LINKS, links_context(membership, investigation))
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    """No caching by proxies, no indexing, and no Referer that would carry the token to another site."""
+    response["Cache-Control"] = "private, no-store"
+    response["X-Robots-Tag"] = "noindex, nofollow"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _chip_href(doc_id: str, chunk_id: str, text: str) -> str:
+    return f"c/{quote(chunk_id, safe='')}/?{urlencode([('quote', text[:500])])}"
+
+
+@never_cache
+@require_GET
+def shared_page(request: HttpRequest, token: str) -> HttpResponse:
+    link = selectors.share_link_live(token=token)
+    services.share_link_access_record(link=link, ip=request.META.get("REMOTE_ADDR"), path=request.path)
+    report = report_of(link.run)
+    context = {
+        "link": link,
+        "run": link.run,
+        "title": link.investigation.title,
+        "view": ReportView.of(report, chip_href=_chip_href, source_href=lambda doc_id: "") if report else None,
+        "documents": [item for item in link.run.result or [] if isinstance(item, dict)],
+    }
+    return _private(render(request, "research/shared.html", context))
+
+
+@never_cache
+@require_GET
+def shared_chunk_page(request: HttpRequest, token: str, chunk_id: str) -> HttpResponse:
+    link = selectors.share_link_live(token=token)
+    services.share_link_access_record(link=link, ip=request.META.get("REMOTE_ADDR"), path=request.path)
+    report = report_of(link.run)
+    found = selectors.shared_chunk(run=link.run, report=report, chunk_id=chunk_id) if report else None
+    context: dict[str, Any] = {"link": link, "title": link.investigation.title, "token": token}
+    if found is None:
+        return _private(render(request, "research/shared_chunk.html", context, status=404))
+    chunk, document, around = found
+    quote_text = request.GET.get("quote", "")[:2000]
+    context.update(
+        chunk=chunk,
+        document=document,
+        before=[c for c in around if c.index < chunk.index],
+        after=[c for c in around if c.index > chunk.index],
+        marked=marked(chunk.text, quote_text) if quote_text else None,
+    )
+    return _private(render(request, "research/shared_chunk.html", context))
