@@ -169,7 +169,13 @@ def _configure() -> tuple[dict[str, str], str, int]:
     env["DATA_DIR"] = str(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     ensure_secret_key(env, data_dir)
-    os.environ.update({"DATA_DIR": env["DATA_DIR"], "DJANGO_SETTINGS_MODULE": env["DJANGO_SETTINGS_MODULE"]})
+    # Links in e-mails point where this server listens unless SITE_URL names the public address.
+    wildcard = host in ("0.0.0.0", "::", "")  # noqa: S104 (reading HOST, not binding)
+    public = "127.0.0.1" if wildcard else (f"[{host}]" if ":" in host else host)
+    env.setdefault("SITE_URL", f"http://{public}:{port}")
+    os.environ.update(
+        {key: env[key] for key in ("DATA_DIR", "DJANGO_SETTINGS_MODULE", "SITE_URL")}  # this process's Django too
+    )
     return env, host, port
 
 

@@ -95,6 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "research.notifications.context.unread",
             ],
             "builtins": ["template_partials.templatetags.partials"],
         },
@@ -193,7 +194,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "research.tasks.sweep_runs",
         "schedule": float(RUN_SWEEP_SECONDS),
         "options": {"expires": float(RUN_SWEEP_SECONDS)},  # a sweep nobody ran in time is dropped, not piled up
-    }
+    },
 }
 
 # Worker process shape: one process with threads by default, so an embedded Chroma has one writer.
@@ -249,6 +250,36 @@ PARSE_MEMORY_MB = env.integer("PARSE_MEMORY_MB", 1024, minimum=128)
 MAX_FILE_CHUNKS = env.integer("MAX_FILE_CHUNKS", 1000, minimum=1)  # chunks one file may add (embedding cost)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 2**20  # larger uploads stream to temporary files
 DATA_UPLOAD_MAX_NUMBER_FILES = env.integer("MAX_UPLOAD_FILES", 500, minimum=1)
+
+# --- Links and e-mail (invitations, digests of scheduled reports)
+# The address people open the product at: absolute links in e-mails (the launcher sets it from HOST and PORT)
+SITE_URL = env.url("SITE_URL", schemes=("http", "https")) or "http://127.0.0.1:8000"
+# SMTP when EMAIL_HOST is set; otherwise every e-mail is written as a file under DATA_DIR/mail (no mail server)
+EMAIL_HOST = env.optional_string("EMAIL_HOST")
+EMAIL_PORT = env.integer("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env.string("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env.string("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env.boolean("EMAIL_USE_TLS", True)  # STARTTLS (port 587)
+EMAIL_USE_SSL = env.boolean("EMAIL_USE_SSL", False)  # implicit TLS (port 465)
+if EMAIL_USE_TLS and EMAIL_USE_SSL and EMAIL_HOST:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL exclude each other: set one of them to false")
+EMAIL_TIMEOUT = env.number("EMAIL_TIMEOUT", 10.0, minimum=1.0)
+DEFAULT_FROM_EMAIL = env.string("DEFAULT_FROM_EMAIL", "Context-1 Web <noreply@localhost>")
+EMAIL_FILE_PATH = env.path("EMAIL_FILE_PATH", DATA_DIR / "mail")
+EMAIL_BACKEND = env.string(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend",
+)
+# Invitations into a workspace expire after this many days
+INVITATION_DAYS = env.integer("INVITATION_DAYS", 7, minimum=1, maximum=90)
+# Schedules: how often beat looks for due schedules, and the shortest interval a schedule may have
+SCHEDULE_TICK_SECONDS = env.integer("SCHEDULE_TICK_SECONDS", 30, minimum=5, maximum=3600)
+SCHEDULE_MIN_INTERVAL_MINUTES = env.integer("SCHEDULE_MIN_INTERVAL_MINUTES", 60, minimum=1, maximum=10080)
+CELERY_BEAT_SCHEDULE["fire-schedules"] = {
+    "task": "research.tasks.schedules_fire",
+    "schedule": float(SCHEDULE_TICK_SECONDS),
+    "options": {"expires": float(SCHEDULE_TICK_SECONDS)},
+}
 
 HEALTH_CHECK_TIMEOUT = env.number("HEALTH_CHECK_TIMEOUT", 3.0, minimum=0.1)
 

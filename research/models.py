@@ -248,6 +248,8 @@ class Run(models.Model):
     investigation = models.ForeignKey(
         "Investigation", null=True, blank=True, on_delete=models.CASCADE, related_name="runs"
     )
+    # The schedule that fired it (research/schedules/): its end becomes a digest.
+    schedule = models.ForeignKey("Schedule", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -421,3 +423,149 @@ class ShareLinkAccess(models.Model):
 
     def __str__(self) -> str:
         return f"{self.ip} at {self.at:%Y-%m-%d %H:%M:%S}: {self.path}"
+
+
+class Invitation(models.Model):
+    """An owner's invitation of an e-mail address into a workspace with a role; the link in the e-mail (a token
+    of which only the SHA-256 is stored) creates the account or joins an existing one, once, until it expires."""
+
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()  # lower-cased
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.VIEWER)
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    mail_error = models.TextField(blank=True)  # why the e-mail could not be sent (the owner copies the link)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.email} to {self.workspace} ({self.role})"
+
+
+class Frequency(models.TextChoices):
+    DAILY = "daily", "Every day"
+    WEEKLY = "weekly", "Weekly, on chosen days"
+    CRON = "cron", "Cron expression"
+
+
+class NotifyMode(models.TextChoices):
+    EVERY = "every", "After every run"
+    CHANGED = "changed", "Only when something changed"
+
+
+class Schedule(models.Model):
+    """When an investigation runs again by itself (research/schedules/): daily, on chosen weekdays or by a cron
+    expression, at a time of day in a time zone. ``next_run_at`` is the claim: a tick fires a due schedule by
+    moving it forward with a conditional UPDATE, so two ticks never fire the same time twice."""
+
+    investigation = models.OneToOneField(Investigation, on_delete=models.CASCADE, related_name="schedule")
+    # Whose rights its runs use (the member who set it up or last resumed it)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    frequency = models.CharField(max_length=10, choices=Frequency.choices, default=Frequency.WEEKLY)
+    time_of_day = models.TimeField(null=True, blank=True)  # daily and weekly
+    weekdays = models.JSONField(default=list, blank=True)  # weekly: 0 (Monday) to 6
+    cron = models.CharField(max_length=120, blank=True)  # cron: five fields
+    timezone = models.CharField(max_length=64, default="UTC")
+    notify = models.CharField(max_length=10, choices=NotifyMode.choices, default=NotifyMode.CHANGED)
+    paused = models.BooleanField(default=False)
+    paused_reason = models.TextField(blank=True)  # set when the product paused it (its owner lost access, ...)
+    next_run_at = models.DateTimeField(null=True, blank=True)  # None while paused
+    last_fired_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["next_run_at", "id"]
+        indexes = [models.Index(fields=["paused", "next_run_at"], name="schedule_due")]
+
+    def __str__(self) -> str:
+        return f"schedule of {self.investigation}"
+
+
+class FireOutcome(models.TextChoices):
+    STARTED = "started", "Started"
+    SKIPPED = "skipped", "Skipped"
+    FAILED = "failed", "Could not start"
+
+
+class ScheduleFire(models.Model):
+    """One due time of a schedule and what became of it: a run started, skipped (the last one still going), or
+    not started (with the reason). Unique per due time, the second guard against firing twice."""
+
+    schedule = models.ForeignKey(Schedule, on_delete=models.CASCADE, related_name="fires")
+    due_at = models.DateTimeField()
+    fired_at = models.DateTimeField(auto_now_add=True)
+    outcome = models.CharField(max_length=10, choices=FireOutcome.choices)
+    reason = models.TextField(blank=True)
+    run = models.OneToOneField(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="fire")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["schedule", "due_at"], name="schedule_fire_once")]
+        ordering = ["-due_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.schedule_id} at {self.due_at:%Y-%m-%d %H:%M}: {self.outcome}"
+
+
+class ScheduleMute(models.Model):
+    """A member who unsubscribed from a schedule's e-mails (the digests still show in the app)."""
+
+    schedule = models.ForeignKey(Schedule, on_delete=models.CASCADE, related_name="mutes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["schedule", "user"], name="schedule_mute_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.user} muted {self.schedule_id}"
+
+
+class Digest(models.Model):
+    """What a scheduled run changed since the investigation's previous finished run (research/reports/diff.py),
+    stored as built; whether its readers were notified was decided in code from that diff."""
+
+    investigation = models.ForeignKey(Investigation, on_delete=models.CASCADE, related_name="digests")
+    schedule = models.ForeignKey(Schedule, null=True, blank=True, on_delete=models.SET_NULL, related_name="digests")
+    run = models.OneToOneField(Run, on_delete=models.CASCADE, related_name="digest")
+    previous_run = models.ForeignKey(Run, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10)  # the run's end: finished, failed, cancelled
+    changed = models.BooleanField(default=False)
+    notified = models.BooleanField(default=False)  # the decision (mode and diff), made once
+    body = models.JSONField(default=dict)  # research/schedules/digests.py: counts and items, with evidence
+    emailed_to = models.JSONField(default=list, blank=True)  # user ids an e-mail went to (a retry skips them)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"digest of run {self.run_id}"
+
+
+class Notification(models.Model):
+    """An in-app notice for one user: a digest, or a schedule the product had to pause."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
+    investigation = models.ForeignKey(Investigation, null=True, on_delete=models.CASCADE, related_name="+")
+    digest = models.ForeignKey(Digest, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications")
+    title = models.CharField(max_length=300)
+    text = models.TextField(blank=True)
+    url = models.CharField(max_length=300)  # a path in the product
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread")]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.title}"

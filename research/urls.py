@@ -7,10 +7,13 @@ from django.urls import path
 from research.batches import views as batches
 from research.corpora import views as corpora
 from research.investigations import views as investigations
+from research.invitations import views as invitations
+from research.notifications import views as notifications
 from research.platform import views as platform
 from research.reporting import views as reporting
 from research.runs.views import api as runs_api
 from research.runs.views import pages as run_pages
+from research.schedules import views as schedules
 from research.sharing import views as sharing
 from research.workspaces import views as workspaces
 
@@ -68,4 +71,24 @@ urlpatterns = [
     path(f"{INVESTIGATION}links/<int:link_id>/revoke/", sharing.share_link_revoke, name="share_link_revoke"),
     path("s/<str:token>/", sharing.shared_page, name="shared_page"),
     path("s/<str:token>/c/<str:chunk_id>/", sharing.shared_chunk_page, name="shared_chunk"),
+    # Invitations: owners invite by e-mail on the workspace page; the link's page joins or creates an account
+    path("w/<slug:slug>/invitations/", invitations.invitation_create, name="invitation_create"),
+    path(
+        "w/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        invitations.invitation_revoke,
+        name="invitation_revoke",
+    ),
+    path("invite/<str:token>/", invitations.invitation_page, name="invitation_page"),
+    # Schedules: the card of an investigation's page, digests, and the unsubscribe page e-mails link to
+    path(f"{INVESTIGATION}schedule/", schedules.schedule_save, name="schedule_save"),
+    path(f"{INVESTIGATION}schedule/pause/", schedules.schedule_pause, name="schedule_pause"),
+    path(f"{INVESTIGATION}schedule/delete/", schedules.schedule_delete, name="schedule_delete"),
+    path(f"{INVESTIGATION}schedule/test-email/", schedules.schedule_test_email, name="schedule_test_email"),
+    path(f"{INVESTIGATION}schedule/mute/", schedules.schedule_mute, name="schedule_mute"),
+    path(f"{INVESTIGATION}digests/<int:digest_id>/", schedules.digest_page, name="digest_page"),
+    path("unsubscribe/<str:token>/", schedules.schedule_unsubscribe, name="schedule_unsubscribe"),
+    # Notifications: the user's notices across workspaces
+    path("notifications/", notifications.notification_list, name="notification_list"),
+    path("notifications/<int:notification_id>/", notifications.notification_open, name="notification_open"),
+    path("notifications/read/", notifications.notifications_read, name="notifications_read"),
 ]

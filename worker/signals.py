@@ -13,10 +13,13 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
-# Tasks whose success is not news: the sweeper runs every RUN_SWEEP_SECONDS, and a BM25 refresh is queued after
+# Tasks whose success is not news: the sweeper runs every RUN_SWEEP_SECONDS, the schedules' tick every
+# SCHEDULE_TICK_SECONDS (a fire that skips or pauses logs its own line), and a BM25 refresh is queued after
 # every file (most find nothing to do; a real rebuild logs its own line). Their "received" / "succeeded" /
 # "sending due task" lines would bury ingestion and run progress in `make run`.
-ROUTINE_TASKS = frozenset({"research.tasks.sweep_runs", "research.tasks.ingest_refresh_sparse"})
+ROUTINE_TASKS = frozenset(
+    {"research.tasks.sweep_runs", "research.tasks.schedules_fire", "research.tasks.ingest_refresh_sparse"}
+)
 ROUTINE_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
 # Libraries that log at DEBUG whatever the configured level (bm25s sets its own logger to DEBUG on import, so
 # its "Building index from tokens" reached the console); a filter survives that, a level would not.

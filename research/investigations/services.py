@@ -19,6 +19,7 @@ from research.models import (
     Membership,
     Run,
     RunTemplate,
+    Schedule,
     ShareRole,
     Visibility,
 )
@@ -130,8 +131,11 @@ def investigation_update(
     return investigation
 
 
-def investigation_rerun(*, actor: Membership, investigation: Investigation, enqueue: bool = True) -> Run:
-    """A new run with the investigation's configuration (its corpora that still exist), added to it."""
+def investigation_rerun(
+    *, actor: Membership, investigation: Investigation, enqueue: bool = True, schedule: Schedule | None = None
+) -> Run:
+    """A new run with the investigation's configuration (its corpora that still exist), added to it (and marked
+    as fired by ``schedule``, whose digest it then feeds)."""
     _require(
         access.can_rerun(membership=actor, investigation=investigation),
         "Re-running needs the editor role on the investigation and a workspace role that starts runs.",
@@ -156,8 +160,8 @@ def investigation_rerun(*, actor: Membership, investigation: Investigation, enqu
             criteria=config.get("criteria"),
             enqueue=enqueue,
         )
-        Run.objects.filter(pk=run.pk).update(investigation=investigation)
-        run.investigation = investigation
+        Run.objects.filter(pk=run.pk).update(investigation=investigation, schedule=schedule)
+        run.investigation, run.schedule = investigation, schedule
         _touch(investigation)
     return run
 

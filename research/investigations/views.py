@@ -29,6 +29,7 @@ from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
 from research.reports.diff import ClaimChange, RunDiff
 from research.runs import selectors as run_selectors
+from research.schedules.views import schedule_context
 from research.sharing.views import links_context
 from research.workspaces.selectors import membership_get
 
@@ -140,6 +141,7 @@ def _context(membership: Membership, investigation: Investigation, **extra: Any)
         or ShareForm(initial=_share_initial(investigation), members=_others(membership, investigation)),
         "compare_form": compare,
         "config": investigation.config,
+        **schedule_context(membership, investigation),
         **(
             links_context(membership, investigation)
             if access.can_manage(membership=membership, investigation=investigation)

@@ -22,7 +22,7 @@ def is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def apply_errors(form: forms.Form, error: ValidationError) -> None:
+def apply_errors(form: forms.BaseForm, error: ValidationError) -> None:
     """Show a service's validation errors on the form, on their field when it has one."""
     for field, messages in error.message_dict.items():
         for message in messages:

@@ -7,10 +7,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from research.models import Chunk, Document, Investigation, Run, ShareLink
+from research.platform.tokens import TOKEN_MAX, token_digest
 from research.protocol.report import Report
-from research.sharing.services import token_digest
-
-TOKEN_MAX = 100  # longer is not one of ours; answered 404 without a lookup
 
 
 def share_link_live(*, token: str) -> ShareLink:

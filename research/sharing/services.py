@@ -3,8 +3,6 @@ the token (256 random bits) is shown once and only its SHA-256 is stored, so a d
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,13 +12,9 @@ from django.utils import timezone
 
 from research.investigations import access
 from research.models import Investigation, Membership, Run, RunStatus, ShareLink, ShareLinkAccess
+from research.platform.tokens import token_digest, token_new
 
-TOKEN_BYTES = 32  # 256 bits (the issue asks for at least 128)
 LABEL_MAX = 120
-
-
-def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -43,7 +37,7 @@ def share_link_create(
         raise ValidationError({"expires_at": "Choose an expiry in the future."})
     if len(label.strip()) > LABEL_MAX:
         raise ValidationError({"label": f"Keep the label within {LABEL_MAX} characters."})
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = token_new()
     link = ShareLink.objects.create(
         investigation=investigation,
         run=run,

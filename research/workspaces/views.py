@@ -14,6 +14,8 @@ from research.batches.forms import BatchForm
 from research.batches.selectors import batch_list
 from research.corpora import selectors as corpus_selectors
 from research.corpora.forms import CorpusForm
+from research.invitations.forms import InviteForm
+from research.invitations.selectors import invitations_pending
 from research.models import Membership
 from research.platform.web import apply_errors, is_htmx, user_of
 from research.reports.icp import criteria_from, rule_label
@@ -76,6 +78,8 @@ def icp_context(
 def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
     return {
         **icp_context(membership),
+        "invitations": invitations_pending(workspace=membership.workspace) if membership.can_manage else [],
+        "invite_form": InviteForm(),
         "membership": membership,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),

@@ -1,5 +1,5 @@
-// Site-wide behaviour: say when a request failed (htmx does not swap 5xx answers), and count characters
-// in fields that have a limit (data-limit), so a long paste is never cut silently.
+// Site-wide behaviour: say when a request failed (htmx does not swap 5xx answers), count characters in fields
+// that have a limit (data-limit), so a long paste is never cut silently, and show a form's fields for its choice.
 (function () {
   "use strict";
 
@@ -59,4 +59,29 @@
   });
   document.addEventListener("DOMContentLoaded", showTemplateFields);
   document.addEventListener("htmx:afterSwap", showTemplateFields);
+
+  // The schedule form: fields marked data-frequency-only="daily weekly" show for those frequencies only, and a
+  // new schedule starts in the browser's time zone (the server validates whatever is sent).
+  function showFrequencyFields() {
+    var checked = document.querySelector("input[name=frequency]:checked");
+    if (!checked) return;
+    document.querySelectorAll("[data-frequency-only]").forEach(function (element) {
+      element.hidden = element.getAttribute("data-frequency-only").split(" ").indexOf(checked.value) < 0;
+    });
+  }
+  function browserTimezone() {
+    var zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (error) { zone = ""; }
+    document.querySelectorAll("input[data-browser-timezone]").forEach(function (input) {
+      if (zone && input.value === "UTC") input.value = zone;
+      input.removeAttribute("data-browser-timezone");
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.name === "frequency") showFrequencyFields();
+  });
+  [showFrequencyFields, browserTimezone].forEach(function (setup) {
+    document.addEventListener("DOMContentLoaded", setup);
+    document.addEventListener("htmx:afterSwap", setup);
+  });
 })();

@@ -38,3 +38,12 @@ def test_the_run_tasks_are_registered_and_routed() -> None:
     assert _queue_for("research.tasks.run_execute") == "runs"
     assert _queue_for("research.tasks.sweep_runs") == "default"  # never stuck behind long runs
     assert app.tasks["research.tasks.run_execute"].acks_late is True
+
+
+def test_the_schedule_tasks_are_registered_and_routed() -> None:
+    app.loader.import_default_modules()
+    assert {"research.tasks.schedules_fire", "research.tasks.report_digest"} <= set(app.tasks)
+    assert _queue_for("research.tasks.schedules_fire") == "default"  # the tick never waits behind runs
+    assert _queue_for("research.tasks.report_digest") == "reports"
+    assert app.tasks["research.tasks.report_digest"].acks_late is True
+    assert app.conf.beat_schedule["fire-schedules"]["task"] == "research.tasks.schedules_fire"

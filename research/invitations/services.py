@@ -1,0 +1,116 @@
+"""Invitations into a workspace: an owner invites an e-mail address with a role; the link in the e-mail (256
+random bits, only its SHA-256 stored) creates an account or joins an existing one, once, before it expires.
+Inviting the same address again replaces the pending invitation (its old link stops working); an owner revokes
+a pending one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+from research.models import Invitation, Membership, Role
+from research.platform.mail import Mail, Sent, absolute, mail_send
+from research.platform.tokens import token_digest, token_new
+
+
+def pending() -> Q:
+    """Invitations that can still be accepted, as a filter."""
+    return Q(accepted_at__isnull=True, revoked_at__isnull=True, expires_at__gt=timezone.now())
+
+
+@dataclass(frozen=True)
+class NewInvitation:
+    invitation: Invitation
+    url: str  # the link, shown to the owner once (only its digest is stored)
+    sent: Sent
+
+
+def _email_clean(email: str) -> str:
+    email = email.strip().lower()
+    try:
+        validate_email(email)
+    except ValidationError:
+        raise ValidationError({"email": f"“{email[:80]}” is not an e-mail address."}) from None
+    return email
+
+
+def invitation_create(*, actor: Membership, email: str, role: str) -> NewInvitation:
+    """Invite ``email`` into the actor's workspace as ``role`` (owners only) and send the link by e-mail."""
+    if not actor.can_manage:
+        raise PermissionDenied("Only a workspace owner can invite people.")
+    if role not in Role.values:
+        raise ValidationError({"role": f"Unknown role {role!r}."})
+    email = _email_clean(email)
+    member = Membership.objects.filter(workspace_id=actor.workspace_id, user__email__iexact=email).first()
+    if member is not None:
+        raise ValidationError({"email": f"{email} is already a member ({member.user.get_username()})."})
+    token = token_new()
+    now = timezone.now()
+    with transaction.atomic():
+        Invitation.objects.filter(pending(), workspace_id=actor.workspace_id, email=email).update(revoked_at=now)
+        invitation = Invitation.objects.create(
+            workspace_id=actor.workspace_id,
+            email=email,
+            role=role,
+            token_sha256=token_digest(token),
+            invited_by=actor.user,
+            expires_at=now + timedelta(days=settings.INVITATION_DAYS),
+        )
+    url = absolute(reverse("invitation_page", kwargs={"token": token}))
+    sent = mail_send([_mail(invitation, url)])
+    if sent.error:
+        Invitation.objects.filter(pk=invitation.pk).update(mail_error=sent.error)
+        invitation.mail_error = sent.error
+    return NewInvitation(invitation, url, sent)
+
+
+def _mail(invitation: Invitation, url: str) -> Mail:
+    inviter = invitation.invited_by.get_username() if invitation.invited_by else "An owner"
+    context = {"invitation": invitation, "url": url, "inviter": inviter, "workspace": invitation.workspace}
+    return Mail(
+        to=invitation.email,
+        subject=f"{inviter} invites you to {invitation.workspace.name} on Context-1 Web",
+        template="email/invitation",
+        context=context,
+    )
+
+
+def invitation_revoke(*, actor: Membership, invitation: Invitation) -> None:
+    if not actor.can_manage or invitation.workspace_id != actor.workspace_id:
+        raise PermissionDenied("Only a workspace owner can revoke invitations.")
+    Invitation.objects.filter(pending(), pk=invitation.pk).update(revoked_at=timezone.now())
+
+
+def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
+    """``user`` joins the invitation's workspace with its role; the invitation is spent. A user who already is a
+    member keeps their role. Refused (ValidationError) when it was accepted, revoked or expired meanwhile."""
+    with transaction.atomic():
+        spent = Invitation.objects.filter(pending(), pk=invitation.pk).update(
+            accepted_at=timezone.now(), accepted_by=user
+        )
+        if spent != 1:
+            raise ValidationError("This invitation has just been used, revoked or has expired.")
+        membership, _ = Membership.objects.get_or_create(
+            workspace_id=invitation.workspace_id, user=user, defaults={"role": invitation.role}
+        )
+    return membership
+
+
+def account_create(*, invitation: Invitation, username: str, password: str) -> User:
+    """A new account for the invited address (the form has validated the password)."""
+    users = get_user_model()
+    try:
+        with transaction.atomic():
+            return users.objects.create_user(username=username, email=invitation.email, password=password)
+    except IntegrityError:
+        raise ValidationError({"username": f"The username {username!r} is taken."}) from None

@@ -1,0 +1,111 @@
+"""Invitation views: owners invite and revoke on the workspace page (the Invitations card); the link's page,
+``/invite/<token>/``, lets a logged-in person join, or a new one create an account and join. A used, revoked,
+expired or unknown link answers 404 with a page that says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from research.invitations import selectors, services
+from research.invitations.forms import InviteForm, SignupForm
+from research.models import Invitation, Membership
+from research.platform.web import apply_errors, is_htmx, user_of
+from research.workspaces.selectors import membership_get
+
+CARD = "research/partials/invitations.html"
+PAGE = "research/invitation.html"
+
+
+def invitations_context(
+    membership: Membership, *, form: InviteForm | None = None, made: services.NewInvitation | None = None
+) -> dict[str, Any]:
+    """What the workspace page's Invitations card shows (owners only)."""
+    return {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "invitations": selectors.invitations_pending(workspace=membership.workspace),
+        "invite_form": form or InviteForm(),
+        "made": made,
+    }
+
+
+def _card(request: HttpRequest, membership: Membership, status: int = 200, **extra: Any) -> HttpResponse:
+    if not is_htmx(request):
+        return redirect("workspace_detail", slug=membership.workspace.slug)
+    return render(request, CARD, invitations_context(membership, **extra), status=status)
+
+
+@login_required
+@require_POST
+def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            made = services.invitation_create(actor=membership, **form.cleaned_data)
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            if not is_htmx(request):  # without JavaScript, the link is shown on a page of its own, once
+                return render(request, "research/invitation_created.html", invitations_context(membership, made=made))
+            return _card(request, membership, made=made)
+    if not is_htmx(request):
+        context = invitations_context(membership, form=form)
+        return render(request, "research/invitation_created.html", context, status=422)
+    return _card(request, membership, status=422, form=form)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    invitation = get_object_or_404(Invitation, pk=invitation_id, workspace_id=membership.workspace_id)
+    services.invitation_revoke(actor=membership, invitation=invitation)
+    return _card(request, membership)
+
+
+def _join(request: HttpRequest, invitation: Invitation) -> HttpResponse:
+    membership = services.invitation_accept(invitation=invitation, user=user_of(request))
+    return redirect("workspace_detail", slug=membership.workspace.slug)
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
+    """Join (logged in) or create an account and join (logged out)."""
+    try:
+        invitation = selectors.invitation_live(token=token)
+    except Http404:
+        return render(request, PAGE, {"gone": True}, status=404)
+    form = SignupForm(request.POST or None) if not request.user.is_authenticated else None
+    context: dict[str, Any] = {"invitation": invitation, "form": form, "token": token}
+    if request.user.is_authenticated:
+        member = Membership.objects.filter(workspace_id=invitation.workspace_id, user=request.user).first()
+        context["member"] = member
+        if request.method == "POST" and member is None:
+            try:
+                return _join(request, invitation)
+            except ValidationError as error:
+                context["error"] = " ".join(error.messages)
+    elif request.method == "POST" and form is not None and form.is_valid():
+        try:
+            user = services.account_create(
+                invitation=invitation, username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return _join(request, invitation)
+    context["login_url"] = f"{reverse('login')}?next={reverse('invitation_page', kwargs={'token': token})}"
+    failed = request.method == "POST" and (context.get("error") or (form is not None and form.errors))
+    return render(request, PAGE, context, status=422 if failed else 200)

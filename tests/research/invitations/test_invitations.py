@@ -1,0 +1,145 @@
+"""Invitations: an owner invites an address with a role; the e-mailed link creates the account or joins an
+existing one, once; it expires, is revoked, and is replaced by a new invitation of the same address."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.core.exceptions import PermissionDenied
+from django.test import Client, override_settings
+from django.urls import reverse
+from django.utils import timezone
+
+from research.invitations import services
+from research.models import Invitation, Membership, Role
+from tests.research.investigations.conftest import Team
+
+pytestmark = pytest.mark.django_db
+HX = {"HX-Request": "true"}
+PASSWORD = "a-long-Passphrase-for-tests-42"
+
+
+def _invite(team: Team, login: Callable[[User], Client], email: str = "Nina@Example.com", role: str = "editor") -> str:
+    """The owner invites ``email`` from the workspace page; returns the link of the e-mail it sent."""
+    answer = login(team.owner.user).post(
+        reverse("invitation_create", kwargs={"slug": team.workspace.slug}), {"email": email, "role": role}, headers=HX
+    )
+    assert answer.status_code == 200, answer.content.decode()
+    found = re.search(r"(http://\S+/invite/[\w-]+/)", mail.outbox[-1].body)
+    assert found is not None
+    return found.group(1)
+
+
+@override_settings(SITE_URL="http://research.test")
+def test_an_owner_invites_by_e_mail_and_the_link_creates_the_account(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    link = _invite(team, login)
+    message = mail.outbox[0]
+    assert message.to == ["nina@example.com"]
+    assert "olga invites you to Market team" in message.subject
+    assert link.startswith("http://research.test/invite/")
+    assert link in message.alternatives[0][0]
+    invitation = Invitation.objects.get()
+    assert link.rstrip("/").rsplit("/", 1)[1] not in invitation.token_sha256  # only the digest is kept
+    visitor = Client()
+    path = link.removeprefix("http://research.test")
+    page = visitor.get(path).content.decode()
+    assert "Create your account" in page
+    assert "nina@example.com" in page
+    weak = visitor.post(path, {"username": "nina", "password1": "123", "password2": "123"})
+    assert weak.status_code == 422
+    assert "too short" in weak.content.decode()
+    taken = visitor.post(path, {"username": "olga", "password1": PASSWORD, "password2": PASSWORD})
+    assert taken.status_code == 422
+    assert "already exists" in taken.content.decode()
+    joined = visitor.post(path, {"username": "nina", "password1": PASSWORD, "password2": PASSWORD})
+    assert joined.status_code == 302
+    assert joined["Location"] == f"/w/{team.workspace.slug}/"
+    nina = User.objects.get(username="nina")
+    assert nina.email == "nina@example.com"
+    assert nina.check_password(PASSWORD)
+    assert Membership.objects.get(workspace=team.workspace, user=nina).role == Role.EDITOR
+    assert visitor.get(f"/w/{team.workspace.slug}/").status_code == 200  # logged in as nina
+    used = Client().get(path)
+    assert used.status_code == 404
+    assert "no longer valid" in used.content.decode()
+
+
+def test_someone_with_an_account_logs_in_and_joins(team: Team, login: Callable[[User], Client]) -> None:
+    link = _invite(team, login, email="eve@example.com", role="viewer")
+    path = link.split("testserver", 1)[-1] if "testserver" in link else "/" + link.split("/", 3)[3]
+    anonymous = Client().get(path).content.decode()
+    assert "/accounts/login/?next=/invite/" in anonymous
+    eve = login(team.outsider.user)
+    page = eve.get(path).content.decode()
+    assert "Join as <strong>eve</strong>" in page
+    assert eve.post(path).status_code == 302
+    assert Membership.objects.get(workspace=team.workspace, user=team.outsider.user).role == Role.VIEWER
+    assert Invitation.objects.get().accepted_by == team.outsider.user
+
+
+def test_revoked_expired_replaced_and_guessed_links_do_nothing(team: Team, login: Callable[[User], Client]) -> None:
+    first = "/" + _invite(team, login, email="sam@example.com").split("/", 3)[3]
+    second = "/" + _invite(team, login, email="sam@example.com").split("/", 3)[3]  # replaces the first
+    assert Client().get(first).status_code == 404
+    assert Client().get(second).status_code == 200
+    Invitation.objects.filter(revoked_at__isnull=True).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert Client().get(second).status_code == 404
+    Invitation.objects.filter(revoked_at__isnull=True).update(expires_at=timezone.now() + timedelta(days=1))
+    pending = Invitation.objects.get(revoked_at__isnull=True)
+    revoke = reverse("invitation_revoke", kwargs={"slug": team.workspace.slug, "invitation_id": pending.pk})
+    assert login(team.author.user).post(revoke).status_code == 403  # owners only
+    assert login(team.owner.user).post(revoke, headers=HX).status_code == 200
+    assert Client().get(second).status_code == 404
+    assert Client().post(second, {"username": "sam", "password1": PASSWORD, "password2": PASSWORD}).status_code == 404
+    assert not User.objects.filter(username="sam").exists()
+    assert Client().get("/invite/" + "x" * 43 + "/").status_code == 404
+
+
+def test_only_owners_invite_and_bad_addresses_and_members_are_refused(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    url = reverse("invitation_create", kwargs={"slug": team.workspace.slug})
+    assert login(team.author.user).post(url, {"email": "x@example.com", "role": "viewer"}).status_code == 403
+    assert login(team.outsider.user).post(url, {"email": "x@example.com", "role": "viewer"}).status_code == 404
+    owner = login(team.owner.user)
+    bad = owner.post(url, {"email": "not an address", "role": "viewer"}, headers=HX)
+    assert bad.status_code == 422
+    assert "Enter a valid email address." in bad.content.decode()
+    User.objects.filter(pk=team.viewer.user_id).update(email="vic@example.com")
+    member = owner.post(url, {"email": "VIC@example.com", "role": "editor"}, headers=HX)
+    assert member.status_code == 422
+    assert "is already a member (vic)" in member.content.decode()
+    assert not Invitation.objects.exists()
+    assert mail.outbox == []
+    with pytest.raises(PermissionDenied):
+        services.invitation_create(actor=team.editor, email="y@example.com", role="viewer")
+
+
+@override_settings(EMAIL_BACKEND="tests.research.schedules.test_digests.FlakyBackend")
+def test_when_the_e_mail_fails_the_owner_gets_the_link_to_send(team: Team, login: Callable[[User], Client]) -> None:
+    from tests.research.schedules.test_digests import FlakyBackend
+
+    FlakyBackend.refused = {"kim@example.com"}
+    answer = login(team.owner.user).post(
+        reverse("invitation_create", kwargs={"slug": team.workspace.slug}),
+        {"email": "kim@example.com", "role": "viewer"},
+        headers=HX,
+    )
+    html = answer.content.decode()
+    assert answer.status_code == 200
+    assert "could not be sent" in html
+    link = re.search(r'id="new-invite-url" readonly value="(http://[^"]+)"', html)
+    assert link is not None
+    assert Client().get("/" + link.group(1).split("/", 3)[3]).status_code == 200
+    assert "550 kim@example.com refused" in Invitation.objects.get().mail_error
+    FlakyBackend.refused = set()
+    page = login(team.owner.user).get(f"/w/{team.workspace.slug}/").content.decode()
+    assert "kim@example.com" in page
+    assert "e-mail not sent" in page
