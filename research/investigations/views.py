@@ -16,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -195,7 +196,10 @@ def _form_answered(
         return redirect("investigation_page", slug=membership.workspace.slug, investigation_id=investigation.pk)
     context = _context(membership, investigation, **{form_name: form if form.errors else None}, saved=not form.errors)
     template = f"{PAGE}#{partial}" if is_htmx(request) else PAGE
-    return render(request, template, context, status=422 if form.errors else 200)
+    response = render(request, template, context, status=422 if form.errors else 200)
+    if is_htmx(request) and not form.errors:  # the page's head shows the title and who reads it: keep it true
+        response.content += render_to_string(f"{PAGE}#head", {**context, "oob": True}, request=request).encode()
+    return response
 
 
 def _action_failed(

@@ -50,7 +50,7 @@ def test_an_editor_schedules_it_and_every_reader_sees_when_it_runs(team: Team, l
     assert saved.status_code == 200
     assert "Schedule saved." in html
     assert "Mondays and Thursdays at 08:00 (Europe/Berlin)" in html
-    assert "Thu 3 Dec 2026, 07:00 UTC" in html  # the next runs, shown
+    assert "Thu 3 Dec 2026, 08:00" in html and "(Europe/Berlin)" in html  # the next runs, in its zone
     viewer_page = login(team.viewer.user).get(_url(team, investigation)).content.decode()
     assert "Mondays and Thursdays at 08:00" in viewer_page
     assert "Save the schedule" not in viewer_page
