@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import cache
 from datetime import UTC, datetime, time, timedelta
+from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cron_descriptor import get_description
