@@ -216,7 +216,7 @@ def _join(page: Any, invite: str, owner: Membership) -> None:
     page.fill("#id_password1", "a-long-Passphrase-9")
     page.fill("#id_password2", "another-Passphrase-9")
     page.click("button:has-text('Create the account and join')")
-    page.wait_for_selector("form .error:has-text('didn’t match')")
+    page.wait_for_selector("form .error:has-text('password fields didn')")
     page.screenshot(path=str(screenshot_path("invitation-password-mismatch")), full_page=True)
     page.fill("#id_password1", "a-long-Passphrase-9")
     page.fill("#id_password2", "a-long-Passphrase-9")
