@@ -35,7 +35,11 @@ def investigation_list(*, membership: Membership, filters: ListFilter = ListFilt
         found = found.filter(template=filters.template)
     if filters.owner is not None:
         found = found.filter(created_by_id=filters.owner)
-    found = found.annotate(run_count=Count("runs", distinct=True), last_run_at=Max("runs__created_at"))
+    found = found.annotate(
+        run_count=Count("runs", distinct=True),
+        last_run_at=Max("runs__created_at"),
+        next_scheduled_at=Max("schedule__next_run_at"),  # None: not scheduled, or paused
+    )
     return found.select_related("created_by").order_by(SORTS.get(filters.sort, SORTS["activity"]), "-id")
 
 

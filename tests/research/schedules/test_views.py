@@ -56,6 +56,8 @@ def test_an_editor_schedules_it_and_every_reader_sees_when_it_runs(team: Team, l
     assert "Mondays and Thursdays at 08:00" in viewer_page
     assert "Save the schedule" not in viewer_page
     assert "You get its e-mails." in viewer_page
+    listed = author.get(reverse("investigation_index", kwargs={"slug": team.workspace.slug})).content.decode()
+    assert re.search(r'<span class="badge" title="Scheduled: next run 2026-12-03 07:00 UTC">scheduled</span>', listed)
 
 
 @pytest.mark.parametrize(
