@@ -6,6 +6,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from research.accounts import views as accounts
 from research.platform import views as platform
 from research.platform.login import LoginForm
 
@@ -16,6 +17,8 @@ urlpatterns = [
         name="login",
     ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/profile/", accounts.profile, name="account_profile"),
+    path("accounts/password/", accounts.PasswordChange.as_view(), name="password_change"),
     path("admin/", admin.site.urls),
     path("favicon.ico", platform.favicon, name="favicon"),
     path("", include("research.urls")),

@@ -19,6 +19,7 @@ DEMO_WORKSPACE = "Demo workspace"
 DEMO_WORKSPACE_SLUG = "demo-workspace"
 DEMO_CORPUS = "Demo corpus"
 DEMO_CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
+DEMO_EMAIL = "demo@example.com"
 DEMO_FORMAT_FOLDERS = ("html", "pdf", "email", "csv", "markdown")
 DEMO_QUESTIONS = DEMO_CORPUS_DIR / "questions.jsonl"  # the question bank: questions, answers, supporting files
 
@@ -40,7 +41,8 @@ def demo_seed(*, login_file: Path) -> DemoLogin:
     password: str | None
     if user is None:
         password = secrets.token_urlsafe(12)
-        user = user_model.objects.create_user(username=DEMO_USERNAME, password=password)
+        # An address at a reserved domain: schedules' digests and test e-mails of the demo land in DATA_DIR/mail
+        user = user_model.objects.create_user(username=DEMO_USERNAME, password=password, email=DEMO_EMAIL)
         login_file.parent.mkdir(parents=True, exist_ok=True)
         login_file.write_text(f"{DEMO_USERNAME}\n{password}\n")
         login_file.chmod(0o600)

@@ -104,6 +104,7 @@ def digest_view(digest: Digest, *, absolute_links: bool = False) -> dict[str, An
     compare = reverse("investigation_compare", kwargs=kwargs)
     return {
         **body,
+        "changed": digest.changed,
         "added": claims("added"),
         "no_longer_supported": claims("no_longer_supported"),
         "verdicts": [{**v, "evidence": evidence(v, digest.run_id)} for v in body.get("verdicts", [])],

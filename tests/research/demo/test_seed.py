@@ -19,6 +19,7 @@ def test_it_creates_the_demo_login_once(db: None, tmp_path: Path) -> None:
     assert authenticate(username="demo", password=first.password) is not None
     assert Membership.objects.get(workspace=first.workspace, user__username="demo").role == Role.OWNER
     assert login_file.stat().st_mode & 0o777 == 0o600
+    assert first.workspace.memberships.get().user.email == "demo@example.com"  # its digests land in DATA_DIR/mail
 
 
 def test_the_demo_corpus_is_seeded_once_and_a_deleted_one_stays_deleted(db: None, tmp_path: Path) -> None:
