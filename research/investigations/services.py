@@ -24,6 +24,7 @@ from research.models import (
     Visibility,
 )
 from research.platform.access import access_revoke
+from research.platform.composition import writer_choices
 from research.runs import services as runs
 
 TITLE_MAX, NOTES_MAX, TAGS_MAX, TAG_MAX = 200, 20_000, 12, 40
@@ -41,6 +42,7 @@ def config_of(run: Run) -> dict[str, Any]:
         "rollouts": run.rollouts,
         "budget": run.budget,
         "max_turns": run.max_turns,
+        "writer": str(run.options.get("writer", "")),
     }
     if run.template == RunTemplate.ICP:
         config["criteria"] = list(run.options.get("criteria", []))  # a re-run judges against the same profile
@@ -158,6 +160,8 @@ def investigation_rerun(
             company=config.get("company", ""),
             aspects=config.get("aspects", []),
             criteria=config.get("criteria"),
+            # The saved writer while this deployment still offers it; otherwise today's default (the run says which)
+            writer=config.get("writer", "") if config.get("writer") in writer_choices() else "",
             enqueue=enqueue,
         )
         Run.objects.filter(pk=run.pk).update(investigation=investigation, schedule=schedule)

@@ -65,9 +65,21 @@ def reranker() -> Reranker:
     return configured("RERANKER_BACKEND", lambda: reranker_for(settings.RERANKER_BACKEND, config))
 
 
+def writer_choices() -> tuple[str, ...]:
+    """The writers this deployment offers a run: the offline extractive one always, a model writer when its
+    server is configured (the default, WRITER_BACKEND, first)."""
+    offered = ["extractive"] + (["openai"] if settings.WRITER_BASE_URL else [])
+    return (settings.WRITER_BACKEND, *(name for name in offered if name != settings.WRITER_BACKEND))
+
+
+def writer(name: str | None = None) -> Writer:
+    """The writer ``name`` (a run's choice, when still offered) or WRITER_BACKEND, from the writers' registry
+    (research/reports/writers.py), with this process's embedder; one of each per process."""
+    return _writer(name if name in writer_choices() else settings.WRITER_BACKEND)
+
+
 @cache
-def writer() -> Writer:
-    """WRITER_BACKEND from the writers' registry (research/reports/writers.py), with this process's embedder."""
+def _writer(chosen: str) -> Writer:
     config = WriterSettings(
         embedder=embedder(),
         base_url=settings.WRITER_BASE_URL,
@@ -75,7 +87,7 @@ def writer() -> Writer:
         api_key=settings.WRITER_API_KEY or "",
         timeout=settings.WRITER_TIMEOUT,
     )
-    return configured("WRITER_BACKEND", lambda: writer_for(settings.WRITER_BACKEND, config))
+    return configured("WRITER_BACKEND", lambda: writer_for(chosen, config))
 
 
 @cache

@@ -69,7 +69,7 @@ def report_write(
     Never raises: a writer that breaks leaves the run its documents and records why (``writing_failed``).
     """
     try:
-        chosen = writer()
+        chosen = writer(run.options.get("writer") if isinstance(run.options, dict) else None)
         facets = run_facets(run)
         if run.template == RunTemplate.ICP:
             pooled = list(by_chunk([e for ranking in found for e in evidence_for_run(run, ranking)]).values())

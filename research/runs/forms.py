@@ -7,6 +7,7 @@ from typing import Any, TypedDict
 from django import forms
 
 from research.models import Corpus, RunTemplate, Workspace
+from research.platform.composition import writer_choices
 from research.runs import limits, services
 
 
@@ -21,6 +22,13 @@ class RunOptions(TypedDict):
     max_turns: int
     company: str
     aspects: list[str]
+    writer: str
+
+
+WRITER_LABELS = {
+    "extractive": "extractive: sentences quoted from the documents (offline)",
+    "openai": "openai: the writer model (WRITER_BASE_URL)",
+}
 
 
 def _limit_field(limit: limits.Limit, label: str) -> forms.IntegerField:
@@ -54,6 +62,7 @@ class RunForm(forms.Form):
     rollouts = _limit_field(limits.ROLLOUTS, "Rollouts (run in parallel, rankings fused)")
     budget = _limit_field(limits.BUDGET, "Token budget per rollout")
     max_turns = _limit_field(limits.MAX_TURNS, "Maximum turns per rollout")
+    writer = forms.ChoiceField(choices=(), label="Writer", required=False)
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -61,6 +70,10 @@ class RunForm(forms.Form):
         corpora = self.fields["corpora"]
         assert isinstance(corpora, forms.ModelMultipleChoiceField)
         corpora.queryset = Corpus.objects.filter(workspace=workspace).order_by("name", "id")
+        writer = self.fields["writer"]
+        assert isinstance(writer, forms.ChoiceField)
+        writer.choices = [(name, WRITER_LABELS.get(name, name)) for name in writer_choices()]
+        writer.initial = writer_choices()[0]
         if not self.is_bound:  # a new run searches every corpus of the workspace unless told otherwise
             self.initial.setdefault("corpora", [corpus.pk for corpus in corpora.queryset])
 
@@ -88,4 +101,5 @@ class RunForm(forms.Form):
             max_turns=data["max_turns"],
             company=data["company"],
             aspects=[line.strip() for line in data["aspects"].splitlines() if line.strip()],
+            writer=data.get("writer") or "",
         )

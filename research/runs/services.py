@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
+from research.platform.composition import writer_choices
 from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
 from research.reports.company import MAX_ASPECTS
@@ -99,6 +100,7 @@ def run_start(
     company: str = "",
     aspects: Sequence[str] = (),
     criteria: Sequence[Mapping[str, Any]] | None = None,
+    writer: str = "",
     enqueue: bool = True,
 ) -> Run:
     """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed (unless
@@ -119,6 +121,9 @@ def run_start(
         **limits_given,
     )
     options: dict[str, Any] = {"aspects": aspects} if aspects else {}
+    if writer and writer not in writer_choices():
+        errors["writer"] = f"The {writer} writer is not offered here (offered: {', '.join(writer_choices())})."
+    options["writer"] = writer or settings.WRITER_BACKEND  # who writes its answer or report; a re-run keeps it
     if template == RunTemplate.ICP:
         given = criteria if criteria is not None else actor.workspace.icp
         try:

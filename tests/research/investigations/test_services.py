@@ -29,6 +29,7 @@ def test_a_run_saved_as_an_investigation_keeps_its_configuration(team: Team) -> 
         "rollouts": 1,
         "budget": 32_768,
         "max_turns": 16,
+        "writer": "extractive",
     }
     assert investigation.visibility == Visibility.WORKSPACE  # the run was visible to the workspace; it stays so
     assert Run.objects.get(pk=run.pk).investigation == investigation
@@ -102,7 +103,7 @@ def test_a_rerun_starts_the_same_configuration_and_joins_the_investigation(team:
     assert (again.template, again.subject, again.options) == (
         "competitor",
         "Halvorix",
-        {"aspects": ["EU data residency"]},
+        {"aspects": ["EU data residency"], "writer": "extractive"},
     )
     assert list(again.corpora.all()) == [team.corpus]
     assert again.status == RunStatus.QUEUED

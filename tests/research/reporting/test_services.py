@@ -55,7 +55,7 @@ def test_a_writer_that_breaks_leaves_the_run_its_documents(corpus, start_run, mo
         def write(self, brief):  # type: ignore[no-untyped-def]
             raise RuntimeError("writer exploded")
 
-    monkeypatch.setattr("research.reporting.services.writer", Broken)
+    monkeypatch.setattr("research.reporting.services.writer", lambda name=None: Broken())
     run = start_run([corpus], rollouts=1)
     assert run_execute(run_id=run.pk) == "finished"
     run.refresh_from_db()
