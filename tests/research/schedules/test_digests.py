@@ -244,6 +244,8 @@ def test_the_digest_page_follows_the_sharing_rules(team: Team, login: Callable[[
     assert DROPPED in html
     assert re.search(rf'href="/w/{team.workspace.slug}/runs/{run.pk}/d/press/\?highlight=press%230', html)
     assert login(team.outsider.user).get(url).status_code == 404
+    assert Client().get(url).status_code == 302  # an anonymous visitor with a guessed id: the login page
+    assert Client().get(url)["Location"].startswith("/accounts/login/")
     Investigation.objects.filter(pk=run.investigation_id).update(visibility=Visibility.PRIVATE)
     assert login(team.viewer.user).get(url).status_code == 404
     assert login(team.owner.user).get(url).status_code == 200
