@@ -21,6 +21,7 @@ from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder, EmbedderSettings, embedder_for
+from research.retrieval.embedders.coalescing import CoalescingEmbedder
 from research.retrieval.rerankers import Reranker, RerankerSettings, reranker_for
 from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import TokenCounter, packaged_counter
@@ -49,11 +50,12 @@ def _path(value: str | None) -> Path | None:
 
 @cache
 def embedder() -> Embedder:
-    """EMBEDDER_BACKEND from the embedders' registry (research/retrieval/embedders/__init__.py)."""
+    """EMBEDDER_BACKEND from the embedders' registry (research/retrieval/embedders/__init__.py), its queries
+    coalesced across a process's concurrent searches and remembered (embedders/coalescing.py)."""
     config = EmbedderSettings(
         model_path=_path(settings.EMBEDDER_MODEL_PATH), url=settings.EMBEDDINGS_URL, model=settings.EMBEDDINGS_MODEL
     )
-    return configured("EMBEDDER_BACKEND", lambda: embedder_for(settings.EMBEDDER_BACKEND, config))
+    return CoalescingEmbedder(configured("EMBEDDER_BACKEND", lambda: embedder_for(settings.EMBEDDER_BACKEND, config)))
 
 
 @cache

@@ -254,6 +254,9 @@ class RememberingEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self.inner.embed_query(text)
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self.inner.embed_queries(texts)
+
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         missing = list(dict.fromkeys(text for text in texts if text not in self.vectors))
         if missing:

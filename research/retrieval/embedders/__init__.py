@@ -33,6 +33,10 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> Vectors: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        """Several queries at once, each row as ``embed_query`` would give it (one call: cheaper per query)."""
+        ...
+
 
 def normalise(vectors: Vectors) -> Vectors:
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)

@@ -48,3 +48,6 @@ class HashingEmbedder:
     def embed_query(self, text: str) -> Vectors:
         row: Vectors = self.embed_documents([text])[0]
         return row
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.embed_documents(texts)

@@ -69,6 +69,9 @@ class OpenAIEmbedder:
         row: Vectors = self.embed_documents([text])[0]
         return row
 
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self.embed_documents(texts)
+
 
 def _vectors_of(response: httpx.Response, expected: int) -> list[list[float]]:
     try:

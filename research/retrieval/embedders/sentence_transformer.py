@@ -76,3 +76,6 @@ class SentenceTransformerEmbedder:
     def embed_query(self, text: str) -> Vectors:
         row: Vectors = self._encode([text])[0]
         return row
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return self._encode(list(texts))

@@ -12,6 +12,7 @@ from research.platform import composition
 from research.retrieval.embedders.hashing import HashingEmbedder
 from research.retrieval.embedders.openai_http import OpenAIEmbedder
 from research.retrieval.rerankers import NoReranker
+from research.retrieval.embedders.coalescing import CoalescingEmbedder
 from research.retrieval.rerankers.http import HttpReranker
 
 
@@ -27,11 +28,13 @@ def _fresh() -> Iterator[None]:
 
 def test_it_builds_the_configured_embedder(settings: Any) -> None:
     settings.EMBEDDER_BACKEND = "hashing"
-    assert isinstance(composition.embedder(), HashingEmbedder)
+    built = composition.embedder()
+    assert isinstance(built, CoalescingEmbedder)  # queries coalesced and remembered
+    assert isinstance(built.inner, HashingEmbedder)
     assert composition.embedder().name == "hashing-256"  # the product's width; existing indexes depend on it
     composition.embedder.cache_clear()
     settings.EMBEDDER_BACKEND, settings.EMBEDDINGS_URL, settings.EMBEDDINGS_MODEL = "openai", "http://127.0.0.1:9", "e5"
-    assert isinstance(composition.embedder(), OpenAIEmbedder)
+    assert isinstance(composition.embedder().inner, OpenAIEmbedder)  # type: ignore[attr-defined]
 
 
 def test_a_missing_embedder_setting_is_improperly_configured(settings: Any) -> None:
