@@ -9,10 +9,10 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from research.platform import composition
+from research.retrieval.embedders.coalescing import CoalescingEmbedder
 from research.retrieval.embedders.hashing import HashingEmbedder
 from research.retrieval.embedders.openai_http import OpenAIEmbedder
 from research.retrieval.rerankers import NoReranker
-from research.retrieval.embedders.coalescing import CoalescingEmbedder
 from research.retrieval.rerankers.http import HttpReranker
 
 
