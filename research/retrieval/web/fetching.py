@@ -1,0 +1,212 @@
+"""Fetching a page by the rules: every request and redirect checked by the guard and connected to the checked
+address (TLS still verifies the host's certificate), robots.txt honoured, one request at a time per host at most
+every ``min_interval`` seconds, timeouts on connecting and reading and a deadline on the whole fetch, a size cap
+while streaming, only the types the product can read, and conditional requests (ETag, Last-Modified) so a page
+that has not changed is not downloaded again."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+from urllib.robotparser import RobotFileParser
+
+import httpcore
+import httpx
+
+from research.retrieval.web import Refused, WebError
+from research.retrieval.web.guard import AllowList, Resolver, Target, system_resolver, target
+
+USER_AGENT = "Context1WebBot/1.0 (+https://github.com/chroma-core; research agent)"
+READABLE = {
+    "text/html": "html",
+    "application/xhtml+xml": "html",
+    "text/plain": "txt",
+    "text/markdown": "md",
+    "application/pdf": "pdf",
+}
+REDIRECTS = 5
+
+
+@dataclass(frozen=True)
+class FetchSettings:
+    allow: AllowList = field(default_factory=AllowList)
+    timeout: float = 10.0  # connect and each read
+    deadline: float = 30.0  # the whole fetch, redirects included
+    max_bytes: int = 5 * 2**20
+    min_interval: float = 1.0  # seconds between two requests to one host
+    robots: bool = True
+
+
+@dataclass(frozen=True)
+class Page:
+    url: str  # after redirects
+    status: int  # 200, or 304 (not modified: ``body`` empty)
+    content_type: str  # a key of READABLE's values: html, txt, md, pdf
+    body: bytes
+    etag: str = ""
+    last_modified: str = ""
+    published: str | None = None  # ISO date from Last-Modified, when the page says nothing better
+
+    @property
+    def not_modified(self) -> bool:
+        return self.status == 304
+
+
+class _Pinned(httpcore.SyncBackend):
+    """Connects only to the address the guard checked for a host (never resolves on its own)."""
+
+    def __init__(self, pins: dict[tuple[str, int], str]) -> None:
+        self.pins = pins
+
+    def connect_tcp(self, host: str, port: int, *args: Any, **kwargs: Any) -> httpcore.NetworkStream:
+        address = self.pins.get((host, port))
+        if address is None:
+            raise httpcore.ConnectError(f"{host}:{port} was not checked")
+        return super().connect_tcp(address, port, *args, **kwargs)
+
+
+class _PinnedTransport(httpx.HTTPTransport):
+    def __init__(self, pins: dict[tuple[str, int], str]) -> None:
+        super().__init__(trust_env=False, retries=0)
+        self._pool = httpcore.ConnectionPool(
+            ssl_context=httpx.create_ssl_context(trust_env=False),
+            network_backend=_Pinned(pins),
+            max_connections=2,
+        )
+
+
+class HostPacing:
+    """At most one request per host every ``interval`` seconds (in this process): waits, never refuses."""
+
+    def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.interval, self.clock = interval, clock
+        self._next: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def wait(self, host: str) -> None:
+        with self._lock:
+            now = self.clock()
+            start = max(now, self._next.get(host, now))
+            self._next[host] = start + self.interval
+        if start > now:
+            time.sleep(start - now)
+
+
+class Fetcher:
+    def __init__(self, settings: FetchSettings, *, resolve: Resolver = system_resolver) -> None:
+        self.settings, self.resolve = settings, resolve
+        self.pacing = HostPacing(settings.min_interval)
+        self._robots: dict[str, RobotFileParser | None] = {}
+
+    def fetch(self, url: str, *, etag: str = "", last_modified: str = "") -> Page:
+        """The page at ``url`` (following allowed redirects), or ``Refused`` / ``WebError`` with the reason."""
+        started = time.monotonic()
+        current = url
+        for _ in range(REDIRECTS + 1):
+            checked = target(current, allow=self.settings.allow, resolve=self.resolve)
+            self._obey_robots(checked, started)
+            headers = {"If-None-Match": etag} if etag else {}
+            if last_modified:
+                headers["If-Modified-Since"] = last_modified
+            response = self._get(checked, headers, started)
+            if isinstance(response, str):
+                current = response
+                etag = last_modified = ""  # a conditional request belongs to the first address only
+                continue
+            return response
+        raise Refused(f"more than {REDIRECTS} redirects")
+
+    def _remaining(self, started: float) -> float:
+        left = self.settings.deadline - (time.monotonic() - started)
+        if left <= 0:
+            raise WebError(f"the fetch took longer than {self.settings.deadline:g} s")
+        return left
+
+    def _get(self, checked: Target, headers: dict[str, str], started: float) -> Page | str:
+        """A page, or the next address of a redirect."""
+        self.pacing.wait(checked.host)
+        timeout = httpx.Timeout(min(self.settings.timeout, self._remaining(started)))
+        pins = {(checked.host, checked.port): checked.address}
+        with httpx.Client(transport=_PinnedTransport(pins), timeout=timeout, follow_redirects=False) as client:
+            try:
+                request = client.build_request("GET", checked.url, headers={"User-Agent": USER_AGENT, **headers})
+                response = client.send(request, stream=True)
+                try:
+                    return self._answer(checked, response, started)
+                finally:
+                    response.close()
+            except httpx.TimeoutException:
+                raise WebError(f"{checked.host} did not answer within {self.settings.timeout:g} s") from None
+            except httpx.HTTPError as error:
+                raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
+
+    def _answer(self, checked: Target, response: httpx.Response, started: float) -> Page | str:
+        if response.status_code in (301, 302, 303, 307, 308):
+            location = str(response.headers.get("location", ""))
+            if not location:
+                raise WebError(f"a redirect from {checked.url} without a Location")
+            return urljoin(checked.url, location)
+        if response.status_code == 304:
+            return Page(checked.url, 304, "", b"", response.headers.get("etag", ""))
+        if response.status_code != 200:
+            raise WebError(f"{checked.url} answered HTTP {response.status_code}")
+        kind = READABLE.get(response.headers.get("content-type", "").split(";")[0].strip().lower())
+        if kind is None:
+            raise Refused(f"{checked.url} is {response.headers.get('content-type') or 'of no stated type'}: not a page")
+        body = self._body(checked, response, started)
+        modified = response.headers.get("last-modified", "")
+        return Page(checked.url, 200, kind, body, response.headers.get("etag", ""), modified, _iso_date(modified))
+
+    def _body(self, checked: Target, response: httpx.Response, started: float) -> bytes:
+        declared = response.headers.get("content-length", "")
+        limit = self.settings.max_bytes
+        if declared.isdigit() and int(declared) > limit:
+            raise Refused(f"{checked.url} is {int(declared):,} bytes, over the {limit:,}-byte limit")
+        chunks, size = [], 0
+        for chunk in response.iter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise Refused(f"{checked.url} is over the {limit:,}-byte limit")
+            self._remaining(started)
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    def _obey_robots(self, checked: Target, started: float) -> None:
+        if not self.settings.robots:
+            return
+        root = f"{checked.scheme}://{urlsplit(checked.url).netloc}"
+        if root not in self._robots:
+            self._robots[root] = self._robots_of(root, started)
+        rules = self._robots[root]
+        if rules is not None and not rules.can_fetch(USER_AGENT, checked.url):
+            raise Refused(f"{root}/robots.txt does not allow fetching {urlsplit(checked.url).path or '/'}")
+
+    def _robots_of(self, root: str, started: float) -> RobotFileParser | None:
+        """The site's rules; none (everything allowed) when it has no robots.txt, as the convention says."""
+        url = f"{root}/robots.txt"
+        checked = target(url, allow=self.settings.allow, resolve=self.resolve)
+        self.pacing.wait(checked.host)
+        pins = {(checked.host, checked.port): checked.address}
+        timeout = httpx.Timeout(min(self.settings.timeout, self._remaining(started)))
+        try:
+            with httpx.Client(transport=_PinnedTransport(pins), timeout=timeout) as client:
+                response = client.get(url, headers={"User-Agent": USER_AGENT})
+        except httpx.HTTPError:
+            return None
+        if response.status_code != 200 or len(response.content) > 512 * 1024:
+            return None
+        rules = RobotFileParser(url)
+        rules.parse(response.text.splitlines())
+        return rules
+
+
+def _iso_date(header: str) -> str | None:
+    try:
+        return parsedate_to_datetime(header).date().isoformat() if header else None
+    except (TypeError, ValueError):
+        return None
