@@ -10,28 +10,35 @@ from dataclasses import dataclass, field
 from research.harness import budget
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Observation
-from research.harness.messages import ToolCall
-from research.harness.ports import Corpus, CorpusResult, CorpusToolError
+from research.harness.messages import ToolCall, ToolSpec
+from research.harness.ports import Corpus, CorpusResult, CorpusToolError, FetchedPage, Web, WebToolError
 from research.harness.tools import (
     ALWAYS_ALLOWED,
     ParsedCall,
     ToolArgumentError,
     parse_call,
+    tool_specs,
 )
 from research.protocol import wire
 from research.protocol.events import (
     COMPLETE,
+    FETCH,
     GREP,
     PRUNE,
     SEARCH,
+    WEB_SEARCH,
     ChunkRef,
     ChunksPruned,
     Event,
     ToolCalled,
     ToolReturned,
+    WebHit,
 )
 
 logger = logging.getLogger(__name__)
+Result = (
+    CorpusResult | FetchedPage | tuple[WebHit, ...] | str
+)  # what a tool call gave: chunks, a page, web hits, an error
 REPEAT_NUDGE = (
     "You already made this exact call in an earlier turn; its results are above. Try another query or finish."
 )
@@ -53,7 +60,12 @@ class Actor:
     context: Context
     config: HarnessConfig
     emit: Callable[[Event], None]
+    web: Web | None = None  # the run's web sources, when it has them
     past_calls: set[tuple[str, str]] = field(default_factory=set)
+
+    @property
+    def offered(self) -> tuple[ToolSpec, ...]:
+        return tool_specs(web=self.web is not None)
 
     async def act(self, turn: int, calls: tuple[ToolCall, ...], *, hard: bool) -> TurnOutcome:
         outcome = TurnOutcome()
@@ -79,7 +91,7 @@ class Actor:
     def _screen(self, turn: int, call: ToolCall, *, hard: bool) -> tuple[Observation | None, ParsedCall | None]:
         """Validate a call and emit tool_called; an error, a refusal or a repeat is answered at once."""
         try:
-            parsed = parse_call(call)
+            parsed = parse_call(call, offered=self.offered)
         except ToolArgumentError as error:
             self.emit(
                 ToolCalled(
@@ -108,11 +120,13 @@ class Actor:
         self.emit(ToolReturned(rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, error=message))
         return Observation(call_id=call.id, tool=call.name, header=message, chunks=[])
 
-    async def _run_corpus_call(self, parsed: ParsedCall) -> CorpusResult | str:
+    async def _run_corpus_call(self, parsed: ParsedCall) -> Result:
         exclude = frozenset(self.context.chunks)  # dedup: every chunk seen in this rollout, invisible to the model
         room = budget.room_for_tool_result(self.context.used(), self.config.budget)
         name, args = parsed.call.name, parsed.arguments
         try:
+            if name in (WEB_SEARCH, FETCH):
+                return await self._run_web_call(name, args, exclude, min(room, self.config.read_tokens))
             if name == SEARCH:
                 return await asyncio.to_thread(
                     self.corpus.search, args["query"], exclude=exclude, budget=min(room, self.config.search_tokens)
@@ -128,16 +142,56 @@ class Actor:
                 exclude=exclude,
                 budget=min(room, self.config.read_tokens),
             )
-        except CorpusToolError as error:
+        except (CorpusToolError, WebToolError) as error:
             return f"Error: {error}"
         except Exception as error:
             logger.exception("corpus call %s failed", name)
             return f"Error: the corpus could not run {name} ({type(error).__name__}); try again or another tool."
 
-    def _observe_corpus(self, turn: int, parsed: ParsedCall, result: CorpusResult | str, seen: set[str]) -> Observation:
+    async def _run_web_call(self, name: str, args: dict[str, str], exclude: frozenset[str], room: int) -> Result:
+        assert self.web is not None  # parse_call offers the web tools only with a web port
+        if name == WEB_SEARCH:
+            return await asyncio.to_thread(self.web.search, args["query"])
+        return await asyncio.to_thread(self.web.fetch, args["url"], query=self.question, exclude=exclude, budget=room)
+
+    def _observe_corpus(self, turn: int, parsed: ParsedCall, result: Result, seen: set[str]) -> Observation:
         call = parsed.call
         if isinstance(result, str):
             return self._error(turn, call, result)
+        if isinstance(result, tuple):
+            return self._observe_results(turn, parsed, result)
+        if isinstance(result, FetchedPage):
+            if result.result is None:
+                page = result.page
+                message = f"Error: fetch_url({page.url!r}) {page.outcome}: {page.reason}"
+                self.emit(
+                    ToolReturned(
+                        rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, error=message, page=page
+                    )
+                )
+                return Observation(call_id=call.id, tool=call.name, header=message, chunks=[])
+            return self._observe_chunks(turn, parsed, result.result, seen, page=result)
+        return self._observe_chunks(turn, parsed, result, seen)
+
+    def _page_error(self, turn: int, parsed: ParsedCall, fetched: FetchedPage) -> Observation:
+        page, call = fetched.page, parsed.call
+        message = f"Error: fetch_url({page.url!r}) {page.outcome}: {page.reason}"
+        self.emit(
+            ToolReturned(rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, error=message, page=page)
+        )
+        return Observation(call_id=call.id, tool=call.name, header=message, chunks=[])
+
+    def _observe_results(self, turn: int, parsed: ParsedCall, hits: tuple[WebHit, ...]) -> Observation:
+        call = parsed.call
+        rendered = [wire.render_result(wire.WireResult(h.url, h.title, h.snippet, h.published_date)) for h in hits]
+        header = "\n".join([f"{call.name}({parsed.subject!r}): {len(hits)} result(s).", *rendered])
+        self.emit(ToolReturned(rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, results=hits))
+        return Observation(call_id=call.id, tool=call.name, header=header, chunks=[])
+
+    def _observe_chunks(
+        self, turn: int, parsed: ParsedCall, result: CorpusResult, seen: set[str], *, page: FetchedPage | None = None
+    ) -> Observation:
+        call = parsed.call
         seen_before = set(seen)
         fresh = [hit for hit in result.hits if hit.chunk_id not in seen]
         refs = tuple(
@@ -149,16 +203,19 @@ class Actor:
         repeats = [(rank, h.chunk_id) for rank, h in enumerate(result.hits, start=1) if h.chunk_id in seen_before]
         name = self.context.counter_name
         known = {h.chunk_id: h.tokens for h in fresh if name and h.counter == name and h.tokens is not None}
-        observation = Observation(
-            call_id=call.id,
-            tool=call.name,
-            header=_header(parsed, result, len(chunks), repeats),
-            chunks=chunks,
-            known_tokens=known,
-        )
+        header = _header(parsed, result, len(chunks), repeats)
+        if page is not None:
+            header = f"{header} The page was {page.page.outcome}: {page.page.title or page.page.url}."
+        observation = Observation(call_id=call.id, tool=call.name, header=header, chunks=chunks, known_tokens=known)
         self.emit(
             ToolReturned(
-                rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, chunks=refs, omitted=result.omitted
+                rollout=self.rollout,
+                turn=turn,
+                call_id=call.id,
+                tool=call.name,
+                chunks=refs,
+                omitted=result.omitted,
+                page=page.page if page is not None else None,
             )
         )
         return observation

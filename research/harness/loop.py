@@ -10,10 +10,10 @@ from research.harness.acting import Actor
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Counter, Observation
 from research.harness.messages import Message, ModelTurn
-from research.harness.ports import Corpus, InferenceBackend
-from research.harness.prompts import SYSTEM_PROMPT
+from research.harness.ports import Corpus, InferenceBackend, Web
+from research.harness.prompts import system_prompt
 from research.harness.ranking import rollout_ranking
-from research.harness.tools import TOOL_SPECS
+from research.harness.tools import tool_specs
 from research.protocol.events import (
     BudgetLevel,
     BudgetLevelChanged,
@@ -46,12 +46,18 @@ class Rollout:
         count: Counter,
         cancelled: Callable[[], bool] = lambda: False,
         on_turn: Callable[[int, int], None] = lambda rollout, turn: None,
+        web: Web | None = None,
     ) -> None:
         self.index, self.backend, self.config, self.emit = index, backend, config, emit
+        self.tools = tool_specs(web=web is not None)
         self.context = Context(
-            system=SYSTEM_PROMPT, question=question, tools=TOOL_SPECS, count=count, counter_name=config.counter_name
+            system=system_prompt(web=web is not None),
+            question=question,
+            tools=self.tools,
+            count=count,
+            counter_name=config.counter_name,
         )
-        self.actor = Actor(index, question, corpus, self.context, config, emit)
+        self.actor = Actor(index, question, corpus, self.context, config, emit, web)
         self.cancelled, self.on_turn = cancelled, on_turn
         self.level: BudgetLevel = "ok"
         self.completed: tuple[str, ...] | None = None
@@ -83,7 +89,7 @@ class Rollout:
         return RolloutOutcome(reason=reason, turns=self.turn, documents=self.ranking())
 
     async def _infer(self, turn: int) -> ModelTurn:
-        model_turn = await self.backend.complete(self.context.messages(), TOOL_SPECS)
+        model_turn = await self.backend.complete(self.context.messages(), self.tools)
         self.context.add_message(
             Message("assistant", model_turn.content, model_turn.tool_calls, reasoning=model_turn.reasoning)
         )

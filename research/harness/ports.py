@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Protocol
 from research.harness.messages import Message, ModelTurn, ToolSpec
 
 if TYPE_CHECKING:
-    from research.protocol.events import Event
+    from research.protocol.events import Event, PageRef, WebHit
 
 
 class InferenceError(RuntimeError):
@@ -70,6 +70,27 @@ class Corpus(Protocol):
     def grep(self, pattern: str, *, exclude: frozenset[str], budget: int) -> CorpusResult: ...
 
     def read_document(self, doc_id: str, *, query: str, exclude: frozenset[str], budget: int) -> CorpusResult: ...
+
+
+class WebToolError(ValueError):
+    """A web call that could not be done (the provider is down, the search failed); told to the model."""
+
+
+@dataclass(frozen=True)
+class FetchedPage:
+    """What ``fetch_url`` did, and the page's unseen chunks when it has some (fetched, unchanged or cached)."""
+
+    page: PageRef
+    result: CorpusResult | None = None
+
+
+class Web(Protocol):
+    """Web search and page fetching for a run that has web sources. The implementation applies every rule
+    (addresses, robots.txt, size, rate) whoever asks: a page's text cannot widen what the agent may fetch."""
+
+    def search(self, query: str) -> tuple[WebHit, ...]: ...
+
+    def fetch(self, url: str, *, query: str, exclude: frozenset[str], budget: int) -> FetchedPage: ...
 
 
 class EventSink(Protocol):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from research.harness.config import HarnessConfig
 from research.harness.context import Counter
 from research.harness.loop import Rollout, RolloutOutcome
-from research.harness.ports import Corpus, EventSink, InferenceBackend
+from research.harness.ports import Corpus, EventSink, InferenceBackend, Web
 from research.harness.ranking import fuse_rollouts
 from research.protocol.events import (
     Event,
@@ -50,6 +50,7 @@ async def run_research(
     cancelled: Callable[[], bool] = lambda: False,
     cancel_reason: Callable[[], str] = lambda: "cancelled",
     facets: Sequence[tuple[str, str]] = (),
+    web: Web | None = None,
 ) -> RunResult:
     """Run ``config.rollouts`` rollouts on ``question``; with ``facets`` ((label, question) pairs, as many as
     rollouts: a report), rollout ``i`` searches facet ``i``'s question instead, all of them concurrently."""
@@ -76,6 +77,7 @@ async def run_research(
                 count=count,
                 cancelled=cancelled,
                 on_turn=fused_update,
+                web=web,
             )
         )
     outcomes = await asyncio.gather(*(_guarded(r, emit) for r in rollouts))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from research.harness.messages import ToolCall, ToolSpec
-from research.protocol.events import COMPLETE, GREP, PRUNE, READ, SEARCH
+from research.protocol.events import COMPLETE, FETCH, GREP, PRUNE, READ, SEARCH, WEB_SEARCH
 
 ALWAYS_ALLOWED = frozenset({PRUNE, COMPLETE})  # still available past the hard token limit
 
@@ -47,7 +47,31 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         },
     ),
 )
-_SPECS = {spec.name: spec for spec in TOOL_SPECS}
+URL_MAX_CHARS = 2000
+WEB_TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        WEB_SEARCH,
+        "Search the web; returns result titles, addresses and snippets (fetch a page to read it).",
+        {"type": "object", "properties": {"query": _STRING}, "required": ["query"], "additionalProperties": False},
+    ),
+    ToolSpec(
+        FETCH,
+        "Fetch a web page (http or https) into the run's web corpus; returns its unseen chunks.",
+        {
+            "type": "object",
+            "properties": {"url": {"type": "string", "minLength": 1, "maxLength": URL_MAX_CHARS}},
+            "required": ["url"],
+            "additionalProperties": False,
+        },
+    ),
+)
+_SPECS = {spec.name: spec for spec in TOOL_SPECS + WEB_TOOL_SPECS}
+
+
+def tool_specs(*, web: bool) -> tuple[ToolSpec, ...]:
+    """The tools offered: the corpus tools, and the web tools when the run has web sources (appended, so the
+    corpus tools' part of the prompt stays byte-identical)."""
+    return TOOL_SPECS + WEB_TOOL_SPECS if web else TOOL_SPECS
 
 
 class ToolArgumentError(ValueError):
@@ -71,10 +95,12 @@ class ParsedCall:
         return ", ".join(value) if isinstance(value, list) else str(value)
 
 
-def parse_call(call: ToolCall) -> ParsedCall:
-    spec = _SPECS.get(call.name)
+def parse_call(call: ToolCall, *, offered: tuple[ToolSpec, ...] = TOOL_SPECS) -> ParsedCall:
+    """The call's arguments, validated against its tool's schema; only the ``offered`` tools exist."""
+    names = [spec.name for spec in offered]
+    spec = _SPECS.get(call.name) if call.name in names else None
     if spec is None:
-        raise ToolArgumentError(f"Error: unknown tool {call.name!r}. Available: {', '.join(_SPECS)}.")
+        raise ToolArgumentError(f"Error: unknown tool {call.name!r}. Available: {', '.join(names)}.")
     try:
         arguments = json.loads(call.arguments or "{}")
     except json.JSONDecodeError as error:

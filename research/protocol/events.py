@@ -20,7 +20,9 @@ StopReason = Literal["answered", "completed", "max_turns", "budget", "failed", "
 
 # The tools the harness offers the model, by the names events carry (``ToolCalled.tool``).
 SEARCH, GREP, READ, PRUNE, COMPLETE = "search_corpus", "grep_corpus", "read_document", "prune_chunks", "complete"
+WEB_SEARCH, FETCH = "web_search", "fetch_url"  # offered only when the run has web sources
 CORPUS_TOOLS = frozenset({SEARCH, GREP, READ})  # the tools that return chunks of the corpus
+WEB_TOOLS = frozenset({WEB_SEARCH, FETCH})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,6 +32,28 @@ class ChunkRef:
     title: str
     score: float
     new: bool = True  # False when a concurrent call of the same turn already returned it
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebHit:
+    """One result of a web search, as the model saw it."""
+
+    url: str
+    title: str
+    snippet: str = ""
+    published_date: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PageRef:
+    """What a fetch_url did: fetched, unchanged (the site said so), cached (fetched recently), refused (the
+    rules forbid it, with the reason) or failed (the site did not deliver)."""
+
+    url: str
+    outcome: str
+    reason: str = ""
+    doc_id: str = ""
+    title: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,6 +103,8 @@ class ToolReturned:
     tokens: int = 0
     omitted: int = 0
     error: str | None = None
+    results: tuple[WebHit, ...] = ()  # web_search
+    page: PageRef | None = None  # fetch_url
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -271,6 +297,10 @@ def from_dict(data: dict[str, Any]) -> AnyEvent:
         values["labels"] = tuple(values["labels"])
     if "report" in values:
         values["report"] = report_from_dict(values["report"])
+    if "results" in values:
+        values["results"] = tuple(WebHit(**hit) for hit in values["results"])
+    if values.get("page") is not None:
+        values["page"] = PageRef(**values["page"])
     event: AnyEvent = cls(**values)
     return event
 

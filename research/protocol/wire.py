@@ -97,3 +97,31 @@ def parse(text: str) -> list[WireChunk]:
 
 def parse_stubs(text: str) -> list[str]:
     return [html.unescape(chunk_id) for chunk_id in _STUB.findall(text)]
+
+
+# Web search results: one element each, escaped like chunks (a result's text is untrusted), no chunk id: a result
+# is not evidence until its page is fetched.
+_RESULT = re.compile(r'<result url="([^"]*)" title="([^"]*)"(?: date="([^"]*)")?>\n(.*?)\n</result>', re.DOTALL)
+
+
+@dataclass(frozen=True)
+class WireResult:
+    url: str
+    title: str
+    snippet: str
+    date: str | None = None
+
+
+def render_result(result: WireResult) -> str:
+    date = f' date="{_attr(result.date)}"' if result.date else ""
+    return f'<result url="{_attr(result.url)}" title="{_attr(result.title)}"{date}>\n{body(result.snippet)}\n</result>'
+
+
+def parse_results(text: str) -> list[WireResult]:
+    """Every result element of ``text``, unescaped."""
+    return [
+        WireResult(
+            html.unescape(url), html.unescape(title), html.unescape(snippet), html.unescape(date) if date else None
+        )
+        for url, title, date, snippet in _RESULT.findall(text)
+    ]

@@ -11,9 +11,12 @@ from research.protocol.events import (
     EVENT_TYPES,
     AnyEvent,
     CancelRequested,
+    PageRef,
     ReportWritten,
     RunRequeued,
     RunRestarted,
+    ToolReturned,
+    WebHit,
     WritingFailed,
     WritingStarted,
     from_dict,
@@ -69,3 +72,20 @@ def test_a_stored_restart_without_its_later_fields_still_reads() -> None:
 def test_a_malformed_event_raises(data: dict[str, object]) -> None:
     with pytest.raises((KeyError, TypeError)):
         from_dict(data)
+
+
+def test_a_web_tool_result_round_trips_and_an_older_one_still_reads() -> None:
+    searched = ToolReturned(
+        rollout=0,
+        turn=1,
+        call_id="c1",
+        tool="web_search",
+        results=(WebHit(url="https://a.example/", title="A", snippet="s", published_date="2026-01-02"),),
+    )
+    fetched = ToolReturned(
+        rollout=0, turn=2, call_id="c2", tool="fetch_url", page=PageRef(url="https://a.example/", outcome="cached")
+    )
+    for event in (searched, fetched):
+        assert from_dict(json.loads(json.dumps(to_dict(event)))) == event
+    stored_before_web = {"type": "tool_returned", "rollout": 0, "turn": 1, "call_id": "c", "tool": "search_corpus"}
+    assert from_dict(stored_before_web) == ToolReturned(rollout=0, turn=1, call_id="c", tool="search_corpus")
