@@ -16,6 +16,7 @@ from research.inference.registry import PRODUCT_BACKENDS
 from research.reports.writers import WRITERS
 from research.retrieval.embedders import EMBEDDERS
 from research.retrieval.rerankers import RERANKERS
+from research.retrieval.web.search import PROVIDERS as SEARCH_PROVIDERS
 
 django_stubs_ext.monkeypatch()  # lets admin and generic classes be subscripted for the type checker
 
@@ -250,6 +251,22 @@ PARSE_MEMORY_MB = env.integer("PARSE_MEMORY_MB", 1024, minimum=128)
 MAX_FILE_CHUNKS = env.integer("MAX_FILE_CHUNKS", 1000, minimum=1)  # chunks one file may add (embedding cost)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 2**20  # larger uploads stream to temporary files
 DATA_UPLOAD_MAX_NUMBER_FILES = env.integer("MAX_UPLOAD_FILES", 500, minimum=1)
+
+# --- Web sources (research/web): a search provider, and the rules of the page fetcher
+# none (the default: no web tools), searxng (SEARXNG_URL) or brave (BRAVE_API_KEY)
+WEB_SEARCH_PROVIDER = env.choice("WEB_SEARCH_PROVIDER", "none", choices=("none", *SEARCH_PROVIDERS.names))
+SEARXNG_URL = env.url("SEARXNG_URL", schemes=("http", "https"))
+BRAVE_API_KEY = env.optional_string("BRAVE_API_KEY")
+BRAVE_API_URL = env.url("BRAVE_API_URL", schemes=("http", "https")) or "https://api.search.brave.com"
+WEB_SEARCH_TIMEOUT = env.number("WEB_SEARCH_TIMEOUT", 10.0, minimum=1.0)
+# Hosts ("host" or "host:port") the fetcher may reach though they resolve to private addresses or use another port
+WEB_FETCH_ALLOWED_HOSTS = env.strings("WEB_FETCH_ALLOWED_HOSTS", [])
+WEB_FETCH_TIMEOUT = env.number("WEB_FETCH_TIMEOUT", 10.0, minimum=0.5)
+WEB_FETCH_MAX_MB = env.integer("WEB_FETCH_MAX_MB", 5, minimum=1, maximum=100)
+WEB_FETCH_INTERVAL = env.number("WEB_FETCH_INTERVAL", 1.0, minimum=0.0)  # seconds between two requests to a host
+WEB_FETCH_ROBOTS = env.boolean("WEB_FETCH_ROBOTS", True)
+WEB_CACHE_HOURS = env.integer("WEB_CACHE_HOURS", 24, minimum=0)  # a page fetched this recently is not asked again
+WEB_SITEMAP_PAGES = env.integer("WEB_SITEMAP_PAGES", 50, minimum=1, maximum=1000)  # pages a sitemap may add at most
 
 # --- Links and e-mail (invitations, digests of scheduled reports)
 # The address people open the product at: absolute links in e-mails (the launcher sets it from HOST and PORT)

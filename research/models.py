@@ -6,6 +6,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.db.models.functions import Lower
 
 
@@ -28,6 +29,7 @@ class Workspace(models.Model):
     )
     # The ideal customer profile ICP checks judge against: [{"name", "description", "weight"}, ...]
     icp = models.JSONField(default=list, blank=True)
+    web_default = models.BooleanField(default=False)  # the run form's "search the web too", ticked or not
 
     class Meta:
         ordering = ["name", "id"]
@@ -64,10 +66,17 @@ def _new_index_key() -> str:
     return uuid.uuid4().hex
 
 
+class CorpusKind(models.TextChoices):
+    FILES = "files", "Documents"
+    WEB = "web", "Web pages fetched by runs"
+
+
 class Corpus(models.Model):
     """A searchable collection of documents in a workspace (one Chroma collection, one BM25 index)."""
 
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="corpora")
+    # "web": the workspace's corpus of pages its runs fetched (one per workspace, made on first use)
+    kind = models.CharField(max_length=10, choices=CorpusKind.choices, default=CorpusKind.FILES)
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140)
     description = models.TextField(blank=True)
@@ -85,6 +94,8 @@ class Corpus(models.Model):
             models.UniqueConstraint(fields=["workspace", "slug"], name="corpus_unique_slug"),
             # Names are unique per workspace whatever their case (the CLI and the run form name corpora).
             models.UniqueConstraint("workspace", Lower("name"), name="corpus_unique_name_ci"),
+            # One corpus of fetched web pages per workspace (two runs starting at once make one)
+            models.UniqueConstraint(fields=["workspace"], condition=Q(kind="web"), name="corpus_one_web"),
         ]
         ordering = ["name", "id"]
         verbose_name_plural = "corpora"
@@ -569,3 +580,27 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.title}"
+
+
+class WebPage(models.Model):
+    """A page fetched into a corpus (by a run's fetch_url or "Add a web page"): its address, what the site said
+    about it (ETag, Last-Modified), when, what became of it, and the document it is."""
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="web_pages")
+    url = models.CharField(max_length=2000)  # as asked for (without its #fragment)
+    final_url = models.CharField(max_length=2000, blank=True)  # after redirects
+    etag = models.CharField(max_length=300, blank=True)
+    last_modified = models.CharField(max_length=100, blank=True)
+    content_sha256 = models.CharField(max_length=64, blank=True)
+    outcome = models.CharField(max_length=10, blank=True)  # fetched, unchanged, refused, failed
+    reason = models.TextField(blank=True)
+    fetched_at = models.DateTimeField(null=True, blank=True)  # the last time the site was asked
+    document = models.ForeignKey(Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["corpus", "url"], name="web_page_unique_url")]
+        ordering = ["-fetched_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.url

@@ -71,6 +71,7 @@ urlpatterns = [
     path(f"{INVESTIGATION}links/<int:link_id>/revoke/", sharing.share_link_revoke, name="share_link_revoke"),
     path("s/<str:token>/", sharing.shared_page, name="shared_page"),
     path("s/<str:token>/c/<str:chunk_id>/", sharing.shared_chunk_page, name="shared_chunk"),
+    path("w/<slug:slug>/web-default/", workspaces.workspace_web_default, name="workspace_web_default"),
     # Invitations: owners invite by e-mail on the workspace page; the link's page joins or creates an account
     path("w/<slug:slug>/invitations/", invitations.invitation_create, name="invitation_create"),
     path(

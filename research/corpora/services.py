@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils.text import slugify
 
 from research.corpora import jobs, selectors, storage
-from research.models import Corpus, Document, Membership, Stage, Upload, UploadFile
+from research.models import Corpus, CorpusKind, Document, Membership, Stage, Upload, UploadFile
 from research.platform.composition import corpus_index, corpus_index_drop
 
 EMPTY_FILE = "the file is empty"
@@ -52,6 +52,7 @@ def corpus_create(
     description: str = "",
     chunk_tokens: int | None = None,
     parse_options: dict[str, object] | None = None,
+    kind: str = CorpusKind.FILES,
 ) -> Corpus:
     _require_editor(actor)
     name = _free_name(actor, name)
@@ -65,6 +66,7 @@ def corpus_create(
                 created_by=actor.user,
                 chunk_tokens=chunk_tokens or settings.CHUNK_TOKENS,
                 parse_options=parse_options or {},
+                kind=kind,
             )
     except IntegrityError:
         _free_name(actor, name)  # a concurrent create took the name: say so (the constraint caught it)

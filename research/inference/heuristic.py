@@ -7,7 +7,9 @@ bridge queries built from salient entities of the most relevant chunks (the mult
 completes when a turn adds no new relevant chunk, after ``max_hops`` follow-up turns, or when the
 budget passes the soft threshold, with its chunks ranked by search evidence, title links and
 relevance (``final_ranking``). Rollouts differ by ``variant``, which rotates the sub-queries and
-bridge sources and picks the rollout's judge (``JUDGES``).
+bridge sources and picks the rollout's judge (``JUDGES``). When the run offers the web tools, an opening
+sub-query the corpora answered poorly is searched on the web, and the first results are fetched the
+next turn (their chunks then count like any other).
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ RANK_K = 1
 JUDGES = ((1.0, 1, 1.0), (0.5, 5, 0.5), (1.5, 1, 0.5), (0.5, 3, 1.0))
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
 BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
+# Web sources (when the run offers web_search): a sub-query of the opening turn whose best chunk holds less than
+# this share of its words found too little in the corpora; the rollout searches the web for one such sub-query a
+# turn, at most WEB_SEARCHES in all, and fetches the first WEB_FETCHES results of each search it makes.
+WEB_WHEN_BELOW, WEB_SEARCHES, WEB_FETCHES = 0.5, 2, 2
 _USAGE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 
 
@@ -199,6 +205,11 @@ class HeuristicBackend:
         turns = sum(1 for m in messages if m.role == "assistant")
         if turns == 0:
             return self._turn(self._decompose(question))
+        if any(tool.name == "web_search" for tool in tools):
+            fetches = self._fetches(messages)
+            if fetches:  # the last turn searched the web: read what it found before judging
+                return self._turn(fetches)
+            return self._follow_up(question, messages, turns, web=self._web_searches(messages))
         return self._follow_up(question, messages, turns)
 
     def _call(self, name: str, **arguments: object) -> ToolCall:
@@ -230,7 +241,9 @@ class HeuristicBackend:
         calls += [self._call("grep_corpus", pattern=re.escape(fitted(p, TEXT_MAX_CHARS // 2))) for p in quoted]
         return calls
 
-    def _follow_up(self, question: str, messages: Sequence[Message], turns: int) -> ModelTurn:
+    def _follow_up(
+        self, question: str, messages: Sequence[Message], turns: int, *, web: Sequence[ToolCall] = ()
+    ) -> ModelTurn:
         seen = self._seen(question, messages)
         pruned = set(itertools.chain.from_iterable(wire.parse_stubs(m.content) for m in messages if m.role == "tool"))
         live = [s for s in seen if s.chunk.chunk_id not in pruned]
@@ -238,9 +251,9 @@ class HeuristicBackend:
         new_last_turn = self._new_relevant_last_turn(messages, relevant)
         used, limit = self._usage(messages)
         ranked = final_ranking(live, link_weight=self.link_weight, relevance_weight=self.relevance_weight)
-        if turns > self.max_hops or not new_last_turn or used >= limit // 2:
+        if not web and (turns > self.max_hops or not new_last_turn or used >= limit // 2):
             return self._complete(ranked)
-        calls = self._bridges(question, messages, live)
+        calls = [*web, *self._bridges(question, messages, live)]
         # Prune what is neither relevant by its words nor among the best supported: a later hop's document
         # rarely shares the question's words, but the searches that found it rank it well.
         contenders = {s.chunk.chunk_id for s in ranked[: self.max_ranked]}
@@ -270,16 +283,18 @@ class HeuristicBackend:
             for c in (first_turn.tool_calls if first_turn else ())
             if json.loads(c.arguments).get("query", "").strip() == fitted(question.strip())
         }
+        web_weights = self._web_weights(question, messages)
         unique: dict[str, wire.WireChunk] = {}
         support: dict[str, float] = {}
         for message in messages:
             if message.role == "tool":
-                weight = (
+                weight = web_weights.get(
+                    message.tool_call_id or "",
                     QUESTION_WEIGHT
                     if message.tool_call_id in question_calls
                     else SUBQUERY_WEIGHT
                     if message.tool_call_id in opening
-                    else BRIDGE_WEIGHT
+                    else BRIDGE_WEIGHT,
                 )
                 shown = wire.parse(message.content)
                 repeats = wire.parse_repeats(message.content)
@@ -298,6 +313,24 @@ class HeuristicBackend:
         linked = linked_documents(question, seen, self.link_sources)
         return [dataclasses.replace(s, linked=s.chunk.doc_id in linked) for s in seen]
 
+    def _web_weights(self, question: str, messages: Sequence[Message]) -> dict[str, float]:
+        """What the web changes in a chunk's support, once the rollout went to the web: the opening searches its
+        corpora answered poorly support nothing, and the pages fetched from a web search stand in for the search
+        it was for, with its weight (the whole question's, or a sub-query's)."""
+        whole = fitted(question.strip())
+        weights: dict[str, float] = {}
+        searched: str | None = None
+        for message in messages:
+            for call in message.tool_calls:
+                query = json.loads(call.arguments).get("query", "")
+                if call.name == "web_search":
+                    searched = query
+                elif call.name == "fetch_url" and searched is not None:
+                    weights[call.id] = QUESTION_WEIGHT if searched == whole else SUBQUERY_WEIGHT
+        if searched is not None:
+            weights.update(dict.fromkeys(self._weak_openings(messages), 0.0))
+        return weights
+
     def _followed_entities(self, question: str, messages: Sequence[Message]) -> set[str]:
         in_question = {e.lower() for e in entities(question)}
         queries = [json.loads(c.arguments).get("query", "") for m in messages for c in m.tool_calls]
@@ -314,6 +347,48 @@ class HeuristicBackend:
             if match:
                 return int(match.group(1).replace(",", "")), int(match.group(2).replace(",", ""))
         return 0, 1
+
+    def _weak_openings(self, messages: Sequence[Message]) -> dict[str, str]:
+        """The opening searches the corpora answered poorly (call id -> query): their best chunk holds less than
+        ``WEB_WHEN_BELOW`` of the query's words."""
+        first = next((m for m in messages if m.role == "assistant"), None)
+        opening = {c.id: json.loads(c.arguments).get("query", "") for c in (first.tool_calls if first else ())}
+        weak: dict[str, str] = {}
+        for message in messages:
+            query = opening.get(message.tool_call_id or "") if message.role == "tool" else None
+            if not query:
+                continue
+            wanted = terms(query)
+            chunks = wire.parse(message.content)
+            shares = [len(wanted & terms(f"{c.title} {c.text}")) / max(1, len(wanted)) for c in chunks]
+            if max(shares, default=0.0) < WEB_WHEN_BELOW:
+                weak[message.tool_call_id or ""] = query
+        return weak
+
+    def _web_searches(self, messages: Sequence[Message]) -> list[ToolCall]:
+        """A web search for an opening sub-query the corpora answered poorly, one a turn and ``WEB_SEARCHES`` in
+        all; rollouts start from different ones."""
+        searched = [
+            json.loads(c.arguments).get("query", "") for m in messages for c in m.tool_calls if c.name == "web_search"
+        ]
+        if len(searched) >= WEB_SEARCHES:
+            return []
+        weak = [query for query in dict.fromkeys(self._weak_openings(messages).values()) if query not in searched]
+        if not weak:
+            return []
+        return [self._call("web_search", query=weak[self.variant % len(weak)])]
+
+    def _fetches(self, messages: Sequence[Message]) -> list[ToolCall]:
+        """The first ``WEB_FETCHES`` results of the last turn's web searches not fetched yet."""
+        last = list(itertools.takewhile(lambda m: m.role == "tool", reversed(messages)))
+        fetched = {
+            json.loads(c.arguments).get("url", "") for m in messages for c in m.tool_calls if c.name == "fetch_url"
+        }
+        urls: list[str] = []
+        for message in reversed(last):
+            found = [r.url for r in wire.parse_results(message.content) if r.url not in fetched]
+            urls += found[:WEB_FETCHES]
+        return [self._call("fetch_url", url=url) for url in dict.fromkeys(urls)]
 
     def _bridges(self, question: str, messages: Sequence[Message], live: list[Seen]) -> list[ToolCall]:
         """Follow-up searches for names that the chunks about the question's own entities (or about an entity

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -43,6 +44,7 @@ def config_of(run: Run) -> dict[str, Any]:
         "budget": run.budget,
         "max_turns": run.max_turns,
         "writer": str(run.options.get("writer", "")),
+        "web": bool(run.options.get("web")),
     }
     if run.template == RunTemplate.ICP:
         config["criteria"] = list(run.options.get("criteria", []))  # a re-run judges against the same profile
@@ -162,6 +164,8 @@ def investigation_rerun(
             criteria=config.get("criteria"),
             # The saved writer while this deployment still offers it; otherwise today's default (the run says which)
             writer=config.get("writer", "") if config.get("writer") in writer_choices() else "",
+            # With web sources while the deployment still has a search provider (otherwise its corpora only)
+            web=bool(config.get("web")) and settings.WEB_SEARCH_PROVIDER != "none",
             enqueue=enqueue,
         )
         Run.objects.filter(pk=run.pk).update(investigation=investigation, schedule=schedule)

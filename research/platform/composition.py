@@ -25,6 +25,10 @@ from research.retrieval.embedders.coalescing import CoalescingEmbedder
 from research.retrieval.rerankers import Reranker, RerankerSettings, reranker_for
 from research.retrieval.sparse import SparseIndex
 from research.retrieval.tokens import TokenCounter, packaged_counter
+from research.retrieval.web.fetching import Fetcher, FetchSettings
+from research.retrieval.web.guard import AllowList
+from research.retrieval.web.search import PROVIDERS as SEARCH_PROVIDERS
+from research.retrieval.web.search import SearchProvider, SearchSettings
 
 T = TypeVar("T")
 _corpora: dict[str, HybridCorpus] = {}
@@ -133,3 +137,32 @@ def corpus_index_drop(corpus: Corpus) -> None:
     with contextlib.suppress(NotFoundError):
         chroma_client().delete_collection(corpus.collection_name)
     shutil.rmtree(settings.DATA_DIR / "bm25" / corpus.index_key, ignore_errors=True)
+
+
+def web_search_provider() -> SearchProvider | None:
+    """WEB_SEARCH_PROVIDER from the providers' registry (research/retrieval/web/search.py); None when it is "none"."""
+    if settings.WEB_SEARCH_PROVIDER == "none":
+        return None
+    config = SearchSettings(
+        searxng_url=settings.SEARXNG_URL,
+        brave_api_key=settings.BRAVE_API_KEY,
+        brave_url=settings.BRAVE_API_URL,
+        timeout=settings.WEB_SEARCH_TIMEOUT,
+    )
+    return configured("WEB_SEARCH_PROVIDER", lambda: SEARCH_PROVIDERS.load(settings.WEB_SEARCH_PROVIDER)(config))
+
+
+@cache
+def web_fetcher() -> Fetcher:
+    """The page fetcher with the deployment's rules; one per process, so its per-host pacing and robots.txt
+    cache are shared by every run of the process."""
+    return Fetcher(
+        FetchSettings(
+            allow=AllowList.of(settings.WEB_FETCH_ALLOWED_HOSTS),
+            timeout=settings.WEB_FETCH_TIMEOUT,
+            deadline=3 * settings.WEB_FETCH_TIMEOUT,
+            max_bytes=settings.WEB_FETCH_MAX_MB * 2**20,
+            min_interval=settings.WEB_FETCH_INTERVAL,
+            robots=settings.WEB_FETCH_ROBOTS,
+        )
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from research.models import Chunk, Report, Run, RunTemplate
+from research.models import Chunk, Document, Report, Run, RunTemplate
 from research.protocol.events import RankedDocument
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import report_from_dict
@@ -39,6 +39,16 @@ def criterion_facet(index: int, criterion: Criterion, company: str) -> Facet:
     return Facet(f"criterion-{index}", criterion.name, literal(search_question(criterion, company)))
 
 
+def source_of(document: Document) -> str:
+    """Where a document came from, as citations name it: its file, or for a fetched web page its address and the
+    day it was fetched ("https://news.example/berlin (fetched 2026-12-02)")."""
+    metadata = document.metadata if isinstance(document.metadata, dict) else {}
+    url, fetched = str(metadata.get("url", "")), str(metadata.get("fetched_at", ""))[:10]
+    if url:
+        return f"{url} (fetched {fetched})" if fetched else url
+    return document.source_name
+
+
 def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evidence]:
     """The chunks of the run's ranked documents, in ranking order (each document's chunks in the order the
     rollouts kept them), read from the run's own corpora only: a chunk id the run's corpora do not hold is
@@ -62,7 +72,7 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
                 chunk_id=chunk_id,
                 doc_id=doc_id,
                 title=document.title or document.source_name,
-                source=document.source_name,
+                source=source_of(document),
                 text=row.text,
                 date=str(date) if date else None,
                 rank=rank,

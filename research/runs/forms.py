@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from django import forms
+from django.conf import settings
 
 from research.models import Corpus, RunTemplate, Workspace
 from research.platform.composition import writer_choices
@@ -23,6 +24,7 @@ class RunOptions(TypedDict):
     company: str
     aspects: list[str]
     writer: str
+    web: bool
 
 
 WRITER_LABELS = {
@@ -63,6 +65,7 @@ class RunForm(forms.Form):
     budget = _limit_field(limits.BUDGET, "Token budget per rollout")
     max_turns = _limit_field(limits.MAX_TURNS, "Maximum turns per rollout")
     writer = forms.ChoiceField(choices=(), label="Writer", required=False)
+    web = forms.BooleanField(required=False, label="Search the web too (web_search, fetch_url)")
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,6 +77,10 @@ class RunForm(forms.Form):
         assert isinstance(writer, forms.ChoiceField)
         writer.choices = [(name, WRITER_LABELS.get(name, name)) for name in writer_choices()]
         writer.initial = writer_choices()[0]
+        self.web_offered = settings.WEB_SEARCH_PROVIDER != "none"
+        self.fields["web"].initial = self.web_offered and workspace.web_default
+        if not self.web_offered:
+            self.fields["web"].disabled = True
         if not self.is_bound:  # a new run searches every corpus of the workspace unless told otherwise
             self.initial.setdefault("corpora", [corpus.pk for corpus in corpora.queryset])
 
@@ -102,4 +109,5 @@ class RunForm(forms.Form):
             company=data["company"],
             aspects=[line.strip() for line in data["aspects"].splitlines() if line.strip()],
             writer=data.get("writer") or "",
+            web=bool(data.get("web")),
         )

@@ -15,11 +15,12 @@ from research.harness.ports import EventSink
 from research.harness.run import RunResult, run_research
 from research.inference.registry import BackendFactory, InferenceSettings
 from research.inference.registry import backend_factory as backends_for
-from research.models import Corpus, Run
-from research.platform.composition import configured, corpus_index, token_counter
+from research.models import Corpus, CorpusKind, Run
+from research.platform.composition import configured, corpus_index, token_counter, web_search_provider
 from research.reporting.selectors import run_facets
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import corpora_searched
+from research.web.port import RunWeb
 
 
 def inference_settings() -> InferenceSettings:
@@ -88,6 +89,7 @@ def run_harness(
     runs one rollout per facet, all at once, each searching its facet's question."""
     corpus = corpus_port(list(run.corpora.order_by("pk")))
     facets = run_facets(run)
+    web = run_web(run)
     rollouts = len(facets) or run.rollouts
     job = run_research(
         question=run.question,
@@ -99,5 +101,18 @@ def run_harness(
         count=token_counter().count,
         cancelled=cancelled,
         cancel_reason=cancel_reason,
+        web=web,
     )
     return asyncio.run(job)
+
+
+def run_web(run: Run) -> RunWeb | None:
+    """The run's web sources when it asked for them and the deployment has a search provider (a run started
+    with web sources keeps its fetched pages' corpus; without a provider it searches its corpora only)."""
+    if not (isinstance(run.options, dict) and run.options.get("web")):
+        return None
+    provider = web_search_provider()
+    corpus = run.corpora.filter(kind=CorpusKind.WEB).first()
+    if provider is None or corpus is None:
+        return None
+    return RunWeb(provider=provider, corpus=corpus, user=run.created_by)

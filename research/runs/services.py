@@ -20,6 +20,7 @@ from research.reports.icp import criteria_from
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import StoredEvent, event_append
+from research.web.services import web_corpus
 
 RUN_TASK = "research.tasks.run_execute"  # routed to the `runs` queue (worker/queues.py)
 
@@ -101,6 +102,7 @@ def run_start(
     aspects: Sequence[str] = (),
     criteria: Sequence[Mapping[str, Any]] | None = None,
     writer: str = "",
+    web: bool = False,
     enqueue: bool = True,
 ) -> Run:
     """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed (unless
@@ -120,26 +122,17 @@ def run_start(
         company=company,
         **limits_given,
     )
-    options: dict[str, Any] = {"aspects": aspects} if aspects else {}
-    if writer and writer not in writer_choices():
-        errors["writer"] = f"The {writer} writer is not offered here (offered: {', '.join(writer_choices())})."
-    options["writer"] = writer or settings.WRITER_BACKEND  # who writes its answer or report; a re-run keeps it
-    if template == RunTemplate.ICP:
-        given = criteria if criteria is not None else actor.workspace.icp
-        try:
-            options["criteria"] = [criterion.as_dict() for criterion in criteria_from(list(given))]
-        except ValueError as error:
-            errors["template"] = (
-                f"The ideal customer profile is not usable: {error}."
-                if given
-                else "Define the workspace's ideal customer profile first (on the workspace page)."
-            )
+    options = _run_options(
+        actor=actor, template=template, aspects=aspects, criteria=criteria, writer=writer, web=web, errors=errors
+    )
     if errors:
         raise ValidationError(errors)
     if template != RunTemplate.QUESTION:
         question, limits_given["rollouts"] = report_question(template, company, aspects), 1
     with transaction.atomic():
         _lock_corpora(corpora)
+        if web:  # the pages its rollouts fetch go to the workspace's web corpus, searched with the others
+            corpora = list(dict.fromkeys([*corpora, web_corpus(actor=actor)]))
         run = Run.objects.create(
             workspace_id=actor.workspace_id,
             created_by=actor.user,
@@ -154,6 +147,39 @@ def run_start(
         if enqueue:
             transaction.on_commit(lambda: run_enqueue(run.pk))
     return run
+
+
+def _run_options(
+    *,
+    actor: Membership,
+    template: str,
+    aspects: list[str],
+    criteria: Sequence[Mapping[str, Any]] | None,
+    writer: str,
+    web: bool,
+    errors: dict[str, str],
+) -> dict[str, Any]:
+    """What a run keeps besides its question and limits (aspects, writer, web sources, an ICP check's profile);
+    a value that cannot be used goes into ``errors`` under its field."""
+    options: dict[str, Any] = {"aspects": aspects} if aspects else {}
+    if writer and writer not in writer_choices():
+        errors["writer"] = f"The {writer} writer is not offered here (offered: {', '.join(writer_choices())})."
+    options["writer"] = writer or settings.WRITER_BACKEND  # who writes its answer or report; a re-run keeps it
+    if web and settings.WEB_SEARCH_PROVIDER == "none":
+        errors["web"] = "Web sources are not configured on this server (WEB_SEARCH_PROVIDER is none)."
+    elif web:
+        options["web"] = True
+    if template == RunTemplate.ICP:
+        given = criteria if criteria is not None else actor.workspace.icp
+        try:
+            options["criteria"] = [criterion.as_dict() for criterion in criteria_from(list(given))]
+        except ValueError as error:
+            errors["template"] = (
+                f"The ideal customer profile is not usable: {error}."
+                if given
+                else "Define the workspace's ideal customer profile first (on the workspace page)."
+            )
+    return options
 
 
 def _lock_corpora(corpora: Sequence[Corpus]) -> None:

@@ -104,3 +104,13 @@ def workspace_icp_set(*, actor: Membership, text: str) -> Workspace:
             raise ValidationError({"criteria": f"{error}."}) from None
     workspace.save(update_fields=["icp"])
     return workspace
+
+
+def workspace_web_default_set(*, actor: Membership, on: bool) -> Workspace:
+    """Whether new runs of the workspace search the web too by default (owners and editors)."""
+    if not actor.can_edit:
+        raise PermissionDenied("Only owners and editors change the workspace's defaults.")
+    workspace = actor.workspace
+    workspace.web_default = on
+    workspace.save(update_fields=["web_default"])
+    return workspace

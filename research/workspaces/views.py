@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -86,6 +87,7 @@ def _workspace_context(membership: Membership, form: MemberAddForm, member_error
         "member_form": form,
         "member_error": member_error,
         "corpora": corpus_selectors.corpus_list(workspace=membership.workspace),
+        "web_offered": settings.WEB_SEARCH_PROVIDER != "none",
         "corpus_form": CorpusForm(),
     }
 
@@ -154,3 +156,15 @@ def icp_update(request: HttpRequest, slug: str) -> HttpResponse:
     if not is_htmx(request):
         context = {**_workspace_context(membership, MemberAddForm()), **icp_context(membership, form)}
     return render(request, template, context, status=status)
+
+
+@login_required
+@require_POST
+def workspace_web_default(request: HttpRequest, slug: str) -> HttpResponse:
+    """Owners and editors choose whether the run form starts with "search the web too" ticked."""
+    membership = selectors.membership_get(user=request.user, slug=slug)
+    services.workspace_web_default_set(actor=membership, on=request.POST.get("on") == "1")
+    if not is_htmx(request):
+        return redirect("workspace_detail", slug=slug)
+    context = {"membership": membership, "workspace": membership.workspace, "web_offered": True}
+    return render(request, "research/workspace_detail.html#web_default", context)

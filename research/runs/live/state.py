@@ -18,12 +18,15 @@ from urllib.parse import quote, urlencode
 
 from research.protocol.events import (
     CORPUS_TOOLS,
+    FETCH,
+    WEB_SEARCH,
     AnyEvent,
     BudgetLevelChanged,
     CancelRequested,
     ChunkRef,
     ChunksPruned,
     FusedRankingUpdated,
+    PageRef,
     RankedDocument,
     ReportWritten,
     RolloutFinished,
@@ -37,6 +40,7 @@ from research.protocol.events import (
     ToolReturned,
     TurnRecorded,
     TurnStarted,
+    WebHit,
     WritingFailed,
     WritingStarted,
 )
@@ -113,6 +117,8 @@ class CallView:
     error: str | None = None
     kind: str = "call"
     named: list[ChunkName] = field(default_factory=list)  # the chunks a prune or complete names
+    results: tuple[WebHit, ...] = ()  # a web search's hits
+    page: PageRef | None = None  # what a fetch_url did
 
     @property
     def new_count(self) -> int:
@@ -128,7 +134,11 @@ class CallView:
 
     @property
     def is_search(self) -> bool:
-        return self.tool in CORPUS_TOOLS
+        return self.tool in CORPUS_TOOLS or self.tool == FETCH
+
+    @property
+    def is_web_search(self) -> bool:
+        return self.tool == WEB_SEARCH
 
     @property
     def tool_label(self) -> str:
@@ -521,6 +531,7 @@ def _returned(turn: TurnView, event: ToolReturned) -> list[Change]:
     call.returned, call.chunks = True, [ChunkView.of(ref) for ref in event.chunks]
     call.error = event.error.removeprefix("Error: ") if event.error else None
     call.tokens, call.omitted = event.tokens, event.omitted
+    call.results, call.page = event.results, event.page
     return [CallReturned(turn.rollout, turn.turn, event.call_id)]
 
 

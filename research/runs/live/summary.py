@@ -8,7 +8,9 @@ from typing import assert_never
 from research.protocol.events import (
     COMPLETE,
     CORPUS_TOOLS,
+    FETCH,
     PRUNE,
+    WEB_SEARCH,
     AnyEvent,
     BudgetLevelChanged,
     CancelRequested,
@@ -32,7 +34,7 @@ from research.protocol.events import (
 from research.runs.journal import UnreadableEvent
 
 TOOL_LABELS = {"search_corpus": "search", "grep_corpus": "grep", "read_document": "read", PRUNE: "prune"}
-TOOL_LABELS[COMPLETE] = "complete"
+TOOL_LABELS.update({COMPLETE: "complete", WEB_SEARCH: "web search", FETCH: "fetch"})
 QUERY_SHOWN = 160  # characters of a sub-query the log line keeps
 
 
@@ -57,8 +59,15 @@ def named_ids(event: ToolCalled) -> list[str]:
 
 def _returned(event: ToolReturned) -> str:
     label = TOOL_LABELS.get(event.tool, event.tool)
+    if event.page is not None and event.page.outcome in ("refused", "failed"):
+        return f"{label} {event.page.outcome}: {_clip(event.page.url)}: {_clip(event.page.reason)}"
     if event.error:
         return f"{label} failed: {_clip(event.error.removeprefix('Error: '))}"
+    if event.tool == WEB_SEARCH:
+        return f"{label} returned {_plural(len(event.results), 'result')}"
+    if event.page is not None:
+        new = sum(1 for chunk in event.chunks if chunk.new)
+        return f"{label} {_clip(event.page.url)}: {event.page.outcome}, {_plural(new, 'new chunk')}"
     if event.tool not in CORPUS_TOOLS:
         return f"{label} done"
     new = sum(1 for chunk in event.chunks if chunk.new)

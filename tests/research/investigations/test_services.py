@@ -30,6 +30,7 @@ def test_a_run_saved_as_an_investigation_keeps_its_configuration(team: Team) -> 
         "budget": 32_768,
         "max_turns": 16,
         "writer": "extractive",
+        "web": False,
     }
     assert investigation.visibility == Visibility.WORKSPACE  # the run was visible to the workspace; it stays so
     assert Run.objects.get(pk=run.pk).investigation == investigation
