@@ -15,6 +15,7 @@ from research.runs.views import api as runs_api
 from research.runs.views import pages as run_pages
 from research.schedules import views as schedules
 from research.sharing import views as sharing
+from research.web import views as web
 from research.workspaces import views as workspaces
 
 CORPUS = "w/<slug:slug>/c/<slug:corpus_slug>/"
@@ -72,6 +73,10 @@ urlpatterns = [
     path("s/<str:token>/", sharing.shared_page, name="shared_page"),
     path("s/<str:token>/c/<str:chunk_id>/", sharing.shared_chunk_page, name="shared_chunk"),
     path("w/<slug:slug>/web-default/", workspaces.workspace_web_default, name="workspace_web_default"),
+    # Web pages of a corpus: added by address or sitemap, fetched by a worker, fetched again on demand
+    path(f"{CORPUS}web/", web.web_pages, name="web_pages"),
+    path(f"{CORPUS}web/add/", web.url_add, name="url_add"),
+    path(f"{CORPUS}web/<int:page_id>/fetch/", web.page_refetch, name="page_refetch"),
     # Invitations: owners invite by e-mail on the workspace page; the link's page joins or creates an account
     path("w/<slug:slug>/invitations/", invitations.invitation_create, name="invitation_create"),
     path(

@@ -17,6 +17,7 @@ from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
 from research.corpora.viewer import chunks_shown
 from research.models import Corpus, Membership
 from research.platform.web import apply_errors, is_htmx
+from research.web.views import web_pages_context
 from research.workspaces.selectors import membership_get
 
 
@@ -36,6 +37,7 @@ def _corpus_context(
         "document_total": documents.count(),
         "upload_form": form or UploadForm(),
         "rename_form": rename or CorpusRenameForm(initial=initial),
+        **web_pages_context(membership, corpus),
     }
 
 

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -29,8 +29,11 @@ from research.corpora import ingestion, storage
 from research.corpora import services as corpora
 from research.models import Corpus, CorpusKind, Document, Membership, Stage, Upload, UploadFile, WebPage
 from research.platform.composition import web_fetcher
+from research.platform.queue import task_send
 from research.retrieval.web import Refused, WebError
-from research.retrieval.web.fetching import Page
+from research.retrieval.web.fetching import SITEMAPS, Page
+from research.retrieval.web.sitemaps import sitemap_pages
+from research.web.jobs import INGEST_URL
 
 logger = logging.getLogger(__name__)
 
@@ -179,3 +182,58 @@ def _ingest(page: WebPage, got: Page, user: User | None) -> Fetched:
 def _validators(page: WebPage, got: Page, digest: str) -> None:
     page.etag, page.last_modified, page.content_sha256 = got.etag[:300], got.last_modified[:100], digest
     page.save(update_fields=["etag", "last_modified", "content_sha256", "document", "final_url"])
+
+
+def url_add(*, actor: Membership, corpus: Corpus, url: str, sitemap: bool = False, limit: int = 20) -> WebPage:
+    """Queue the page at ``url`` (or, for a sitemap, up to ``limit`` of its pages) to be fetched into ``corpus``
+    by a worker; the page's row says where it stands (queued, fetching, then what happened)."""
+    if not actor.can_edit:
+        raise PermissionDenied("Only owners and editors add pages to a corpus.")
+    if corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("That corpus is not in your workspace.")
+    try:
+        url = url_clean(url)
+    except Refused as error:
+        raise ValidationError({"url": str(error)}) from None
+    limit = max(1, min(limit, settings.WEB_SITEMAP_PAGES))
+    with transaction.atomic():
+        page, _ = WebPage.objects.get_or_create(corpus=corpus, url=url)
+        page.outcome, page.reason = "queued", f"a sitemap: up to {limit} pages" if sitemap else ""
+        page.save(update_fields=["outcome", "reason"])
+        user_id = actor.user_id
+        transaction.on_commit(lambda: task_send(INGEST_URL, page.pk, sitemap, limit, user_id))
+    return page
+
+
+def page_refetch(*, actor: Membership, page: WebPage) -> WebPage:
+    """Ask the site again for a page of the corpus (a changed page is re-indexed; an unchanged one is left)."""
+    if not actor.can_edit or page.corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("Only owners and editors re-fetch pages.")
+    return url_add(actor=actor, corpus=page.corpus, url=page.url)
+
+
+def url_ingest(*, page_id: int, sitemap: bool, limit: int, user_id: int | None) -> list[Fetched]:
+    """The worker's side of ``url_add``: fetch the page now (asking the site even for a recent copy), or read
+    the sitemap and fetch each of its first ``limit`` pages, each with a row of its own."""
+    page = WebPage.objects.select_related("corpus").filter(pk=page_id).first()
+    if page is None:
+        return []
+    user = User.objects.filter(pk=user_id).first() if user_id else None
+    WebPage.objects.filter(pk=page.pk).update(outcome="fetching")
+    if not sitemap:
+        return [page_fetch(corpus=page.corpus, url=page.url, user=user, refresh=True)]
+    try:
+        urls = _sitemap(page.url, limit)
+    except WebError as error:  # Refused is one
+        outcome = "refused" if isinstance(error, Refused) else "failed"
+        return [_record(page, outcome, str(error))]
+    _record(page, "sitemap", f"{len(urls)} page{'s' if len(urls) != 1 else ''} listed")
+    for url in urls:
+        WebPage.objects.update_or_create(corpus=page.corpus, url=url_clean(url), defaults={"outcome": "queued"})
+    return [page_fetch(corpus=page.corpus, url=url, user=user, refresh=True) for url in urls]
+
+
+def _sitemap(url: str, limit: int) -> list[str]:
+    fetcher = web_fetcher()
+    got = fetcher.fetch(url, readable=SITEMAPS)
+    return sitemap_pages(got.body, limit=limit, fetch=lambda child: fetcher.fetch(child, readable=SITEMAPS).body)

@@ -39,6 +39,15 @@ ETAG = '"article-v1"'
 LAST_MODIFIED = "Thu, 04 Jun 2026 09:00:00 GMT"
 
 
+BOMB = b"""<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;">]>
+<urlset><url><loc>&lol2;</loc></url></urlset>"""
+
+
+def _sitemap(site: Site, paths: list[str]) -> bytes:
+    urls = "".join(f"<url><loc>{site.url(path)}</loc></url>" for path in paths)
+    return f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{urls}</urlset>'.encode()
+
+
 @dataclass
 class Site:
     base: str
@@ -110,6 +119,15 @@ def web_site() -> Iterator[Site]:
                 return self._send(200, "text/html", b"<p>late</p>")
             if path == "/binary":
                 return self._send(200, "application/octet-stream", b"\x00\x01")
+            if path == "/sitemap.xml":
+                return self._send(
+                    200, "application/xml", _sitemap(site, ["/news/berlin.html", "/report.pdf", "/to-private"])
+                )
+            if path == "/sitemap-index.xml":
+                index = f'<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>{site.url("/sitemap.xml")}</loc></sitemap></sitemapindex>'
+                return self._send(200, "text/xml", index.encode())
+            if path == "/bomb.xml":
+                return self._send(200, "application/xml", BOMB)
             if path == "/search":
                 body = json.dumps(_results(site, (query.get("q") or [""])[0])).encode()
                 return self._send(200, "application/json", body)

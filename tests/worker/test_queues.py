@@ -47,3 +47,10 @@ def test_the_schedule_tasks_are_registered_and_routed() -> None:
     assert _queue_for("research.tasks.report_digest") == "reports"
     assert app.tasks["research.tasks.report_digest"].acks_late is True
     assert app.conf.beat_schedule["fire-schedules"]["task"] == "research.tasks.schedules_fire"
+
+
+def test_the_web_page_task_is_registered_and_goes_to_the_ingest_queue() -> None:
+    app.loader.import_default_modules()
+    assert "research.tasks.ingest_url" in app.tasks
+    assert _queue_for("research.tasks.ingest_url") == "ingest"
+    assert app.tasks["research.tasks.ingest_url"].acks_late is True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -29,6 +29,7 @@ READABLE = {
     "text/markdown": "md",
     "application/pdf": "pdf",
 }
+SITEMAPS = {**READABLE, "application/xml": "xml", "text/xml": "xml"}  # what a sitemap may come as
 REDIRECTS = 5
 
 
@@ -103,8 +104,11 @@ class Fetcher:
         self.pacing = HostPacing(settings.min_interval)
         self._robots: dict[str, RobotFileParser | None] = {}
 
-    def fetch(self, url: str, *, etag: str = "", last_modified: str = "") -> Page:
-        """The page at ``url`` (following allowed redirects), or ``Refused`` / ``WebError`` with the reason."""
+    def fetch(
+        self, url: str, *, etag: str = "", last_modified: str = "", readable: Mapping[str, str] = READABLE
+    ) -> Page:
+        """The page at ``url`` (following allowed redirects), or ``Refused`` / ``WebError`` with the reason;
+        ``readable`` maps the content types accepted to their kind."""
         started = time.monotonic()
         current = url
         for _ in range(REDIRECTS + 1):
@@ -113,7 +117,7 @@ class Fetcher:
             headers = {"If-None-Match": etag} if etag else {}
             if last_modified:
                 headers["If-Modified-Since"] = last_modified
-            response = self._get(checked, headers, started)
+            response = self._get(checked, headers, started, readable)
             if isinstance(response, str):
                 current = response
                 etag = last_modified = ""  # a conditional request belongs to the first address only
@@ -127,7 +131,7 @@ class Fetcher:
             raise WebError(f"the fetch took longer than {self.settings.deadline:g} s")
         return left
 
-    def _get(self, checked: Target, headers: dict[str, str], started: float) -> Page | str:
+    def _get(self, checked: Target, headers: dict[str, str], started: float, readable: Mapping[str, str]) -> Page | str:
         """A page, or the next address of a redirect."""
         self.pacing.wait(checked.host)
         timeout = httpx.Timeout(min(self.settings.timeout, self._remaining(started)))
@@ -137,7 +141,7 @@ class Fetcher:
                 request = client.build_request("GET", checked.url, headers={"User-Agent": USER_AGENT, **headers})
                 response = client.send(request, stream=True)
                 try:
-                    return self._answer(checked, response, started)
+                    return self._answer(checked, response, started, readable)
                 finally:
                     response.close()
             except httpx.TimeoutException:
@@ -145,7 +149,9 @@ class Fetcher:
             except httpx.HTTPError as error:
                 raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
 
-    def _answer(self, checked: Target, response: httpx.Response, started: float) -> Page | str:
+    def _answer(
+        self, checked: Target, response: httpx.Response, started: float, readable: Mapping[str, str]
+    ) -> Page | str:
         if response.status_code in (301, 302, 303, 307, 308):
             location = str(response.headers.get("location", ""))
             if not location:
@@ -155,7 +161,7 @@ class Fetcher:
             return Page(checked.url, 304, "", b"", response.headers.get("etag", ""))
         if response.status_code != 200:
             raise WebError(f"{checked.url} answered HTTP {response.status_code}")
-        kind = READABLE.get(response.headers.get("content-type", "").split(";")[0].strip().lower())
+        kind = readable.get(response.headers.get("content-type", "").split(";")[0].strip().lower())
         if kind is None:
             raise Refused(f"{checked.url} is {response.headers.get('content-type') or 'of no stated type'}: not a page")
         body = self._body(checked, response, started)

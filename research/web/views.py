@@ -1,0 +1,83 @@
+"""The corpus page's Web pages card: add a page or a sitemap's pages (owners and editors), see each page's
+outcome (queued, fetching, fetched, unchanged, refused with the reason, ...), re-fetch one. The card polls itself
+every two seconds while a page is on its way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from research.corpora.selectors import corpus_get
+from research.models import Corpus, Membership, WebPage
+from research.platform.web import apply_errors, is_htmx
+from research.web import selectors, services
+from research.web.forms import UrlAddForm
+from research.workspaces.selectors import membership_get
+
+CARD = "research/partials/web_pages.html"
+
+
+def web_pages_context(membership: Membership, corpus: Corpus, *, form: UrlAddForm | None = None) -> dict[str, Any]:
+    return {
+        "membership": membership,
+        "workspace": membership.workspace,
+        "corpus": corpus,
+        "web_pages": list(selectors.web_pages_of(corpus=corpus)[: selectors.SHOWN]),
+        "web_busy": selectors.web_pages_busy(corpus=corpus),
+        "url_form": form or UrlAddForm(),
+    }
+
+
+def _card(
+    request: HttpRequest, membership: Membership, corpus: Corpus, *, form: UrlAddForm | None = None
+) -> HttpResponse:
+    """The card again (422 with the form's errors); without JavaScript, back to the corpus page, errors said."""
+    failed = form is not None and bool(form.errors)
+    if not is_htmx(request):
+        if failed and form is not None:
+            messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect("corpus_detail", slug=membership.workspace.slug, corpus_slug=corpus.slug)
+    return render(request, CARD, web_pages_context(membership, corpus, form=form), status=422 if failed else 200)
+
+
+@login_required
+@require_GET
+def web_pages(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    corpus = corpus_get(membership=membership, slug=corpus_slug)
+    return render(request, CARD, web_pages_context(membership, corpus))
+
+
+@login_required
+@require_POST
+def url_add(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    corpus = corpus_get(membership=membership, slug=corpus_slug)
+    form = UrlAddForm(request.POST)
+    if form.is_valid():
+        try:
+            data = form.cleaned_data
+            services.url_add(
+                actor=membership, corpus=corpus, url=data["url"], sitemap=data["sitemap"], limit=data["limit"] or 20
+            )
+        except ValidationError as error:
+            apply_errors(form, error)
+        else:
+            return _card(request, membership, corpus)
+    return _card(request, membership, corpus, form=form)
+
+
+@login_required
+@require_POST
+def page_refetch(request: HttpRequest, slug: str, corpus_slug: str, page_id: int) -> HttpResponse:
+    membership = membership_get(user=request.user, slug=slug)
+    corpus = corpus_get(membership=membership, slug=corpus_slug)
+    page = get_object_or_404(WebPage, pk=page_id, corpus=corpus)
+    services.page_refetch(actor=membership, page=page)
+    return _card(request, membership, corpus)
