@@ -1,4 +1,5 @@
-"""`context1 search "question" --corpus NAME [--workspace SLUG]`: run a research job here and print its events."""
+"""`context1 search "question" --corpus NAME [--workspace SLUG] [--web]`: run a research job here and print its
+events (with ``--web``, each web search and fetch with its address and outcome)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,13 @@ def _tool_called(e: ToolCalled) -> str:
 
 
 def _tool_returned(e: ToolReturned) -> str | None:
+    if e.page is not None:
+        what = f"{e.page.outcome}: {e.page.url}" + (f" ({e.page.reason})" if e.page.reason else "")
+        return f"[r{e.rollout} t{e.turn}]   -> {what}" + (f", {len(e.chunks)} chunk(s)" if e.chunks else "")
+    if e.results:
+        return f"[r{e.rollout} t{e.turn}]   -> {len(e.results)} web result(s): " + ", ".join(
+            h.url for h in e.results[:3]
+        )
     if e.error:
         return f"[r{e.rollout} t{e.turn}]   ! {e.error}"
     new = sum(1 for c in e.chunks if c.new)
@@ -90,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     search.add_argument("--rollouts", type=int, default=4)
     search.add_argument("--budget", type=int, default=32_768)
     search.add_argument("--max-turns", type=int, default=16)
+    search.add_argument("--web", action="store_true", help="search the web too (needs WEB_SEARCH_PROVIDER)")
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "context1_web.settings")
     import django
@@ -107,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 budget=args.budget,
                 max_turns=args.max_turns,
                 sink=PrintSink(),
+                web=args.web,
             )
         )
     except LookupError as error:

@@ -15,12 +15,13 @@ from research.harness.ports import EventSink
 from research.harness.run import RunResult, run_research
 from research.inference.registry import BackendFactory, InferenceSettings
 from research.inference.registry import backend_factory as backends_for
-from research.models import Corpus, CorpusKind, Run
-from research.platform.composition import configured, corpus_index, token_counter, web_search_provider
+from research.models import Corpus, CorpusKind, Membership, Role, Run
+from research.platform.composition import configured, token_counter, web_search_provider
 from research.reporting.selectors import run_facets
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import corpora_searched
 from research.web.port import RunWeb
+from research.web.services import web_corpus
 
 
 def inference_settings() -> InferenceSettings:
@@ -61,20 +62,40 @@ async def run_in_process(
     budget: int,
     max_turns: int,
     sink: EventSink,
+    web: bool = False,
 ) -> RunResult:
     """Run a research job here and now (the CLI) over the corpus of this name or slug (in ``workspace_slug`` when
-    given); raises LookupError for an unknown workspace or corpus, or a name that several workspaces use."""
+    given), with web sources when ``web`` (pages fetched into the workspace's web corpus, as its first owner);
+    raises LookupError for an unknown workspace or corpus, a name that several workspaces use, or web sources
+    asked for on a server without a search provider."""
     from channels.db import database_sync_to_async  # closes the lookup thread's connection when done
 
     corpus = await database_sync_to_async(corpus_find)(name_or_slug=corpus_name, workspace_slug=workspace_slug)
+    corpora, port = [corpus], None
+    if web:
+        fetched, port = await database_sync_to_async(_cli_web)(corpus)
+        corpora.append(fetched)
     return await run_research(
         question=question,
-        corpus=CorpusPort(corpus_index(corpus)),
+        corpus=corpus_port(corpora),
+        web=port,
         backend_for=backend_factory(),
         config=harness_config(rollouts=rollouts, budget=budget, max_turns=max_turns),
         sink=sink,
         count=token_counter().count,
     )
+
+
+def _cli_web(corpus: Corpus) -> tuple[Corpus, RunWeb]:
+    """The workspace's web corpus and the web port for a command-line run (as the workspace's first owner)."""
+    provider = web_search_provider()
+    if provider is None:
+        raise LookupError("web sources are not configured on this server: set WEB_SEARCH_PROVIDER (see the README)")
+    owner = Membership.objects.filter(workspace_id=corpus.workspace_id, role=Role.OWNER).order_by("pk").first()
+    if owner is None:
+        raise LookupError(f"the workspace of {corpus.name!r} has no owner to fetch pages as")
+    fetched = web_corpus(actor=owner)
+    return fetched, RunWeb(provider=provider, corpus=fetched, user=owner.user)
 
 
 def corpus_port(corpora: Sequence[Corpus]) -> CorpusPortType:

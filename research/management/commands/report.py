@@ -74,6 +74,9 @@ class Command(BaseCommand):
             " workspace's ideal customer profile)",
         )
         parser.add_argument("--writer", choices=WRITERS.names, help="default: WRITER_BACKEND")
+        parser.add_argument(
+            "--web", action="store_true", help="search the web too (needs WEB_SEARCH_PROVIDER); fetched pages are cited"
+        )
         parser.add_argument("--budget", type=int, default=32_768, help="token budget per facet's rollout")
         parser.add_argument("--max-turns", type=int, default=16)
         parser.add_argument("--json", required=True, type=Path, help="where to write the report")
@@ -100,6 +103,7 @@ class Command(BaseCommand):
                 criteria=criteria,
                 budget=options["budget"],
                 max_turns=options["max_turns"],
+                web=options["web"],
                 enqueue=False,
             )
         except ValidationError as error:
