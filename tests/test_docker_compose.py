@@ -43,8 +43,8 @@ def test_the_schema_rejects_a_broken_file(compose: dict[str, Any]) -> None:
 
 def test_it_has_every_service_with_a_health_check(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    assert {"web", "worker", "beat", "redis", "postgres", "chroma", "vllm"} <= set(services)
-    for name in ("web", "worker", "redis", "postgres", "chroma", "vllm"):
+    assert {"web", "worker", "beat", "redis", "postgres", "chroma", "searxng", "vllm"} <= set(services)
+    for name in ("web", "worker", "redis", "postgres", "chroma", "searxng", "vllm"):
         assert "healthcheck" in services[name], name
 
 
@@ -124,3 +124,16 @@ def test_check_deploy_passes_with_the_compose_environment(compose: dict[str, Any
     assert "no issues" in result.stdout
     assert web["SECURE_PROXY_SSL_HEADER"] == "X-Forwarded-Proto: https"
     assert "--proxy-headers" in compose["services"]["web"]["command"]
+
+
+def test_searxng_serves_json_to_the_workers_only(compose: dict[str, Any]) -> None:
+    searxng = compose["services"]["searxng"]
+    assert "ports" not in searxng  # a metasearch front end on a host port would be an open relay
+    assert ":" in searxng["image"] and not searxng["image"].endswith(":latest")  # pinned
+    mounted = searxng["volumes"][0].split(":")[0]
+    settings = yaml.safe_load((REPO / mounted).read_text())
+    assert "json" in settings["search"]["formats"]
+    app = compose["x-app-environment"]
+    assert app["SEARXNG_URL"] == "http://searxng:8080"
+    assert app["WEB_SEARCH_PROVIDER"].startswith("${WEB_SEARCH_PROVIDER:-searxng")
+    assert compose["services"]["worker"]["depends_on"]["searxng"]["condition"] == "service_healthy"
