@@ -174,7 +174,7 @@ def _run_share(owner: Any, corpus: Any) -> dict[str, Any]:
     try:
         run = runs.run_start(
             actor=owner,
-            question="What did Tavelnor announce about its security roadmap?",
+            question="Which company acquired the robotics unit of Globex?",  # nothing fetched so far says
             corpora=[corpus],
             rollouts=2,
             max_turns=6,
