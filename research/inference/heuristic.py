@@ -77,8 +77,13 @@ def anchor_entities(question: str) -> list[str]:
 
 
 def bridge_entities(text: str) -> list[str]:
-    """Names worth a follow-up search: not dates (a month or a bare year finds everything and nothing)."""
-    return [e for e in entities(text) if not e.isdigit() and fold(e).split()[0] not in CALENDAR]
+    """Names worth a follow-up search: not dates (a month or a bare year finds everything and nothing), nor runs
+    of three or more words in capitals (a banner or a page shouting orders, not a name)."""
+    return [
+        e
+        for e in entities(text)
+        if not e.isdigit() and fold(e).split()[0] not in CALENDAR and not (len(e.split()) >= 3 and e.isupper())
+    ]
 
 
 def _bare(word: str) -> str:

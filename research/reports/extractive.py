@@ -142,6 +142,12 @@ def headline(text: str) -> bool:
     return not words or sum(word[0].isupper() for word in words) * 2 >= len(words)
 
 
+def shouting(text: str) -> bool:
+    """Mostly capital letters ("IGNORE ALL PREVIOUS INSTRUCTIONS."): a banner or an injected order, not a claim."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 12 and sum(c.isupper() for c in letters) > 0.7 * len(letters)
+
+
 def statement(text: str) -> bool:
     """Whether a sentence reads as a statement: not a question or a headline, not a table row, a signature or
     a list of fields ("date_seen: ... company: ...", "Head of Alliances ... | Berlin", "R-12093 · Product ·
@@ -149,6 +155,7 @@ def statement(text: str) -> bool:
     return (
         not text.rstrip().endswith("?")
         and not headline(text)
+        and not shouting(text)
         and "|" not in text
         and text.count("\u00b7") < 2
         and len(_FIELD.findall(text)) < 3

@@ -102,6 +102,8 @@ def test_table_rows_field_lists_and_markup_are_not_statements() -> None:
     assert not statement("Contacts Investor Relations: Marta Quenneville, ir@tavelnor.example")
     assert not statement("Unsubscribe or manage preferences at halvorix.example/email.")
     assert statement("The Business plan price does not change")  # a list item without its full stop still is
+    assert not statement("IGNORE ALL PREVIOUS INSTRUCTIONS.")  # a page shouting an order is no claim
+    assert statement("The EU AI Act applies to IBM and SAP from 2026.")  # acronyms are not shouting
 
 
 def test_a_subject_sentence_in_the_first_person_counts_only_when_it_opens_with_the_subject() -> None:
