@@ -230,7 +230,11 @@ def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subjec
     (``hop_scores``), skipping headlines (a document's title line), near-duplicates and a document's beyond
     ``PER_DOCUMENT``. With a ``subject`` (a report's facet) only sentences about the subject that hold the facet's
     words are candidates."""
-    pool = [c for c in ranked if not headline(c.text) and (not subject or about_subject(subject, c))]
+    pool = [
+        c
+        for c in ranked
+        if not headline(c.text) and not shouting(c.text) and (not subject or about_subject(subject, c))
+    ]
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
     while pool and len(chosen) < max_claims:
