@@ -16,13 +16,16 @@ from research.inference.network_guard import forbid_real_requests
 from research.models import Membership, Role, Workspace
 from research.retrieval.chroma_client import open_client
 from research.workspaces.services import workspace_create
+from tests.support import network
 
 _counter = itertools.count(1)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """No test may reach a model server off this machine (tests/support/openai_server.py is local)."""
+    """No test may reach a model server off this machine (tests/support/openai_server.py is local), nor any
+    address but loopback (the network guard: web fetches, search providers, anything)."""
     forbid_real_requests()
+    network.install()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -180,3 +180,47 @@ def web_site() -> Iterator[Site]:
 
 def demo_pdf() -> Path:
     return REPO / "research/demo/corpus/pdf/tavelnor-annual-report-fy2025-excerpt.pdf"
+
+
+@contextmanager
+def demo_web() -> Iterator[Site]:
+    """The demo corpus's HTML pages as a small web (``/<file name>``), with a SearXNG-compatible ``/search`` that
+    ranks them by the query's words in their text: the web a demo question's run finds its answers on."""
+    pages = {f"/{path.name}": path.read_bytes() for path in sorted((REPO / "research/demo/corpus/html").glob("*.html"))}
+    holder: dict[str, Site] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            site = holder["site"]
+            site.requests.append((self.path, dict(self.headers.items())))
+            path, query = urlsplit(self.path).path, parse_qs(urlsplit(self.path).query)
+            if path == "/search":
+                words = {w.lower().strip("?,.'s") for w in (query.get("q") or [""])[0].split() if len(w) > 3}
+                scored = sorted(pages, key=lambda p: -sum(w in pages[p].decode(errors="ignore").lower() for w in words))
+                results = [{"url": site.url(p), "title": p.strip("/"), "content": ""} for p in scored[:5]]
+                return self._send(200, "application/json", json.dumps({"results": results}).encode())
+            body = pages.get(path)
+            return self._send(200, "text/html; charset=utf-8", body) if body else self._send(404, "text/html", b"")
+
+        def _send(self, status: int, kind: str, body: bytes) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    port = int(server.server_address[1])
+    holder["site"] = Site(base=f"http://127.0.0.1:{port}", port=port)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield holder["site"]
+    finally:
+        server.shutdown()
+        server.server_close()

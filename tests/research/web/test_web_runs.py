@@ -5,16 +5,20 @@ instructions change nothing; without web sources the run never touches the web."
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.exceptions import ValidationError
 
 from research.models import Corpus, CorpusKind, Document, Run, RunEvent, RunStatus
+from research.platform import composition
 from research.reporting.selectors import report_of
 from research.runs import services as runs
 from research.runs.execution import run_execute
 from tests.research.runs.conftest import ingest
 from tests.research.web.conftest import Owner
-from tests.support.web_site import Site
+from tests.support.processes import REPO
+from tests.support.web_site import Site, demo_web
 
 pytestmark = pytest.mark.django_db(transaction=True)
 QUESTION = "Where did Halvorix open its first European office?"
@@ -74,3 +78,22 @@ def test_web_sources_need_a_provider(owner: Owner, settings) -> None:  # type: i
     settings.WEB_SEARCH_PROVIDER = "none"
     with pytest.raises(ValidationError, match="Web sources are not configured"):
         runs.run_start(actor=owner.membership, question=QUESTION, corpora=[_corpus(owner)], web=True, enqueue=False)
+
+
+def test_the_demo_questions_find_their_answers_on_the_web(owner: Owner, settings) -> None:  # type: ignore[no-untyped-def]
+    """The demo corpus's web pages as the web, a corpus of unrelated notes: the README's demo questions are
+    answered from fetched pages, cited by address."""
+    with demo_web() as site:
+        settings.WEB_SEARCH_PROVIDER, settings.SEARXNG_URL = "searxng", site.base
+        settings.WEB_FETCH_ALLOWED_HOSTS, settings.WEB_FETCH_INTERVAL = [f"127.0.0.1:{site.port}"], 0.0
+        composition.web_fetcher.cache_clear()
+        corpus = _corpus(owner)
+        for line in (REPO / "research/demo/corpus/questions.jsonl").read_text().splitlines()[:2]:
+            question = json.loads(line)["question"]
+            run = runs.run_start(actor=owner.membership, question=question, corpora=[corpus], web=True, enqueue=False)
+            assert run_execute(run_id=run.pk) == "finished"
+            report = report_of(Run.objects.get(pk=run.pk))
+            assert report is not None
+            cited = {c.source for claim in report.summary for c in claim.citations}
+            assert any(source.startswith(site.url("/halvorix-")) for source in cited), (question, cited)
+        composition.web_fetcher.cache_clear()

@@ -92,3 +92,19 @@ def test_requests_to_one_host_are_spaced() -> None:
     finally:
         time.sleep = original
     assert slept == [1.0]  # the second request to a.example waits a second; b.example does not
+
+
+def test_the_connection_goes_to_the_checked_address_without_asking_dns_again(site: Site) -> None:
+    """``pinned.test`` resolves nowhere but in this resolver: the page arrives only because the fetcher
+    connects to the address it checked, never letting the HTTP library resolve the name again."""
+    asked: list[str] = []
+
+    def resolve(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return ["127.0.0.1"]
+
+    settings = FetchSettings(allow=AllowList.of([f"pinned.test:{site.port}"]), min_interval=0.0, timeout=1.0)
+    page = Fetcher(settings, resolve=resolve).fetch(f"http://pinned.test:{site.port}/news/berlin.html")
+    assert page.status == 200
+    assert site.requests[-1][1]["Host"] == f"pinned.test:{site.port}"  # the name still goes to the site
+    assert asked == ["pinned.test", "pinned.test"]  # robots.txt and the page: each checked, by us only
