@@ -552,6 +552,7 @@ class Digest(models.Model):
     notified = models.BooleanField(default=False)  # the decision (mode and diff), made once
     body = models.JSONField(default=dict)  # research/schedules/digests.py: counts and items, with evidence
     emailed_to = models.JSONField(default=list, blank=True)  # user ids an e-mail went to (a retry skips them)
+    sending_until = models.DateTimeField(null=True, blank=True)  # a worker sending its e-mails holds it until then
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -596,7 +597,11 @@ class WebPage(models.Model):
     reason = models.TextField(blank=True)
     fetched_at = models.DateTimeField(null=True, blank=True)  # the last time the site was asked
     document = models.ForeignKey(Document, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # A fetch in progress holds the page until then (a conditional UPDATE claims it): one download at a time
+    # across every worker process, and a claim whose worker died expires
+    claimed_until = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["corpus", "url"], name="web_page_unique_url")]

@@ -208,13 +208,13 @@ def bench_web(*, pages: int, fresh: int = 5) -> dict[str, Any]:
             "WEB_FETCH_INTERVAL": 0.0,
         }
         with override_settings(**overrides):
-            composition.web_fetcher.cache_clear()
+            composition.web_reset()
             owner = trial_workspace("Web benchmark")
             try:
                 return _measure(owner, base, pages, fresh)
             finally:
                 trial_clean(owner)
-                composition.web_fetcher.cache_clear()
+                composition.web_reset()
 
 
 def _measure(owner: Any, base: str, pages: int, fresh: int) -> dict[str, Any]:

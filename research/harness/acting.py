@@ -162,14 +162,7 @@ class Actor:
             return self._observe_results(turn, parsed, result)
         if isinstance(result, FetchedPage):
             if result.result is None:
-                page = result.page
-                message = f"Error: fetch_url({page.url!r}) {page.outcome}: {page.reason}"
-                self.emit(
-                    ToolReturned(
-                        rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, error=message, page=page
-                    )
-                )
-                return Observation(call_id=call.id, tool=call.name, header=message, chunks=[])
+                return self._page_error(turn, parsed, result)
             return self._observe_chunks(turn, parsed, result.result, seen, page=result)
         return self._observe_chunks(turn, parsed, result, seen)
 

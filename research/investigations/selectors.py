@@ -67,7 +67,7 @@ def investigations_to_add_to(*, membership: Membership, run: Run) -> list[Invest
     return [inv for inv in candidates.distinct() if can_edit(membership=membership, investigation=inv)]
 
 
-def _ranking(run: Run) -> list[tuple[str, str]]:
+def run_ranking(run: Run) -> list[tuple[str, str]]:
     """The run's final documents as ``(doc_id, title)``, in order."""
     items = [item for item in run.result or [] if isinstance(item, dict)]
     return [(str(item.get("doc_id", "")), str(item.get("title") or item.get("doc_id", ""))) for item in items]
@@ -77,7 +77,9 @@ def runs_compare(*, older: Run, newer: Run) -> RunDiff:
     """What changed from ``older`` to ``newer`` (their stored reports and rankings)."""
     if older.created_at > newer.created_at:
         older, newer = newer, older
-    return run_diff(report_of(older), report_of(newer), older_ranking=_ranking(older), newer_ranking=_ranking(newer))
+    return run_diff(
+        report_of(older), report_of(newer), older_ranking=run_ranking(older), newer_ranking=run_ranking(newer)
+    )
 
 
 def previous_finished_run(*, run: Run) -> Run | None:

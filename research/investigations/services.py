@@ -6,7 +6,6 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -25,7 +24,7 @@ from research.models import (
     Visibility,
 )
 from research.platform.access import access_revoke
-from research.platform.composition import writer_choices
+from research.platform.composition import web_offered, writer_choices
 from research.runs import services as runs
 
 TITLE_MAX, NOTES_MAX, TAGS_MAX, TAG_MAX = 200, 20_000, 12, 40
@@ -165,7 +164,7 @@ def investigation_rerun(
             # The saved writer while this deployment still offers it; otherwise today's default (the run says which)
             writer=config.get("writer", "") if config.get("writer") in writer_choices() else "",
             # With web sources while the deployment still has a search provider (otherwise its corpora only)
-            web=bool(config.get("web")) and settings.WEB_SEARCH_PROVIDER != "none",
+            web=bool(config.get("web")) and web_offered(),
             enqueue=enqueue,
         )
         Run.objects.filter(pk=run.pk).update(investigation=investigation, schedule=schedule)

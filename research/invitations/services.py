@@ -106,9 +106,16 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     return membership
 
 
+def account_exists(*, email: str) -> bool:
+    return get_user_model().objects.filter(email__iexact=email).exists()
+
+
 def account_create(*, invitation: Invitation, username: str, password: str) -> User:
-    """A new account for the invited address (the form has validated the password)."""
+    """A new account for the invited address (the form has validated the password); refused when an account
+    already has that address (its owner logs in and joins with it)."""
     users = get_user_model()
+    if account_exists(email=invitation.email):
+        raise ValidationError({"username": f"An account with {invitation.email} exists: log in to join with it."})
     try:
         with transaction.atomic():
             return users.objects.create_user(username=username, email=invitation.email, password=password)

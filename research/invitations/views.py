@@ -81,22 +81,23 @@ def _join(request: HttpRequest, invitation: Invitation) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "POST"])
 def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
-    """Join (logged in) or create an account and join (logged out)."""
+    """Join (logged in) or create an account and join (logged out; an address that already has an account logs
+    in instead, so one address is one account)."""
     try:
         invitation = selectors.invitation_live(token=token)
     except Http404:
         return render(request, PAGE, {"gone": True}, status=404)
-    form = SignupForm(request.POST or None) if not request.user.is_authenticated else None
-    context: dict[str, Any] = {"invitation": invitation, "form": form, "token": token}
+    here = reverse("invitation_page", kwargs={"token": token})
+    context: dict[str, Any] = {"invitation": invitation, "token": token, "login_url": f"{reverse('login')}?next={here}"}
     if request.user.is_authenticated:
-        member = Membership.objects.filter(workspace_id=invitation.workspace_id, user=request.user).first()
-        context["member"] = member
-        if request.method == "POST" and member is None:
-            try:
-                return _join(request, invitation)
-            except ValidationError as error:
-                context["error"] = " ".join(error.messages)
-    elif request.method == "POST" and form is not None and form.is_valid():
+        context["member"] = Membership.objects.filter(workspace_id=invitation.workspace_id, user=request.user).first()
+        if request.method == "POST" and context["member"] is None:
+            return _join_or_say(request, invitation, context)
+        return render(request, PAGE, context)
+    context["has_account"] = services.account_exists(email=invitation.email)
+    form = SignupForm(request.POST or None) if not context["has_account"] else None
+    context["form"] = form
+    if request.method == "POST" and form is not None and form.is_valid():
         try:
             user = services.account_create(
                 invitation=invitation, username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
@@ -105,7 +106,15 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
             apply_errors(form, error)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return _join(request, invitation)
-    context["login_url"] = f"{reverse('login')}?next={reverse('invitation_page', kwargs={'token': token})}"
-    failed = request.method == "POST" and (context.get("error") or (form is not None and form.errors))
+            return _join_or_say(request, invitation, context)
+    failed = request.method == "POST" and form is not None and bool(form.errors)
     return render(request, PAGE, context, status=422 if failed else 200)
+
+
+def _join_or_say(request: HttpRequest, invitation: Invitation, context: dict[str, Any]) -> HttpResponse:
+    """Join, or say why not (the invitation was used, revoked or expired a moment ago)."""
+    try:
+        return _join(request, invitation)
+    except ValidationError as error:
+        context.update(error=" ".join(error.messages), form=None)
+        return render(request, PAGE, context, status=409)

@@ -139,9 +139,16 @@ def corpus_index_drop(corpus: Corpus) -> None:
     shutil.rmtree(settings.DATA_DIR / "bm25" / corpus.index_key, ignore_errors=True)
 
 
+def web_offered() -> bool:
+    """Whether this deployment offers web sources (a search provider is configured)."""
+    return bool(settings.WEB_SEARCH_PROVIDER != "none")
+
+
+@cache
 def web_search_provider() -> SearchProvider | None:
-    """WEB_SEARCH_PROVIDER from the providers' registry (research/retrieval/web/search.py); None when it is "none"."""
-    if settings.WEB_SEARCH_PROVIDER == "none":
+    """WEB_SEARCH_PROVIDER from the providers' registry (research/retrieval/web/search.py), one per process (its
+    HTTP client is reused); None when it is "none"."""
+    if not web_offered():
         return None
     config = SearchSettings(
         searxng_url=settings.SEARXNG_URL,
@@ -166,3 +173,9 @@ def web_fetcher() -> Fetcher:
             robots=settings.WEB_FETCH_ROBOTS,
         )
     )
+
+
+def web_reset() -> None:
+    """Forget the process's search provider and fetcher (settings changed: tests, benchmarks)."""
+    web_fetcher.cache_clear()
+    web_search_provider.cache_clear()

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from django import forms
-from django.conf import settings
 
 from research.models import Corpus, RunTemplate, Workspace
-from research.platform.composition import writer_choices
+from research.platform.composition import web_offered, writer_choices
 from research.runs import limits, services
 
 
@@ -77,7 +76,7 @@ class RunForm(forms.Form):
         assert isinstance(writer, forms.ChoiceField)
         writer.choices = [(name, WRITER_LABELS.get(name, name)) for name in writer_choices()]
         writer.initial = writer_choices()[0]
-        self.web_offered = settings.WEB_SEARCH_PROVIDER != "none"
+        self.web_offered = web_offered()
         self.fields["web"].initial = self.web_offered and workspace.web_default
         if not self.web_offered:
             self.fields["web"].disabled = True

@@ -73,7 +73,7 @@ async def run_in_process(
     corpus = await database_sync_to_async(corpus_find)(name_or_slug=corpus_name, workspace_slug=workspace_slug)
     corpora, port = [corpus], None
     if web:
-        fetched, port = await database_sync_to_async(_cli_web)(corpus)
+        fetched, port = await database_sync_to_async(_cli_web)(corpus, question)
         corpora.append(fetched)
     return await run_research(
         question=question,
@@ -86,7 +86,7 @@ async def run_in_process(
     )
 
 
-def _cli_web(corpus: Corpus) -> tuple[Corpus, RunWeb]:
+def _cli_web(corpus: Corpus, question: str) -> tuple[Corpus, RunWeb]:
     """The workspace's web corpus and the web port for a command-line run (as the workspace's first owner)."""
     provider = web_search_provider()
     if provider is None:
@@ -95,7 +95,7 @@ def _cli_web(corpus: Corpus) -> tuple[Corpus, RunWeb]:
     if owner is None:
         raise LookupError(f"the workspace of {corpus.name!r} has no owner to fetch pages as")
     fetched = web_corpus(actor=owner)
-    return fetched, RunWeb(provider=provider, corpus=fetched, user=owner.user)
+    return fetched, RunWeb(provider=provider, corpus=fetched, user=owner.user, question=question)
 
 
 def corpus_port(corpora: Sequence[Corpus]) -> CorpusPortType:
@@ -136,4 +136,4 @@ def run_web(run: Run) -> RunWeb | None:
     corpus = run.corpora.filter(kind=CorpusKind.WEB).first()
     if provider is None or corpus is None:
         return None
-    return RunWeb(provider=provider, corpus=corpus, user=run.created_by)
+    return RunWeb(provider=provider, corpus=corpus, user=run.created_by, question=run.question)

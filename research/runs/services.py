@@ -12,7 +12,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
-from research.platform.composition import writer_choices
+from research.platform.composition import web_offered, writer_choices
 from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
 from research.reports.company import MAX_ASPECTS
@@ -165,7 +165,7 @@ def _run_options(
     if writer and writer not in writer_choices():
         errors["writer"] = f"The {writer} writer is not offered here (offered: {', '.join(writer_choices())})."
     options["writer"] = writer or settings.WRITER_BACKEND  # who writes its answer or report; a re-run keeps it
-    if web and settings.WEB_SEARCH_PROVIDER == "none":
+    if web and not web_offered():
         errors["web"] = "Web sources are not configured on this server (WEB_SEARCH_PROVIDER is none)."
     elif web:
         options["web"] = True

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core import signing
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from research.investigations import access
-from research.investigations.selectors import previous_finished_run, runs_compare
+from research.investigations.selectors import previous_finished_run, run_ranking, runs_compare
 from research.models import Digest, Membership, NotifyMode, Run, RunStatus, ScheduleMute
 from research.notifications.services import notifications_create
 from research.platform.mail import Mail, Sent, absolute, mail_send
@@ -33,6 +36,7 @@ logger = logging.getLogger(__name__)
 
 UNSUBSCRIBE_SALT = "context1.schedule.unsubscribe"
 ITEMS_MAX = 25  # items of each kind a digest keeps (the counts stay exact)
+SENDING_HOLD = timedelta(minutes=10)  # a worker sending a digest's e-mails holds it at most this long
 
 
 def notify_decision(*, mode: str, status: str, changed: bool) -> bool:
@@ -112,12 +116,7 @@ def _diff(run: Run, previous: Run | None) -> tuple[RunDiff, tuple[Report | None,
         return runs_compare(older=previous, newer=run), (report_of(previous), newer)
     # The first scheduled run: everything it found is new.
     empty = Report(template=run.template, writer="", subject=run.subject) if newer else None
-    ranking = [(str(i.get("doc_id", "")), str(i.get("title") or i.get("doc_id", ""))) for i in _items(run)]
-    return run_diff(empty, newer, newer_ranking=ranking), (None, newer)
-
-
-def _items(run: Run) -> list[dict[str, Any]]:
-    return [item for item in run.result or [] if isinstance(item, dict)]
+    return run_diff(empty, newer, newer_ranking=run_ranking(run)), (None, newer)
 
 
 def headline(digest: Digest) -> str:
@@ -180,6 +179,13 @@ def digest_make(*, run_id: int) -> Digest | None:
     if found is not None:
         return found
     digest = digest_build(run)
+    try:
+        return _digest_store(run, digest)
+    except IntegrityError:  # made meanwhile by another worker (SQLite has no row lock to wait on)
+        return Digest.objects.filter(run=run).first()
+
+
+def _digest_store(run: Run, digest: Digest) -> Digest | None:
     with transaction.atomic():
         locked = Run.objects.select_for_update().filter(pk=run.pk).first()
         if locked is None or Digest.objects.filter(run=run).exists():
@@ -188,7 +194,7 @@ def digest_make(*, run_id: int) -> Digest | None:
         if digest.notified:
             notifications_create(
                 users=[user.pk for user in readers(digest)],
-                investigation=run.investigation,
+                investigation=digest.investigation,
                 digest=digest,
                 title=headline(digest),
                 url=schedule_selectors.digest_path(digest),
@@ -217,8 +223,8 @@ class Delivery:
     skipped: int  # readers without an e-mail address or who unsubscribed
 
 
-def _mail(digest: Digest, user: User, *, test: bool = False) -> Mail:
-    schedule_id = digest.schedule_id or 0
+def _mail(digest: Digest, user: User, *, test: bool = False, schedule_id: int | None = None) -> Mail:
+    schedule_id = schedule_id or digest.schedule_id or 0
     unsubscribe = absolute(
         reverse("schedule_unsubscribe", kwargs={"token": unsubscribe_token(schedule_id=schedule_id, user_id=user.pk)})
     )
@@ -239,10 +245,26 @@ def _mail(digest: Digest, user: User, *, test: bool = False) -> Mail:
     )
 
 
+def _claim_sending(digest: Digest) -> bool:
+    """Hold the digest's sending with one conditional UPDATE: two workers never e-mail the same digest at once."""
+    now = timezone.now()
+    free = Q(sending_until__isnull=True) | Q(sending_until__lt=now)
+    return Digest.objects.filter(free, pk=digest.pk).update(sending_until=now + SENDING_HOLD) == 1
+
+
 def digest_email(*, digest: Digest) -> Delivery:
-    """E-mail a notified digest to its readers who have an address, have not unsubscribed and have not had it."""
-    if not digest.notified:
+    """E-mail a notified digest to its readers who have an address, have not unsubscribed and have not had it
+    (one worker at a time: another one sending it means this call has nothing to do)."""
+    if not digest.notified or not _claim_sending(digest):
         return Delivery(Sent(()), 0)
+    try:
+        digest.emailed_to = Digest.objects.values_list("emailed_to", flat=True).get(pk=digest.pk)
+        return _email(digest)
+    finally:
+        Digest.objects.filter(pk=digest.pk).update(sending_until=None)
+
+
+def _email(digest: Digest) -> Delivery:
     mutes = ScheduleMute.objects.filter(schedule_id=digest.schedule_id) if digest.schedule_id else None
     muted = set(mutes.values_list("user_id", flat=True)) if mutes is not None else set()
     done = set(digest.emailed_to or [])
@@ -256,6 +278,7 @@ def digest_email(*, digest: Digest) -> Delivery:
     return Delivery(sent, len(everyone) - len(to) - len(done & {u.pk for u in everyone}))
 
 
-def digest_test_email(*, digest: Digest, user: User) -> Sent:
-    """The schedule's "send a test e-mail": this digest, to ``user`` alone, marked as a test."""
-    return mail_send([_mail(digest, user, test=True)])
+def digest_test_email(*, digest: Digest, user: User, schedule_id: int) -> Sent:
+    """The schedule's "send a test e-mail": this digest, to ``user`` alone, marked as a test (its unsubscribe
+    link is the schedule's, even for a digest of a run no schedule fired)."""
+    return mail_send([_mail(digest, user, test=True, schedule_id=schedule_id)])

@@ -37,6 +37,7 @@ from research.schedules.timing import ScheduleError, next_fire
 logger = logging.getLogger(__name__)
 
 DIGEST_CATCH_UP = timedelta(days=2)  # scheduled runs that ended this recently without a digest get one
+DIGEST_GRACE = timedelta(minutes=10)  # their own worker's digest task may wait this long in a busy queue
 
 
 @dataclass
@@ -54,8 +55,16 @@ def schedules_fire(*, now: datetime | None = None, limit: int = 1000) -> Tick:
     tick = Tick()
     due = Schedule.objects.filter(paused=False, next_run_at__lte=now).order_by("next_run_at", "id")
     for schedule_id, due_at in list(due.values_list("pk", "next_run_at")[:limit]):
-        if due_at is not None:  # the filter says so; the type does not
+        if due_at is None:  # the filter says so; the type does not
+            continue
+        try:
             _fire(schedule_id, due_at, now, tick)
+        except Exception as error:  # a bug in one schedule must not stop the others, tick after tick
+            logger.exception("schedule %s could not fire", schedule_id)
+            broken = Schedule.objects.select_related("investigation__workspace").filter(pk=schedule_id).first()
+            if broken is not None:
+                _pause(broken, f"it could not fire ({type(error).__name__}); an editor can resume it")
+            tick.failed.append(schedule_id)
     _digests_catch_up(now, tick)
     if tick.skipped or tick.failed:
         logger.info("schedules: skipped %s, paused %s", tick.skipped, tick.failed)
@@ -140,7 +149,7 @@ def _digests_catch_up(now: datetime, tick: Tick) -> None:
         status__in=TERMINAL_RUN_STATUSES,
         digest__isnull=True,
         finished_at__gte=now - DIGEST_CATCH_UP,
-        finished_at__lte=now - timedelta(seconds=30),  # the run's own worker enqueues it at once
+        finished_at__lte=now - DIGEST_GRACE,  # the run's own worker enqueued it when it ended
     )
     for run_id in ended.values_list("pk", flat=True):
         transaction.on_commit(functools.partial(task_send, REPORT_DIGEST, run_id))

@@ -51,7 +51,8 @@ def schedule_save(
     now: datetime | None = None,
 ) -> Schedule:
     """Create the investigation's schedule or change it; its next run is computed from now. Saving makes the
-    actor the member whose rights its runs use."""
+    actor the member whose rights its runs use, and resumes a schedule the product paused (a member paused one
+    stays paused until resumed)."""
     _require_editor(actor, investigation)
     if investigation.archived_at is not None:
         raise ValidationError("This investigation is archived: restore it to schedule it.")
@@ -71,8 +72,11 @@ def schedule_save(
     schedule.frequency, schedule.time_of_day, schedule.weekdays = spec.frequency, spec.at, list(spec.weekdays)
     schedule.cron = spec.cron if spec.frequency == Frequency.CRON else ""
     schedule.timezone, schedule.notify = spec.timezone, notify
+    if schedule.paused_reason:  # the product paused it; saving it (the fix) resumes it
+        schedule.paused, schedule.paused_reason = False, ""
     schedule.next_run_at = None if schedule.paused else following
-    schedule.save()
+    fields = ["created_by", "frequency", "time_of_day", "weekdays", "cron", "timezone", "notify", "paused"]
+    schedule.save(update_fields=[*fields, "paused_reason", "next_run_at"])  # never the tick's last_fired_at
     return schedule
 
 

@@ -154,7 +154,8 @@ def schedule_test_email(request: HttpRequest, slug: str, investigation_id: int) 
             error = "There is nothing to send yet: run the investigation once first."
             return _card(request, membership, investigation, status=422, error=error)
         digest = digests.digest_build(finished[0])
-    sent = digests.digest_test_email(digest=digest, user=user)
+    schedule = _schedule(investigation)
+    sent = digests.digest_test_email(digest=digest, user=user, schedule_id=schedule.pk)
     if sent.error:
         return _card(request, membership, investigation, status=422, error=f"Not sent: {sent.error}")
     return _card(request, membership, investigation, message=f"A test e-mail went to {user.email}.")

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import re
 import threading
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit, urlunsplit
@@ -23,6 +24,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from research.corpora import ingestion, storage
@@ -40,8 +42,9 @@ logger = logging.getLogger(__name__)
 WEB_CORPUS_NAME = "Web pages"
 EXTENSIONS = {"html": ".html", "txt": ".txt", "md": ".md", "pdf": ".pdf"}
 _UNSAFE = re.compile(r"[^A-Za-z0-9._~/-]+")
-_locks: dict[tuple[int, str], threading.Lock] = {}
-_locks_guard = threading.Lock()
+_STRIPES = tuple(threading.Lock() for _ in range(64))  # in-process: a lock per address's hash, bounded
+CLAIM_SECONDS = 300  # a fetch and its ingestion hold the page at most this long (a dead worker's claim expires)
+WAIT_STEP = 0.25
 
 
 @dataclass(frozen=True)
@@ -101,14 +104,34 @@ def file_name(url: str, kind: str) -> str:
 
 
 def _lock(corpus: Corpus, url: str) -> threading.Lock:
-    """One fetch of an address into a corpus at a time in this process (rollouts often want the same page)."""
-    with _locks_guard:
-        return _locks.setdefault((corpus.pk, url), threading.Lock())
+    """Rollouts of this process wanting the same page wait for one download (a stripe of locks, bounded)."""
+    return _STRIPES[hash((corpus.pk, url)) % len(_STRIPES)]
+
+
+def _claim(page: WebPage) -> bool:
+    """Hold the page for this fetch with one conditional UPDATE, across every worker process."""
+    now = timezone.now()
+    free = Q(claimed_until__isnull=True) | Q(claimed_until__lt=now)
+    return WebPage.objects.filter(free, pk=page.pk).update(claimed_until=now + timedelta(seconds=CLAIM_SECONDS)) == 1
+
+
+def _await_other(page: WebPage) -> Fetched:
+    """Another worker is fetching the page: wait for it (bounded) and take what it got."""
+    deadline = time.monotonic() + CLAIM_SECONDS
+    while time.monotonic() < deadline:
+        page.refresh_from_db()
+        if page.claimed_until is None or page.claimed_until < timezone.now():
+            document = _document(page)
+            outcome = "cached" if document is not None else page.outcome or "failed"
+            return Fetched(page.url, outcome, "" if document else page.reason, document)
+        time.sleep(WAIT_STEP)
+    return Fetched(page.url, "failed", "another worker is still fetching this page")
 
 
 def page_fetch(*, corpus: Corpus, url: str, user: User | None = None, refresh: bool = False) -> Fetched:
     """Fetch ``url`` into ``corpus`` (ingested in this thread) unless a recent copy will do; never raises for
-    what the site or the rules did: the outcome says it."""
+    what the site or the rules did: the outcome says it. One download of an address at a time, whichever process
+    asks (a worker that finds it being fetched waits for that fetch and takes its result)."""
     try:
         url = url_clean(url)
     except Refused as error:
@@ -119,17 +142,30 @@ def page_fetch(*, corpus: Corpus, url: str, user: User | None = None, refresh: b
         document = _document(page)
         if fresh and document is not None and not refresh:
             return Fetched(url, "cached", document=document)
+        if not _claim(page):
+            return _await_other(page)
         try:
-            got = web_fetcher().fetch(
-                url, etag=page.etag if document else "", last_modified=page.last_modified if document else ""
-            )
-        except Refused as error:
-            return _record(page, "refused", str(error))
-        except WebError as error:
-            return _record(page, "failed", str(error), keep=document)
-        if got.not_modified and document is not None:
-            return _record(page, "unchanged", "", keep=document)
+            return _download(page, document, user)
+        finally:
+            WebPage.objects.filter(pk=page.pk).update(claimed_until=None)
+
+
+def _download(page: WebPage, document: Document | None, user: User | None) -> Fetched:
+    try:
+        got = web_fetcher().fetch(
+            page.url, etag=page.etag if document else "", last_modified=page.last_modified if document else ""
+        )
+    except Refused as error:
+        return _record(page, "refused", str(error))
+    except WebError as error:
+        return _record(page, "failed", str(error), keep=document)
+    if got.not_modified and document is not None:
+        return _record(page, "unchanged", "", keep=document)
+    try:
         return _ingest(page, got, user)
+    except Exception as error:  # an embedding server down, a full disk: this page fails, the run goes on
+        logger.exception("page %s could not be indexed", page.url)
+        return _record(page, "failed", f"the page could not be indexed: {type(error).__name__}: {error}", keep=document)
 
 
 def _document(page: WebPage) -> Document | None:
@@ -214,23 +250,51 @@ def page_refetch(*, actor: Membership, page: WebPage) -> WebPage:
 
 def url_ingest(*, page_id: int, sitemap: bool, limit: int, user_id: int | None) -> list[Fetched]:
     """The worker's side of ``url_add``: fetch the page now (asking the site even for a recent copy), or read
-    the sitemap and fetch each of its first ``limit`` pages, each with a row of its own."""
+    the sitemap and fetch each of its first ``limit`` pages, each with a row of its own. Whatever fails is
+    recorded on its row with the reason; no row is left "fetching"."""
     page = WebPage.objects.select_related("corpus").filter(pk=page_id).first()
     if page is None:
         return []
     user = User.objects.filter(pk=user_id).first() if user_id else None
     WebPage.objects.filter(pk=page.pk).update(outcome="fetching")
-    if not sitemap:
-        return [page_fetch(corpus=page.corpus, url=page.url, user=user, refresh=True)]
     try:
-        urls = _sitemap(page.url, limit)
+        if not sitemap:
+            return [page_fetch(corpus=page.corpus, url=page.url, user=user, refresh=True)]
+        return _sitemap_ingest(page, limit, user)
+    except Exception as error:  # a bug or a broken service: said on the page's row, not left spinning
+        logger.exception("adding %s failed", page.url)
+        return [_record(page, "failed", f"{type(error).__name__}: {error}")]
+
+
+def _sitemap_ingest(page: WebPage, limit: int, user: User | None) -> list[Fetched]:
+    try:
+        listed = _sitemap(page.url, limit)
     except WebError as error:  # Refused is one
-        outcome = "refused" if isinstance(error, Refused) else "failed"
-        return [_record(page, outcome, str(error))]
-    _record(page, "sitemap", f"{len(urls)} page{'s' if len(urls) != 1 else ''} listed")
+        return [_record(page, "refused" if isinstance(error, Refused) else "failed", str(error))]
+    urls: list[str] = []
+    for listed_url in listed:
+        try:
+            if len(listed_url) <= 2000:
+                urls.append(url_clean(listed_url))
+        except (Refused, ValueError):
+            continue
+    skipped = len(listed) - len(urls)
+    note = f"{len(urls)} page{'s' if len(urls) != 1 else ''} listed" + (
+        f", {skipped} not web addresses" if skipped else ""
+    )
+    _record(page, "sitemap", note)
     for url in urls:
-        WebPage.objects.update_or_create(corpus=page.corpus, url=url_clean(url), defaults={"outcome": "queued"})
-    return [page_fetch(corpus=page.corpus, url=url, user=user, refresh=True) for url in urls]
+        WebPage.objects.update_or_create(corpus=page.corpus, url=url, defaults={"outcome": "queued", "reason": ""})
+    return [_fetch_listed(page.corpus, url, user) for url in urls]
+
+
+def _fetch_listed(corpus: Corpus, url: str, user: User | None) -> Fetched:
+    try:
+        return page_fetch(corpus=corpus, url=url, user=user, refresh=True)
+    except Exception as error:
+        logger.exception("adding %s failed", url)
+        listed = WebPage.objects.get(corpus=corpus, url=url)
+        return _record(listed, "failed", f"{type(error).__name__}: {error}")
 
 
 def _sitemap(url: str, limit: int) -> list[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -18,6 +17,7 @@ from research.corpora.forms import CorpusForm
 from research.invitations.forms import InviteForm
 from research.invitations.selectors import invitations_pending
 from research.models import Membership
+from research.platform.composition import web_offered
 from research.platform.web import apply_errors, is_htmx, user_of
 from research.reports.icp import criteria_from, rule_label
 from research.workspaces import selectors, services
@@ -87,7 +87,7 @@ def _workspace_context(membership: Membership, form: MemberAddForm, member_error
         "member_form": form,
         "member_error": member_error,
         "corpora": corpus_selectors.corpus_list(workspace=membership.workspace),
-        "web_offered": settings.WEB_SEARCH_PROVIDER != "none",
+        "web_offered": web_offered(),
         "corpus_form": CorpusForm(),
     }
 

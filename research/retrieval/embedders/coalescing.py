@@ -56,27 +56,40 @@ class CoalescingEmbedder:
         return future.result()
 
     def _serve(self) -> None:
-        """Embed what is waiting, batch after batch, until nothing is; then let the next caller serve."""
-        while True:
+        """Embed what is waiting, batch after batch, until nothing is; then let the next caller serve. Whatever
+        happens, every waiter of a batch gets an answer or the failure, and serving ends (no caller hangs)."""
+        try:
+            while self._serve_batch():
+                pass
+        finally:
             with self._lock:
-                if not self._pending:
-                    self._serving = False
-                    return
-                texts = list(self._pending)[: self._max_batch]
-                batch = {text: self._pending.pop(text) for text in texts}
-            try:
-                vectors = self.inner.embed_queries(texts)
-            except BaseException as error:  # every waiter of this batch gets the failure; the next batch goes on
-                for future in batch.values():
-                    future.set_exception(error)
-                continue
-            self.calls += 1
-            rows = list(vectors)
+                self._serving = False
+                orphans, self._pending = self._pending, {}
+            for future in orphans.values():  # only when serving died between batches
+                if not future.done():
+                    future.set_exception(RuntimeError("the query embedder stopped serving; search again"))
+
+    def _serve_batch(self) -> bool:
+        with self._lock:
+            if not self._pending:
+                return False
+            texts = list(self._pending)[: self._max_batch]
+            batch = {text: self._pending.pop(text) for text in texts}
+        try:
+            rows = list(self.inner.embed_queries(texts))
+            if len(rows) != len(texts):
+                raise RuntimeError(f"the embedder returned {len(rows)} vectors for {len(texts)} queries")
             for row in rows:
                 row.setflags(write=False)  # shared between callers: nobody may change it
-            with self._lock:
-                self._recent.update(zip(texts, rows, strict=True))
-                while len(self._recent) > self._remembered:
-                    self._recent.popitem(last=False)
-            for text, row in zip(texts, rows, strict=True):
-                batch[text].set_result(row)
+        except BaseException as error:  # every waiter of this batch gets the failure; the next batch goes on
+            for future in batch.values():
+                future.set_exception(error)
+            return True
+        self.calls += 1
+        with self._lock:
+            self._recent.update(zip(texts, rows, strict=True))
+            while len(self._recent) > self._remembered:
+                self._recent.popitem(last=False)
+        for text, row in zip(texts, rows, strict=True):
+            batch[text].set_result(row)
+        return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -31,6 +31,18 @@ READABLE = {
 }
 SITEMAPS = {**READABLE, "application/xml": "xml", "text/xml": "xml"}  # what a sitemap may come as
 REDIRECTS = 5
+ROBOTS = {"text/plain": "txt"}
+ROBOTS_MAX_BYTES = 512 * 1024  # what RFC 9309 asks a crawler to read at least
+ROBOTS_SECONDS, ROBOTS_FAILED_SECONDS = 3600.0, 300.0  # how long a site's rules (or its failure) are kept
+DISALLOW_ALL = ("User-agent: *", "Disallow: /")
+
+
+class HttpStatus(WebError):
+    """A site answered with an error status."""
+
+    def __init__(self, url: str, status: int) -> None:
+        super().__init__(f"{url} answered HTTP {status}")
+        self.status = status
 
 
 @dataclass(frozen=True)
@@ -58,21 +70,31 @@ class Page:
         return self.status == 304
 
 
-class _Pinned(httpcore.SyncBackend):
-    """Connects only to the address the guard checked for a host (never resolves on its own)."""
+Pins = dict[tuple[str, int], tuple[str, ...]]
 
-    def __init__(self, pins: dict[tuple[str, int], str]) -> None:
+
+class _Pinned(httpcore.SyncBackend):
+    """Connects only to the addresses the guard checked for a host, in order (never resolves on its own)."""
+
+    def __init__(self, pins: Pins) -> None:
         self.pins = pins
 
     def connect_tcp(self, host: str, port: int, *args: Any, **kwargs: Any) -> httpcore.NetworkStream:
-        address = self.pins.get((host, port))
-        if address is None:
+        addresses = self.pins.get((host, port))
+        if not addresses:
             raise httpcore.ConnectError(f"{host}:{port} was not checked")
-        return super().connect_tcp(address, port, *args, **kwargs)
+        failure: Exception | None = None
+        for address in addresses:  # a host with IPv6 and IPv4 addresses on a network with only one of them
+            try:
+                return super().connect_tcp(address, port, *args, **kwargs)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
+                failure = error
+        assert failure is not None
+        raise failure
 
 
 class _PinnedTransport(httpx.HTTPTransport):
-    def __init__(self, pins: dict[tuple[str, int], str]) -> None:
+    def __init__(self, pins: Pins) -> None:
         super().__init__(trust_env=False, retries=0)
         self._pool = httpcore.ConnectionPool(
             ssl_context=httpx.create_ssl_context(trust_env=False),
@@ -102,25 +124,37 @@ class Fetcher:
     def __init__(self, settings: FetchSettings, *, resolve: Resolver = system_resolver) -> None:
         self.settings, self.resolve = settings, resolve
         self.pacing = HostPacing(settings.min_interval)
-        self._robots: dict[str, RobotFileParser | None] = {}
+        self._robots: dict[str, tuple[RobotFileParser | None, float]] = {}  # root -> (rules, kept until)
 
     def fetch(
         self, url: str, *, etag: str = "", last_modified: str = "", readable: Mapping[str, str] = READABLE
     ) -> Page:
         """The page at ``url`` (following allowed redirects), or ``Refused`` / ``WebError`` with the reason;
         ``readable`` maps the content types accepted to their kind."""
-        started = time.monotonic()
+        headers = {"If-None-Match": etag} if etag else {}
+        if last_modified:
+            headers["If-Modified-Since"] = last_modified
+        return self._follow(url, headers, readable, time.monotonic(), self.settings.max_bytes, robots=True)
+
+    def _follow(
+        self,
+        url: str,
+        headers: dict[str, str],
+        readable: Mapping[str, str],
+        started: float,
+        limit: int,
+        *,
+        robots: bool,
+    ) -> Page:
+        """Every hop checked by the guard (and robots.txt when ``robots``) before it is asked."""
         current = url
         for _ in range(REDIRECTS + 1):
             checked = target(current, allow=self.settings.allow, resolve=self.resolve)
-            self._obey_robots(checked, started)
-            headers = {"If-None-Match": etag} if etag else {}
-            if last_modified:
-                headers["If-Modified-Since"] = last_modified
-            response = self._get(checked, headers, started, readable)
+            if robots:
+                self._obey_robots(checked, started)
+            response = self._get(checked, headers, started, readable, limit)
             if isinstance(response, str):
-                current = response
-                etag = last_modified = ""  # a conditional request belongs to the first address only
+                current, headers = response, {}  # a conditional request belongs to the first address only
                 continue
             return response
         raise Refused(f"more than {REDIRECTS} redirects")
@@ -131,17 +165,19 @@ class Fetcher:
             raise WebError(f"the fetch took longer than {self.settings.deadline:g} s")
         return left
 
-    def _get(self, checked: Target, headers: dict[str, str], started: float, readable: Mapping[str, str]) -> Page | str:
+    def _get(
+        self, checked: Target, headers: dict[str, str], started: float, readable: Mapping[str, str], limit: int
+    ) -> Page | str:
         """A page, or the next address of a redirect."""
         self.pacing.wait(checked.host)
         timeout = httpx.Timeout(min(self.settings.timeout, self._remaining(started)))
-        pins = {(checked.host, checked.port): checked.address}
+        pins = {(checked.host, checked.port): checked.addresses}
         with httpx.Client(transport=_PinnedTransport(pins), timeout=timeout, follow_redirects=False) as client:
             try:
                 request = client.build_request("GET", checked.url, headers={"User-Agent": USER_AGENT, **headers})
                 response = client.send(request, stream=True)
                 try:
-                    return self._answer(checked, response, started, readable)
+                    return self._answer(checked, response, started, readable, limit)
                 finally:
                     response.close()
             except httpx.TimeoutException:
@@ -150,7 +186,7 @@ class Fetcher:
                 raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
 
     def _answer(
-        self, checked: Target, response: httpx.Response, started: float, readable: Mapping[str, str]
+        self, checked: Target, response: httpx.Response, started: float, readable: Mapping[str, str], limit: int
     ) -> Page | str:
         if response.status_code in (301, 302, 303, 307, 308):
             location = str(response.headers.get("location", ""))
@@ -160,17 +196,16 @@ class Fetcher:
         if response.status_code == 304:
             return Page(checked.url, 304, "", b"", response.headers.get("etag", ""))
         if response.status_code != 200:
-            raise WebError(f"{checked.url} answered HTTP {response.status_code}")
+            raise HttpStatus(checked.url, response.status_code)
         kind = readable.get(response.headers.get("content-type", "").split(";")[0].strip().lower())
         if kind is None:
             raise Refused(f"{checked.url} is {response.headers.get('content-type') or 'of no stated type'}: not a page")
-        body = self._body(checked, response, started)
+        body = self._body(checked, response, started, limit)
         modified = response.headers.get("last-modified", "")
         return Page(checked.url, 200, kind, body, response.headers.get("etag", ""), modified, _iso_date(modified))
 
-    def _body(self, checked: Target, response: httpx.Response, started: float) -> bytes:
+    def _body(self, checked: Target, response: httpx.Response, started: float, limit: int) -> bytes:
         declared = response.headers.get("content-length", "")
-        limit = self.settings.max_bytes
         if declared.isdigit() and int(declared) > limit:
             raise Refused(f"{checked.url} is {int(declared):,} bytes, over the {limit:,}-byte limit")
         chunks, size = [], 0
@@ -186,29 +221,36 @@ class Fetcher:
         if not self.settings.robots:
             return
         root = f"{checked.scheme}://{urlsplit(checked.url).netloc}"
-        if root not in self._robots:
-            self._robots[root] = self._robots_of(root, started)
-        rules = self._robots[root]
+        known = self._robots.get(root)
+        if known is None or known[1] < time.monotonic():
+            known = self._robots[root] = self._robots_of(root, started)
+        rules = known[0]
         if rules is not None and not rules.can_fetch(USER_AGENT, checked.url):
             raise Refused(f"{root}/robots.txt does not allow fetching {urlsplit(checked.url).path or '/'}")
 
-    def _robots_of(self, root: str, started: float) -> RobotFileParser | None:
-        """The site's rules; none (everything allowed) when it has no robots.txt, as the convention says."""
+    def _robots_of(self, root: str, started: float) -> tuple[RobotFileParser | None, float]:
+        """The site's rules and until when to keep them (RFC 9309): none (everything allowed) when it has no
+        robots.txt (a 4xx) or one that is not plain text or too big; everything disallowed while its robots.txt
+        cannot be read (a 5xx, no answer), for a few minutes."""
         url = f"{root}/robots.txt"
-        checked = target(url, allow=self.settings.allow, resolve=self.resolve)
-        self.pacing.wait(checked.host)
-        pins = {(checked.host, checked.port): checked.address}
-        timeout = httpx.Timeout(min(self.settings.timeout, self._remaining(started)))
+        now = time.monotonic()
         try:
-            with httpx.Client(transport=_PinnedTransport(pins), timeout=timeout) as client:
-                response = client.get(url, headers={"User-Agent": USER_AGENT})
-        except httpx.HTTPError:
-            return None
-        if response.status_code != 200 or len(response.content) > 512 * 1024:
-            return None
-        rules = RobotFileParser(url)
-        rules.parse(response.text.splitlines())
-        return rules
+            page = self._follow(url, {}, ROBOTS, started, ROBOTS_MAX_BYTES, robots=False)
+        except HttpStatus as error:
+            if 400 <= error.status < 500:
+                return None, now + ROBOTS_SECONDS
+            return _rules(url, DISALLOW_ALL), now + ROBOTS_FAILED_SECONDS
+        except Refused:
+            return None, now + ROBOTS_SECONDS
+        except WebError:
+            return _rules(url, DISALLOW_ALL), now + ROBOTS_FAILED_SECONDS
+        return _rules(url, page.body.decode("utf-8", errors="replace").splitlines()), now + ROBOTS_SECONDS
+
+
+def _rules(url: str, lines: Sequence[str]) -> RobotFileParser:
+    rules = RobotFileParser(url)
+    rules.parse(list(lines))
+    return rules
 
 
 def _iso_date(header: str) -> str | None:

@@ -24,12 +24,12 @@ Resolver = Callable[[str, int], list[str]]
 
 
 def system_resolver(host: str, port: int) -> list[str]:
-    """Every address ``host`` resolves to (IPv4 and IPv6), as strings."""
+    """Every address ``host`` resolves to (IPv4 and IPv6), as strings, in the resolver's order of preference."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as error:
         raise Refused(f"{host} does not resolve ({error})") from None
-    return sorted({str(info[4][0]) for info in infos})
+    return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,11 @@ class Target:
     scheme: str
     host: str
     port: int
-    address: str  # the checked address the connection goes to
+    addresses: tuple[str, ...]  # the checked addresses, in order: the connection goes to one of them, no other
+
+    @property
+    def address(self) -> str:
+        return self.addresses[0]
 
 
 def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
@@ -123,4 +127,4 @@ def target(url: str, *, allow: AllowList, resolve: Resolver = system_resolver) -
                 f"{host} resolves to {private[0]}, a private, local or reserved address "
                 "(WEB_FETCH_ALLOWED_HOSTS lists the hosts that may be)"
             )
-    return Target(url=parts.geturl(), scheme=scheme, host=host, port=port, address=addresses[0])
+    return Target(url=parts.geturl(), scheme=scheme, host=host, port=port, addresses=tuple(addresses))

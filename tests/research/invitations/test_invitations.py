@@ -11,11 +11,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.exceptions import PermissionDenied
-from django.test import Client, override_settings
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
-from research.invitations import services
+from research.invitations import selectors, services
+from research.invitations.views import _join_or_say
 from research.models import Invitation, Membership, Role
 from tests.research.investigations.conftest import Team
 
@@ -143,3 +144,36 @@ def test_when_the_e_mail_fails_the_owner_gets_the_link_to_send(team: Team, login
     page = login(team.owner.user).get(f"/w/{team.workspace.slug}/").content.decode()
     assert "kim@example.com" in page
     assert "e-mail not sent" in page
+
+
+def test_an_address_that_has_an_account_logs_in_instead_of_making_a_second(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    User.objects.filter(pk=team.outsider.user_id).update(email="eve@example.com")
+    link = _invite(team, login, email="EVE@example.com", role="viewer")
+    path = "/" + link.split("/", 3)[3]
+    page = Client().get(path).content.decode()
+    assert "An account with this address exists" in page
+    assert 'name="password1"' not in page
+    Client().post(path, {"username": "eve2", "password1": PASSWORD, "password2": PASSWORD})
+    assert not User.objects.filter(username="eve2").exists()
+    assert Invitation.objects.get().accepted_at is None
+
+
+def test_an_invitation_spent_meanwhile_is_said_not_a_server_error(team: Team, login: Callable[[User], Client]) -> None:
+    link = _invite(team, login, email="kai@example.com", role="viewer")
+    path = "/" + link.split("/", 3)[3]
+    eve = login(team.outsider.user)
+    eve.get(path)
+    Invitation.objects.update(revoked_at=timezone.now())  # revoked between the page and the click
+    answer = eve.post(path)
+    assert answer.status_code == 404  # the link no longer exists
+    invitation = Invitation.objects.get()
+    Invitation.objects.filter(pk=invitation.pk).update(revoked_at=None)
+    live = selectors.invitation_live(token=path.strip("/").split("/")[-1])
+    Invitation.objects.filter(pk=invitation.pk).update(accepted_at=timezone.now())
+    request = RequestFactory().post(path)
+    request.user = team.outsider.user
+    said = _join_or_say(request, live, {"invitation": live, "token": "t", "login_url": "/accounts/login/"})
+    assert said.status_code == 409
+    assert "just been used, revoked or has expired" in said.content.decode()

@@ -84,3 +84,18 @@ def test_a_failed_batch_fails_its_waiters_only_and_the_next_caller_serves() -> N
     assert all(isinstance(results[q], ConnectionError) for q in failed)
     assert not isinstance(embedder.embed_query("fine again"), BaseException)  # nobody left serving forever
     assert embedder.embed_documents(["a document"]).shape == (1, 256)  # ingestion passes straight through
+
+
+class Short(HashingEmbedder):
+    """A server that answers fewer vectors than it was asked for."""
+
+    def embed_queries(self, texts: Sequence[str]) -> Vectors:
+        return super().embed_queries(texts)[:-1]
+
+
+def test_a_wrong_answer_fails_its_waiters_and_nobody_hangs() -> None:
+    embedder = CoalescingEmbedder(Short())
+    with pytest.raises(RuntimeError, match="returned 0 vectors for 1 queries"):
+        embedder.embed_query("alone")
+    with pytest.raises(RuntimeError, match="returned"):
+        embedder.embed_query("again")  # served again: the failure did not leave the embedder stuck

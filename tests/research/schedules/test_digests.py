@@ -251,3 +251,14 @@ def test_the_digest_page_follows_the_sharing_rules(team: Team, login: Callable[[
     assert login(team.owner.user).get(url).status_code == 200
     notice = Notification.objects.get(user=team.viewer.user)
     assert login(team.viewer.user).get(f"/notifications/{notice.pk}/").status_code == 404  # lost access, no notice
+
+
+def test_a_digest_being_sent_by_another_worker_is_not_sent_twice(team: Team) -> None:
+    run = _scheduled_pair(team)
+    digest = digests.digest_make(run_id=run.pk)
+    assert digest is not None
+    assert digests._claim_sending(digest)  # another worker holds it
+    assert digests.digest_email(digest=digest).sent.delivered == ()
+    assert mail.outbox == []
+    Digest.objects.filter(pk=digest.pk).update(sending_until=None)  # it is done (or died and its hold expired)
+    assert len(digests.digest_email(digest=digest).sent.delivered) == 4

@@ -185,3 +185,36 @@ def test_only_editors_who_may_run_it_schedule_it(team: Team) -> None:
     with pytest.raises(ValidationError) as refused:
         services.schedule_save(actor=team.author, investigation=investigation, frequency="cron", cron="*/10 * * * *")
     assert "cron" in refused.value.message_dict
+
+
+def test_a_schedule_that_breaks_is_paused_and_the_others_still_fire(team: Team, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    broken, fine = _scheduled(team), _scheduled(team)
+    real_start = firing._start
+
+    def start(schedule: Schedule):  # type: ignore[no-untyped-def]
+        if schedule.pk == broken.pk:
+            raise RuntimeError("a bug")
+        return real_start(schedule)
+
+    monkeypatch.setattr(firing, "_start", start)
+    tick = firing.schedules_fire(now=datetime(2026, 12, 7, 7, 0, 5, tzinfo=UTC))
+    assert len(tick.started) == 1
+    assert tick.failed == [broken.pk]
+    broken.refresh_from_db()
+    assert broken.paused
+    assert "could not fire (RuntimeError)" in broken.paused_reason
+    assert Run.objects.filter(schedule=fine).count() == 1
+
+
+def test_saving_a_schedule_the_product_paused_resumes_it_and_a_manual_pause_stays(team: Team) -> None:
+    schedule = _scheduled(team)
+    services.schedule_pause_for(schedule=schedule, reason="its corpora are gone")
+    arguments = {"frequency": "daily", "time_of_day": time(9), "timezone_name": "UTC"}
+    saved = services.schedule_save(actor=team.author, investigation=schedule.investigation, **arguments)  # type: ignore[arg-type]
+    assert not saved.paused
+    assert saved.paused_reason == ""
+    assert saved.next_run_at is not None
+    services.schedule_pause(actor=team.author, schedule=saved, paused=True)
+    again = services.schedule_save(actor=team.author, investigation=schedule.investigation, **arguments)  # type: ignore[arg-type]
+    assert again.paused
+    assert again.next_run_at is None

@@ -28,9 +28,9 @@ def web_settings(settings, site: Site) -> Iterator[Site]:  # type: ignore[no-unt
     settings.WEB_FETCH_ALLOWED_HOSTS = [f"127.0.0.1:{site.port}"]
     settings.WEB_FETCH_INTERVAL = 0.0
     settings.WEB_FETCH_TIMEOUT = 1.0
-    composition.web_fetcher.cache_clear()
+    composition.web_reset()
     yield site
-    composition.web_fetcher.cache_clear()
+    composition.web_reset()
 
 
 @dataclass

@@ -12,9 +12,12 @@ from django.core.exceptions import ValidationError
 
 from research.models import Corpus, CorpusKind, Document, Run, RunEvent, RunStatus
 from research.platform import composition
+from research.platform.composition import web_search_provider
 from research.reporting.selectors import report_of
 from research.runs import services as runs
 from research.runs.execution import run_execute
+from research.web.port import RunWeb
+from research.web.services import web_corpus
 from tests.research.runs.conftest import ingest
 from tests.research.web.conftest import Owner
 from tests.support.processes import REPO
@@ -86,7 +89,7 @@ def test_the_demo_questions_find_their_answers_on_the_web(owner: Owner, settings
     with demo_web() as site:
         settings.WEB_SEARCH_PROVIDER, settings.SEARXNG_URL = "searxng", site.base
         settings.WEB_FETCH_ALLOWED_HOSTS, settings.WEB_FETCH_INTERVAL = [f"127.0.0.1:{site.port}"], 0.0
-        composition.web_fetcher.cache_clear()
+        composition.web_reset()
         corpus = _corpus(owner)
         for line in (REPO / "research/demo/corpus/questions.jsonl").read_text().splitlines()[:2]:
             question = json.loads(line)["question"]
@@ -96,4 +99,27 @@ def test_the_demo_questions_find_their_answers_on_the_web(owner: Owner, settings
             assert report is not None
             cited = {c.source for claim in report.summary for c in claim.citations}
             assert any(source.startswith(site.url("/halvorix-")) for source in cited), (question, cited)
-        composition.web_fetcher.cache_clear()
+        composition.web_reset()
+
+
+def test_fetch_url_takes_only_addresses_the_run_was_given(owner: Owner, web_settings: Site) -> None:
+    """A page (or a model it misled) cannot make the run send data to an address of its choosing."""
+    question = f"What does {web_settings.url('/pricing-notes.html')} say about Halvorix?"
+    port = RunWeb(
+        provider=web_search_provider(),  # type: ignore[arg-type]
+        corpus=web_corpus(actor=owner.membership),
+        user=owner.membership.user,
+        question=question,
+    )
+    before = web_settings.fetched("/news/berlin.html")
+    leak = port.fetch(
+        web_settings.url("/news/berlin.html?q=secret-corpus-text"), query="q", exclude=frozenset(), budget=2000
+    )
+    assert leak.page.outcome == "refused"
+    assert "web search results" in leak.page.reason
+    assert web_settings.fetched("/news/berlin.html") == before  # never asked
+    named = port.fetch(web_settings.url("/pricing-notes.html"), query="q", exclude=frozenset(), budget=2000)
+    assert named.page.outcome == "fetched"  # the question names it
+    port.search("Halvorix Berlin office")
+    found = port.fetch(web_settings.url("/news/berlin.html"), query="q", exclude=frozenset(), budget=2000)
+    assert found.page.outcome == "fetched"  # a search result
