@@ -70,7 +70,8 @@ def _add_pages(page: Page, base: str, slug: str, site: Site, corpus: Corpus) -> 
     page.screenshot(path=str(screenshot_path("web-pages-added")), full_page=True)
 
 
-def test_web_sources_in_the_browser(process_env, make_user, make_workspace, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_web_sources_in_the_browser(process_env, make_user, make_workspace, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread; plain ORM calls
     ada = make_user("ada", password=PASSWORD)
     workspace = make_workspace(ada, name="Market watch")
     owner = Membership.objects.select_related("workspace", "user").get(user=ada, workspace=workspace)
