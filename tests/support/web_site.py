@@ -147,7 +147,10 @@ def web_site() -> Iterator[Site]:
                 self.send_header("ETag", ETAG)
                 self.send_header("Last-Modified", LAST_MODIFIED)
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except OSError:  # the fetcher stopped reading (a page over the size limit): expected
+                pass
 
         def _stream_huge(self) -> None:
             self.send_response(200)
