@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from research.harness.messages import Message, ModelTurn, ToolCall, ToolSpec
 from research.harness.ports import DeltaCallback
@@ -61,13 +62,19 @@ WEB_WHEN_BELOW, WEB_SEARCHES, WEB_FETCHES = 0.5, 2, 2
 _USAGE = re.compile(r"\[Token usage: ([\d,]+)/([\d,]+)\]")
 
 
-def terms(text: str) -> set[str]:
+@lru_cache(maxsize=16_384)  # a rollout re-reads the same chunks' terms every turn
+def terms(text: str) -> frozenset[str]:
     """Content terms, lower-cased and cut to five letters (a cheap stemmer)."""
-    return {word.lower()[:5] for word in _WORD.findall(text) if word.lower() not in STOPWORDS and len(word) > 1}
+    return frozenset(
+        word.lower()[:5] for word in _WORD.findall(text) if word.lower() not in STOPWORDS and len(word) > 1
+    )
 
 
+@lru_cache(maxsize=16_384)
 def fold(text: str) -> str:
     """Lower-cased, accents dropped: "Aschenbrödel" and "Aschenbrodel" name the same thing."""
+    if text.isascii():  # nothing to drop: NFKD leaves ASCII as it is
+        return text.lower()
     return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 

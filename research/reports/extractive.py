@@ -18,7 +18,7 @@ import dataclasses
 import functools
 import math
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -251,12 +251,14 @@ def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subjec
 
 
 class RememberingEmbedder:
-    """An embedder that embeds each sentence once: a report's facets draw on mostly the same chunks, so one
-    writer (one report) reuses the vectors of the sentences it has already seen."""
+    """An embedder that embeds each sentence once: a report's facets draw on mostly the same chunks, and a
+    writer lives as long as its worker process, so it reuses the vectors of the sentences it has seen lately (the
+    ``remembered`` most recent: a long-lived worker's memory stays bounded)."""
 
-    def __init__(self, inner: Embedder) -> None:
+    def __init__(self, inner: Embedder, *, remembered: int = 20_000) -> None:
         self.inner = inner
-        self.vectors: dict[str, np.ndarray] = {}
+        self.remembered = remembered
+        self.vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     @property
     def name(self) -> str:
@@ -269,13 +271,19 @@ class RememberingEmbedder:
         return self.inner.embed_queries(texts)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        missing = list(dict.fromkeys(text for text in texts if text not in self.vectors))
-        if missing:
-            for text, vector in zip(missing, self.inner.embed_documents(missing), strict=True):
-                self.vectors[text] = vector
         if not texts:
             return self.inner.embed_documents([])
-        return np.stack([self.vectors[text] for text in texts])
+        missing = list(dict.fromkeys(text for text in texts if text not in self.vectors))
+        found = dict(zip(missing, self.inner.embed_documents(missing), strict=True)) if missing else {}
+        for text in dict.fromkeys(texts):
+            if text in self.vectors:
+                self.vectors.move_to_end(text)
+                found[text] = self.vectors[text]
+            else:
+                self.vectors[text] = found[text]
+        while len(self.vectors) > self.remembered:
+            self.vectors.popitem(last=False)
+        return np.stack([found[text] for text in texts])
 
 
 class ExtractiveWriter:

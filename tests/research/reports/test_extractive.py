@@ -127,3 +127,15 @@ def test_an_it_sentence_is_about_the_subject_only_after_one_that_names_it() -> N
     texts = [c.text for c in ExtractiveWriter().write(brief).claims]
     assert texts == ["Halvorix raised prices in June.", "It lists a new Business plan at $40."]
     # "It" is Tavelnor in the second chunk, though its title names Halvorix: a claim title alone cannot tell
+
+
+def test_the_remembered_sentence_vectors_stay_bounded() -> None:
+    from research.reports.extractive import RememberingEmbedder
+    from research.retrieval.embedders.hashing import HashingEmbedder
+
+    inner = HashingEmbedder()
+    remembering = RememberingEmbedder(inner, remembered=3)
+    first = remembering.embed_documents(["a b", "c d", "a b"])
+    assert first.shape[0] == 3 and (first[0] == first[2]).all()
+    remembering.embed_documents(["e f", "g h"])
+    assert list(remembering.vectors) == ["a b", "e f", "g h"]  # "c d", least recently used, went
