@@ -136,6 +136,7 @@ def test_the_remembered_sentence_vectors_stay_bounded() -> None:
     inner = HashingEmbedder()
     remembering = RememberingEmbedder(inner, remembered=3)
     first = remembering.embed_documents(["a b", "c d", "a b"])
-    assert first.shape[0] == 3 and (first[0] == first[2]).all()
+    assert first.shape[0] == 3
+    assert (first[0] == first[2]).all()
     remembering.embed_documents(["e f", "g h"])
-    assert list(remembering.vectors) == ["a b", "e f", "g h"]  # "c d", least recently used, went
+    assert list(remembering.vectors) == ["c d", "e f", "g h"]  # "a b", the least recently used, went
