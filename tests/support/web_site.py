@@ -9,6 +9,7 @@ Every request is recorded (path and headers), so a test can tell what was fetche
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -147,10 +148,8 @@ def web_site() -> Iterator[Site]:
                 self.send_header("ETag", ETAG)
                 self.send_header("Last-Modified", LAST_MODIFIED)
             self.end_headers()
-            try:
+            with contextlib.suppress(OSError):  # the fetcher stopped reading (a page over the size limit): expected
                 self.wfile.write(body)
-            except OSError:  # the fetcher stopped reading (a page over the size limit): expected
-                pass
 
         def _stream_huge(self) -> None:
             self.send_response(200)
