@@ -26,10 +26,7 @@ class RunOptions(TypedDict):
     web: bool
 
 
-WRITER_LABELS = {
-    "extractive": "extractive: sentences quoted from the documents (offline)",
-    "openai": "openai: the writer model (WRITER_BASE_URL)",
-}
+WRITER_LABELS = {"extractive": "extractive (offline)", "openai": "openai (writer model)"}
 
 
 def _limit_field(limit: limits.Limit, label: str) -> forms.IntegerField:
@@ -63,7 +60,12 @@ class RunForm(forms.Form):
     rollouts = _limit_field(limits.ROLLOUTS, "Rollouts (run in parallel, rankings fused)")
     budget = _limit_field(limits.BUDGET, "Token budget per rollout")
     max_turns = _limit_field(limits.MAX_TURNS, "Maximum turns per rollout")
-    writer = forms.ChoiceField(choices=(), label="Writer", required=False)
+    writer = forms.ChoiceField(
+        choices=(),
+        label="Writer",
+        required=False,
+        help_text="extractive quotes sentences of the documents; openai is the writer model at WRITER_BASE_URL",
+    )
     web = forms.BooleanField(required=False, label="Search the web too (web_search, fetch_url)")
 
     def __init__(self, *args: Any, workspace: Workspace, **kwargs: Any) -> None:

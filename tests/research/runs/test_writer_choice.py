@@ -46,7 +46,7 @@ def test_a_configured_writer_model_can_be_chosen_per_run_and_is_used(  # type: i
     assert composition.writer_choices() == ("extractive", "openai")
     page = login(owner.user).get(f"/w/{owner.workspace.slug}/runs/").content.decode()
     assert 'value="openai"' in page
-    assert "the writer model (WRITER_BASE_URL)" in page
+    assert "openai (writer model)" in page
     run = runs.run_start(actor=owner, question="Who?", corpora=[corpus], writer="openai")
     assert run.options["writer"] == "openai"
     asked: list[str | None] = []
