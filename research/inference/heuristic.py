@@ -170,6 +170,22 @@ def final_ranking(items: Sequence[Seen], *, link_weight: float = 0.0, relevance_
     )
 
 
+def _naming_first(
+    ranked: Sequence[tuple[int, str]], names: Sequence[str], chunks: dict[str, wire.WireChunk]
+) -> list[tuple[int, str]]:
+    """A follow-up search's results re-ranked: those naming what it searched for first, in their order, then the
+    rest. A hop's document names the entity it was found for; a larger corpus puts more near misses (a similar
+    name, the relation words alone) above it, and they should not push it down."""
+
+    def names_it(chunk_id: str) -> bool:
+        chunk = chunks.get(chunk_id)
+        text = fold(f"{chunk.title} {chunk.text}") if chunk else ""
+        return any(name in text for name in names)
+
+    order = sorted(ranked, key=lambda item: (not names_it(item[1]), item[0]))
+    return [(rank, chunk_id) for rank, (_, chunk_id) in enumerate(order, start=1)]
+
+
 def linked_documents(question: str, items: Sequence[Seen], sources: int) -> set[str]:
     """Documents whose title the question names, or one of the ``sources`` best-supported chunks of another
     document does."""
@@ -296,6 +312,7 @@ class HeuristicBackend:
             if json.loads(c.arguments).get("query", "").strip() == fitted(question.strip())
         }
         web_weights = self._web_weights(question, messages)
+        bridged = self._bridge_names(question, messages, opening)
         unique: dict[str, wire.WireChunk] = {}
         support: dict[str, float] = {}
         for message in messages:
@@ -312,10 +329,14 @@ class HeuristicBackend:
                 repeats = wire.parse_repeats(message.content)
                 taken = {rank for rank, _ in repeats}
                 free = (rank for rank in itertools.count(1) if rank not in taken)
-                for rank, chunk_id in [*zip(free, (c.chunk_id for c in shown), strict=False), *repeats]:
-                    support[chunk_id] = support.get(chunk_id, 0.0) + weight / (RANK_K + rank - 1)
                 for chunk in shown:
                     unique.setdefault(chunk.chunk_id, chunk)
+                ranked = [*zip(free, (c.chunk_id for c in shown), strict=False), *repeats]
+                names = bridged.get(message.tool_call_id or "")
+                if names:
+                    ranked = _naming_first(ranked, names, unique)
+                for rank, chunk_id in ranked:
+                    support[chunk_id] = support.get(chunk_id, 0.0) + weight / (RANK_K + rank - 1)
         seen = []
         for order, chunk in enumerate(unique.values()):
             relevance = len(wanted & terms(chunk.title + " " + chunk.text)) / max(1, len(wanted))
@@ -324,6 +345,17 @@ class HeuristicBackend:
             seen.append(Seen(chunk, relevance, order, support[chunk.chunk_id]))
         linked = linked_documents(question, seen, self.link_sources)
         return [dataclasses.replace(s, linked=s.chunk.doc_id in linked) for s in seen]
+
+    def _bridge_names(self, question: str, messages: Sequence[Message], opening: set[str]) -> dict[str, list[str]]:
+        """The names each follow-up search was for (call id -> folded names not in the question)."""
+        asked = {fold(e) for e in entities(question)}
+        names: dict[str, list[str]] = {}
+        for message in messages:
+            for call in message.tool_calls:
+                if call.name == "search_corpus" and call.id not in opening:
+                    query = json.loads(call.arguments).get("query", "")
+                    names[call.id] = [n for n in (fold(e) for e in entities(query)) if n not in asked]
+        return names
 
     def _web_weights(self, question: str, messages: Sequence[Message]) -> dict[str, float]:
         """What the web changes in a chunk's support, once the rollout went to the web: the opening searches its

@@ -120,6 +120,27 @@ def test_chunks_that_several_searches_return_gain_evidence() -> None:
     assert [s.chunk.chunk_id for s in final_ranking(list(seen.values()))] == ["x#0", "y#0", "z#0"]
 
 
+def test_a_follow_up_search_counts_what_names_its_entity_first() -> None:
+    """A larger corpus puts near misses (a similar name, the relation words alone) above the next hop's
+    document; ranked among the results that name the followed entity, the hop keeps its evidence."""
+    chunk = '<chunk id="{0}" doc="{1}" title="{2}" score="0.1000">\n{3}\n</chunk>'
+    opening = "search_corpus('q'): 1 new chunk(s).\n\n" + chunk.format("big#0", "big", "Big Eyes", "By Tim Burton.")
+    near = chunk.format("hil#0", "hil", "Hilarie Burton", "An actress; her spouse is a director.")
+    hop = chunk.format("apes#0", "apes", "Planet of the Apes", "Directed by Tim Burton in 2001.")
+    bridge = "search_corpus('b'): 2 new chunk(s).\n\n" + near + "\n\n" + hop
+    question = "Who is the spouse of Big Eye's main director?"
+    calls = (call("search_corpus", {"query": question}), call("search_corpus", {"query": "Tim Burton spouse"}))
+    messages = [
+        Message("user", question),
+        Message("assistant", "", tool_calls=calls[:1]),
+        Message("tool", opening, tool_call_id=calls[0].id),
+        Message("assistant", "", tool_calls=calls[1:]),
+        Message("tool", bridge, tool_call_id=calls[1].id),
+    ]
+    seen = {s.chunk.chunk_id: s for s in HeuristicBackend()._seen(question, messages)}
+    assert seen["apes#0"].evidence > seen["hil#0"].evidence  # first among the results naming Tim Burton
+
+
 def _seen(chunk_id: str, title: str, text: str, evidence: float, order: int) -> Seen:
     doc_id = chunk_id.split("#", maxsplit=1)[0]
     return Seen(wire.WireChunk(chunk_id, doc_id, title, 0.5, text), relevance=0.0, order=order, evidence=evidence)
