@@ -68,6 +68,7 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --chunks 10000 --chunks 100000 --json bench-results/retrieval_speed.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --quality musique --json bench-results/retrieval_musique.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --quality hotpotqa --json bench-results/retrieval_hotpotqa.json
+	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --staged --json bench-results/retrieval_staged.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_harness --json bench-results/harness.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_events --runs 10 --events 1000 --json bench-results/events.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_run_page --json bench-results/run_page.json

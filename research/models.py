@@ -113,6 +113,7 @@ class Stage(models.TextChoices):
     STORED = "stored", "Stored"
     PARSED = "parsed", "Parsed"
     CHUNKED = "chunked", "Chunked"
+    SEARCHABLE = "searchable", "Searchable by words"  # BM25 finds it; its vectors are being computed
     EMBEDDED = "embedded", "Embedded"
     INDEXED = "indexed", "Indexed"
     EXPANDED = "expanded", "Archive expanded"

@@ -1,4 +1,10 @@
-"""Ingestion: one uploaded file through stored -> parsed -> chunked -> embedded -> indexed, idempotently.
+"""Ingestion: one uploaded file through stored -> parsed -> chunked -> searchable -> indexed, idempotently.
+
+Searchable comes first: a file's chunks are stored without vectors (``HybridCorpus.add_words``) and BM25 is
+rebuilt once no file of the corpus waits for that stage, so a large upload is searchable by words in seconds
+per file. Its vectors follow (``refine``): the worker's ``ingest_refine`` task embeds a searchable file once no
+file of its corpus still waits for its words, and moves its chunks into the dense index; searches use the
+vectors each chunk has. Synchronous callers (the CLI's ``--sync``, tests) run both stages at once.
 
 A file is claimed with a lease (a conditional UPDATE), so a redelivered task is a no-op while
 another worker holds it and resumes cleanly after a crash. A document's identity is its source file
@@ -10,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -51,11 +58,13 @@ def content_hash(parsed: ParsedDocument) -> str:
     return hashlib.sha256(f"{parsed.title}\0{parsed.text}".encode()).hexdigest()
 
 
-def claim(upload_file_id: int) -> UploadFile | None:
-    """Take the lease on a file that is not finished and not leased by a live worker; None otherwise."""
+def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | None:
+    """Take the lease on a file that is not finished (or at ``stage``) and not leased by a live worker; None
+    otherwise."""
     now = timezone.now()
+    files = UploadFile.objects.filter(pk=upload_file_id)
     claimed = (
-        UploadFile.objects.filter(pk=upload_file_id)
+        (files.filter(stage=stage) if stage is not None else files)
         .exclude(stage__in=TERMINAL_STAGES)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
         .update(claimed_until=now + LEASE, attempts=F("attempts") + 1)
@@ -148,7 +157,7 @@ def save_documents(item: UploadFile, corpus: Corpus, planned: list[Planned], sta
     Corpus.objects.filter(pk=corpus.pk).update(content_version=F("content_version") + 1)
 
 
-def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDocument]) -> None:
+def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDocument], *, refine: bool = True) -> None:
     planned = plan(corpus, documents)
     changed = [entry for entry in planned if not entry.unchanged]
     cost = sum(len(entry.spans) for entry in changed)
@@ -166,21 +175,47 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
     index = corpus_index(corpus)
     index.delete_documents([entry.doc_id for entry in changed] + stale)
     for entry in changed:
-        index.add(_index_chunks(entry))
-    advance(item, Stage.EMBEDDED)
+        index.add_words(_index_chunks(entry))
     save_documents(item, corpus, planned, stale)
     advance(
         item,
-        Stage.INDEXED,
+        Stage.SEARCHABLE,
         error="",
         documents_added=len(changed),
         documents_unchanged=len(planned) - len(changed),
         chunks_added=cost,
+        claimed_until=None if not refine else item.claimed_until,  # the refining task takes its own lease
     )
+    if refine:
+        refine_file(item, corpus)
 
 
-def upload_file_ingest(*, upload_file_id: int) -> bool:
-    """Run the pipeline for one file; returns False when there was nothing to do (finished or leased)."""
+def refine_file(item: UploadFile, corpus: Corpus) -> None:
+    """Embed the file's documents that wait for their vectors, then the file is indexed."""
+    doc_ids = list(Document.objects.filter(corpus=corpus, upload_file=item).values_list("doc_id", flat=True))
+    corpus_index(corpus).refine(doc_ids)
+    advance(item, Stage.INDEXED)
+
+
+def upload_file_refine(*, upload_file_id: int) -> bool:
+    """The vector stage of a searchable file; False when there was nothing to do (not searchable, or leased)."""
+    item = claim(upload_file_id, stage=Stage.SEARCHABLE)
+    if item is None:
+        return False
+    refine_file(item, item.upload.corpus)
+    return True
+
+
+def words_pending(corpus_id: int) -> bool:
+    """Whether a file of the corpus is still on its way to being searchable (its vectors wait for it)."""
+    recent = timezone.now() - timedelta(minutes=30)  # a file stuck longer must not hold the corpus back forever
+    before = (Stage.QUEUED, Stage.STORED, Stage.PARSED, Stage.CHUNKED)
+    return UploadFile.objects.filter(upload__corpus_id=corpus_id, stage__in=before, updated_at__gte=recent).exists()
+
+
+def upload_file_ingest(*, upload_file_id: int, refine: bool = True) -> bool:
+    """Run the pipeline for one file, to searchable by words and (``refine``) on to its vectors; returns False
+    when there was nothing to do (finished or leased)."""
     item = claim(upload_file_id)
     if item is None:
         return False
@@ -205,7 +240,7 @@ def upload_file_ingest(*, upload_file_id: int) -> bool:
     if not documents:
         fail(item, "no text found in this file")
         return True
-    ingest_documents(item, corpus, documents)
+    ingest_documents(item, corpus, documents, refine=refine)
     return True
 
 
@@ -220,14 +255,23 @@ def fail_by_id(upload_file_id: int, reason: str) -> None:
         fail(item, reason)
 
 
-def upload_file_ingest_safely(*, upload_file_id: int) -> int | None:
+def upload_file_ingest_safely(*, upload_file_id: int, refine: bool = True) -> int | None:
     """``upload_file_ingest`` where a bug fails the file with a reason instead of leaving it stuck.
 
-    Returns the corpus id when the file reached a final stage, None when there was nothing to do.
+    Returns the corpus id when the file reached its stage, None when there was nothing to do.
     Transient embedding failures release the lease and propagate, so the task can retry.
     """
+    return _safely(lambda: upload_file_ingest(upload_file_id=upload_file_id, refine=refine), upload_file_id)
+
+
+def upload_file_refine_safely(*, upload_file_id: int) -> int | None:
+    """``upload_file_refine`` as ``upload_file_ingest_safely`` runs the first stages."""
+    return _safely(lambda: upload_file_refine(upload_file_id=upload_file_id), upload_file_id)
+
+
+def _safely(step: Callable[[], bool], upload_file_id: int) -> int | None:
     try:
-        if not upload_file_ingest(upload_file_id=upload_file_id):
+        if not step():
             return None
     except EmbeddingUnavailable as error:
         release(upload_file_id, f"embedding service unavailable, retrying: {error}")
@@ -243,14 +287,8 @@ def corpus_refresh_sparse(*, corpus_id: int) -> bool:
     corpus = Corpus.objects.filter(pk=corpus_id).first()
     if corpus is None or corpus.sparse_version >= corpus.content_version:
         return False
-    recent = timezone.now() - timedelta(minutes=30)  # a file stuck longer must not block the index forever
-    busy = (
-        UploadFile.objects.filter(upload__corpus_id=corpus_id, updated_at__gte=recent)
-        .exclude(stage__in=TERMINAL_STAGES)
-        .exists()
-    )
-    if busy:
-        return False  # the last file to finish triggers the rebuild
+    if words_pending(corpus_id):
+        return False  # the last file to become searchable triggers the rebuild (files waiting for vectors do not)
     target = corpus.content_version
     count = corpus_index(corpus).refresh_sparse()
     Corpus.objects.filter(pk=corpus_id, sparse_version__lt=target).update(sparse_version=target)

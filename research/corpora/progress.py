@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 
 # The stages a line is pushed for: a file starts, knows its embedding cost (when large), or ends. The others
 # (parsed, embedded) follow within seconds and reach an open corpus page by its poll.
-TOLD_STAGES = (Stage.STORED, Stage.CHUNKED, Stage.INDEXED, Stage.EXPANDED, Stage.FAILED)
+TOLD_STAGES = (Stage.STORED, Stage.CHUNKED, Stage.SEARCHABLE, Stage.INDEXED, Stage.EXPANDED, Stage.FAILED)
 QUIET_AFTER_FAILURE_S = 30.0  # after a failed push, skip pushes this long (an unreachable Redis costs nothing)
 
 
@@ -38,6 +38,8 @@ _channel = _Channel()
 def _detail(item: UploadFile) -> str:
     if item.stage == Stage.CHUNKED:
         return embedding_estimate(item.chunks_added)
+    if item.stage == Stage.SEARCHABLE:
+        return f"searchable by words; search by meaning next: {embedding_estimate(item.chunks_added)}"
     if item.stage == Stage.INDEXED:
         added = item.documents_added
         return f"{added} new or changed document{'' if added == 1 else 's'}, {item.documents_unchanged} unchanged"

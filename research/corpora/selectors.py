@@ -18,6 +18,7 @@ from research.models import (
     Membership,
     Run,
     RunStatus,
+    Stage,
     Upload,
     UploadFile,
     Workspace,
@@ -90,6 +91,11 @@ def corpus_contents(*, corpus: Corpus) -> CorpusContents:
         runs_in_use=corpus_runs_in_use(corpus=corpus),
         files_in_progress=files.exclude(stage__in=TERMINAL_STAGES).filter(updated_at__gte=recent).count(),
     )
+
+
+def files_refining(*, corpus: Corpus) -> int:
+    """Files of the corpus searchable by words whose vectors are still being computed."""
+    return UploadFile.objects.filter(upload__corpus=corpus, stage=Stage.SEARCHABLE).count()
 
 
 def upload_list(*, corpus: Corpus, limit: int = 10) -> list[Upload]:

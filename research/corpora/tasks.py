@@ -2,26 +2,51 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from celery import Task, shared_task
 
 from research.corpora import ingestion, jobs
+from research.models import UploadFile
 from research.retrieval.embedders import EmbeddingUnavailable
 
 INGEST_RETRIES = 5
+REFINE_WAIT = 2.0  # seconds before asking again whether every file of the corpus is searchable
 
 
 @shared_task(name=jobs.INGEST_FILE, bind=True, acks_late=True, ignore_result=True)
 def ingest_file(self: Task, upload_file_id: int) -> None:  # type: ignore[type-arg]
-    try:
-        corpus_id = ingestion.upload_file_ingest_safely(upload_file_id=upload_file_id)
-    except EmbeddingUnavailable as error:
-        if self.request.retries >= INGEST_RETRIES:
-            reason = f"embedding service unavailable after {INGEST_RETRIES} retries: {error}"
-            ingestion.fail_by_id(upload_file_id, reason)
-            return
-        raise self.retry(countdown=min(300, 5 * 2**self.request.retries)) from error
+    """A file to searchable by words; its vectors are a task of their own (``ingest_refine``)."""
+    corpus_id = _retrying(
+        self, upload_file_id, lambda: ingestion.upload_file_ingest_safely(upload_file_id=upload_file_id, refine=False)
+    )
     if corpus_id is not None:
         jobs.sparse_refresh_enqueue(corpus_id, countdown=1)
+        jobs.refine_enqueue(upload_file_id, countdown=1)
+
+
+@shared_task(name=jobs.INGEST_REFINE, bind=True, acks_late=True, ignore_result=True)
+def ingest_refine(self: Task, upload_file_id: int) -> None:  # type: ignore[type-arg]
+    """A searchable file's vectors, once no file of its corpus waits for its words (those come first)."""
+    corpus_id = UploadFile.objects.filter(pk=upload_file_id).values_list("upload__corpus_id", flat=True).first()
+    if corpus_id is None:
+        return  # deleted meanwhile
+    if ingestion.words_pending(corpus_id):
+        jobs.refine_enqueue(upload_file_id, countdown=REFINE_WAIT)
+        return
+    _retrying(self, upload_file_id, lambda: ingestion.upload_file_refine_safely(upload_file_id=upload_file_id))
+
+
+def _retrying(task: Task, upload_file_id: int, step: Callable[[], int | None]) -> int | None:  # type: ignore[type-arg]
+    """``step``, retried with backoff while the embedding service is unavailable, then failing the file."""
+    try:
+        return step()
+    except EmbeddingUnavailable as error:
+        if task.request.retries >= INGEST_RETRIES:
+            reason = f"embedding service unavailable after {INGEST_RETRIES} retries: {error}"
+            ingestion.fail_by_id(upload_file_id, reason)
+            return None
+        raise task.retry(countdown=min(300, 5 * 2**task.request.retries)) from error
 
 
 @shared_task(name=jobs.INGEST_REFRESH_SPARSE, acks_late=True, ignore_result=True)

@@ -35,6 +35,7 @@ def _corpus_context(
         "busy": selectors.uploads_busy(uploads=uploads),
         "documents": documents[:200],
         "document_total": documents.count(),
+        "files_refining": selectors.files_refining(corpus=corpus),
         "upload_form": form or UploadForm(),
         "rename_form": rename or CorpusRenameForm(initial=initial),
         **web_pages_context(membership, corpus),

@@ -31,7 +31,11 @@ from research.retrieval.port import CorpusPort, Searchable
 from research.retrieval.tokens import TokenCounter
 
 Progress = Callable[[str], None]
-EVAL_EMBEDDERS = ("minilm", "hashing")  # the embedders that need no server (evaluate and bench_retrieval offer them)
+EVAL_EMBEDDERS = (
+    "minilm",
+    "minilm-torch",
+    "hashing",
+)  # the embedders that need no server (evaluate and bench_retrieval offer them)
 _FOUND = {None: "-", True: "yes", False: "no"}
 
 
@@ -66,9 +70,10 @@ class EvalSettings:
         return backend_factory(self.backend, InferenceSettings(**shared))
 
 
-def eval_embedder(name: str) -> Embedder:
-    """The embedder evaluations and benchmarks index with: MiniLM, or hashing vectors as wide as MiniLM's (384)."""
-    return embedder_for(name, EmbedderSettings(dimension=384))
+def eval_embedder(name: str, cache_dir: Path | None = None) -> Embedder:
+    """The embedder evaluations and benchmarks index with: MiniLM (on ONNX Runtime, its export cached in
+    ``cache_dir``; or on torch), or hashing vectors as wide as MiniLM's (384)."""
+    return embedder_for(name, EmbedderSettings(dimension=384, cache_dir=cache_dir))
 
 
 @contextmanager

@@ -48,6 +48,7 @@ REPEAT_NUDGE = (
 class TurnOutcome:
     observations: list[Observation] = field(default_factory=list)
     completed: tuple[str, ...] | None = None  # the ranked chunk ids of a successful complete
+    unreadable: list[str] = field(default_factory=list)  # why each call that could not be parsed was refused
 
 
 @dataclass
@@ -73,8 +74,10 @@ class Actor:
         corpus_calls: list[tuple[int, ParsedCall]] = []
         deferred: list[tuple[int, ParsedCall]] = []
         for call in calls:
-            immediate, parsed = self._screen(turn, call, hard=hard)
+            immediate, parsed, unreadable = self._screen(turn, call, hard=hard)
             slots.append(immediate)
+            if unreadable:
+                outcome.unreadable.append(unreadable)
             if parsed is not None:
                 (deferred if parsed.call.name in ALWAYS_ALLOWED else corpus_calls).append((len(slots) - 1, parsed))
         results = await asyncio.gather(*(self._run_corpus_call(parsed) for _, parsed in corpus_calls))
@@ -88,8 +91,9 @@ class Actor:
         outcome.observations = [slot for slot in slots if slot is not None]
         return outcome
 
-    def _screen(self, turn: int, call: ToolCall, *, hard: bool) -> tuple[Observation | None, ParsedCall | None]:
-        """Validate a call and emit tool_called; an error, a refusal or a repeat is answered at once."""
+    def _screen(self, turn: int, call: ToolCall, *, hard: bool) -> tuple[Observation | None, ParsedCall | None, str]:
+        """Validate a call and emit tool_called; an error, a refusal or a repeat is answered at once. The third
+        value says why a call that could not be parsed was refused ("" for any other)."""
         try:
             parsed = parse_call(call, offered=self.offered)
         except ToolArgumentError as error:
@@ -98,7 +102,7 @@ class Actor:
                     rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, query="", arguments=call.arguments
                 )
             )
-            return self._error(turn, call, str(error)), None
+            return self._error(turn, call, str(error)), None, str(error)
         self.emit(
             ToolCalled(
                 rollout=self.rollout,
@@ -110,11 +114,11 @@ class Actor:
             )
         )
         if hard and call.name not in ALWAYS_ALLOWED:
-            return self._error(turn, call, budget.refusal(call.name)), None
+            return self._error(turn, call, budget.refusal(call.name)), None, ""
         if call.name not in ALWAYS_ALLOWED and parsed.key in self.past_calls:
-            return self._error(turn, call, REPEAT_NUDGE), None
+            return self._error(turn, call, REPEAT_NUDGE), None, ""
         self.past_calls.add(parsed.key)
-        return None, parsed
+        return None, parsed, ""
 
     def _error(self, turn: int, call: ToolCall, message: str) -> Observation:
         self.emit(ToolReturned(rollout=self.rollout, turn=turn, call_id=call.id, tool=call.name, error=message))

@@ -11,6 +11,10 @@ MAX_RUN_ROLLOUTS = 16  # a report runs one rollout per facet or criterion, all a
 DEFAULT_ROLLOUTS = 4  # "Context-1 (4x)": four rollouts fused by RRF
 DEFAULT_MAX_TURNS = 16
 DEFAULT_TOP_K = 10  # documents in the final ranking
+# A model whose turns cannot be used (every tool call malformed, or a reply cut at its token limit with no call:
+# reasoning that does not end) this many turns in a row fails its rollout with the cause, instead of spending
+# the run's turns on nothing.
+MAX_UNUSABLE_TURNS = 3
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,7 @@ class HarnessConfig:
     read_tokens: int = 6_000  # most tokens one read_document result may take
     top_k: int = DEFAULT_TOP_K
     counter_name: str = ""  # the name of the counter ``count`` implements (see CorpusHit.tokens); "" = none
+    max_unusable_turns: int = MAX_UNUSABLE_TURNS
 
     def __post_init__(self) -> None:
         if not 1 <= self.rollouts <= MAX_RUN_ROLLOUTS:

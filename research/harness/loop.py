@@ -10,7 +10,7 @@ from research.harness.acting import Actor
 from research.harness.config import HarnessConfig
 from research.harness.context import Context, Counter, Observation
 from research.harness.messages import Message, ModelTurn
-from research.harness.ports import Corpus, InferenceBackend, Web
+from research.harness.ports import Corpus, InferenceBackend, ModelMisbehaving, Web
 from research.harness.prompts import system_prompt
 from research.harness.ranking import rollout_ranking
 from research.harness.tools import tool_specs
@@ -62,6 +62,7 @@ class Rollout:
         self.level: BudgetLevel = "ok"
         self.completed: tuple[str, ...] | None = None
         self.turn = 0
+        self.unusable = 0  # turns in a row the model wasted (see _unusable)
 
     def ranking(self) -> list[RankedDocument]:
         return rollout_ranking(self.context.chunks, self.context.live_chunk_ids(), self.completed)
@@ -75,10 +76,17 @@ class Rollout:
             self.turn = turn
             self.emit(TurnStarted(rollout=self.index, turn=turn))
             model_turn = await self._infer(turn)
+            if not model_turn.tool_calls and model_turn.finish_reason == "length":
+                self._unusable("its reply was cut at the token limit without a tool call (reasoning that did not end)")
+                continue
             if not model_turn.tool_calls:
                 reason = "answered"
                 break
             outcome = await self.actor.act(turn, model_turn.tool_calls, hard=self.level == "hard")
+            if len(outcome.unreadable) == len(model_turn.tool_calls):
+                self._unusable(f"none of its tool calls could be read (last: {outcome.unreadable[-1]})")
+            else:
+                self.unusable = 0
             for observation in outcome.observations:
                 self.context.add_observation(observation)
             self._close_turn(turn, outcome.observations)
@@ -87,6 +95,12 @@ class Rollout:
                 self.completed, reason = outcome.completed, "completed"
                 break
         return RolloutOutcome(reason=reason, turns=self.turn, documents=self.ranking())
+
+    def _unusable(self, why: str) -> None:
+        """Count a turn the model wasted; past ``max_unusable_turns`` in a row the rollout fails with why."""
+        self.unusable += 1
+        if self.unusable >= self.config.max_unusable_turns:
+            raise ModelMisbehaving(f"the model's turns could not be used {self.unusable} times in a row: {why}")
 
     async def _infer(self, turn: int) -> ModelTurn:
         model_turn = await self.backend.complete(self.context.messages(), self.tools)

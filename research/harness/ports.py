@@ -20,6 +20,11 @@ class InferenceUnavailable(InferenceError):
     """A transient failure (connection refused, timeout, 5xx) that outlasted the backend's own retries."""
 
 
+class ModelMisbehaving(InferenceError):
+    """The server answered, but its model's turns could not be used several times in a row (see
+    ``HarnessConfig.max_unusable_turns``)."""
+
+
 DeltaCallback = Callable[[str], None]
 
 

@@ -192,6 +192,8 @@ class OpenAICompatBackend:
         except httpx.TransportError as error:
             if not assembler.complete:
                 raise InferenceUnavailable(f"the stream broke before [DONE]: {_describe(error)}") from error
+        if assembler.stray:
+            raise InferenceError(f"HTTP 200 with a body that is not JSON events: {assembler.stray!r}")
         if not assembler.complete:
             raise InferenceUnavailable("the stream ended before [DONE] and before any finish_reason")
         return assembler.turn()

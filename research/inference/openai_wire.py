@@ -122,6 +122,9 @@ class _PartialCall:
     arguments: list[str] = field(default_factory=list)
 
 
+SSE_FIELDS = ("event:", "id:", "retry:", ":")  # the other lines an event stream may hold
+
+
 class StreamAssembler:
     """Folds the SSE lines of one streamed reply into a turn, passing content pieces to ``on_delta`` as they come.
 
@@ -138,14 +141,19 @@ class StreamAssembler:
         self._usage: Usage | None = None
         self._finish_reason: str | None = None
         self.done = False  # saw ``data: [DONE]``
+        self.started = False  # saw any ``data:`` line
+        self.stray = ""  # text before the first event that no event stream holds: a proxy's page, not the API
 
     @property
     def complete(self) -> bool:
         return self.done or self._finish_reason is not None
 
     def feed_line(self, line: str) -> None:
-        if not line.startswith("data:"):
-            return  # blank separators, ``event:`` and ``:`` comment lines carry nothing here
+        if not line.startswith("data:"):  # blank separators, ``event:`` and ``:`` comment lines carry nothing here
+            if not self.started and line.strip() and not line.startswith(SSE_FIELDS):
+                self.stray = f"{self.stray} {line.strip()}".strip()[:200]
+            return
+        self.started = True
         data = line[5:].strip()
         if data == "[DONE]":
             self.done = True

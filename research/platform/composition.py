@@ -52,12 +52,20 @@ def _path(value: str | None) -> Path | None:
     return Path(value) if value else None
 
 
+def model_cache() -> Path:
+    """Where models derived on this machine from packaged weights are kept (the ONNX form of MiniLM)."""
+    return Path(settings.DATA_DIR) / "models"
+
+
 @cache
 def embedder() -> Embedder:
     """EMBEDDER_BACKEND from the embedders' registry (research/retrieval/embedders/__init__.py), its queries
     coalesced across a process's concurrent searches and remembered (embedders/coalescing.py)."""
     config = EmbedderSettings(
-        model_path=_path(settings.EMBEDDER_MODEL_PATH), url=settings.EMBEDDINGS_URL, model=settings.EMBEDDINGS_MODEL
+        model_path=_path(settings.EMBEDDER_MODEL_PATH),
+        url=settings.EMBEDDINGS_URL,
+        model=settings.EMBEDDINGS_MODEL,
+        cache_dir=model_cache(),
     )
     return CoalescingEmbedder(configured("EMBEDDER_BACKEND", lambda: embedder_for(settings.EMBEDDER_BACKEND, config)))
 
@@ -106,6 +114,11 @@ def search_config() -> SearchConfig:
     return SearchConfig(candidates=settings.SEARCH_CANDIDATES, search_budget=settings.SEARCH_BUDGET_TOKENS)
 
 
+def words_collection(corpus: Corpus) -> str:
+    """The Chroma collection of the corpus's chunks that wait for their vectors (see HybridCorpus.add_words)."""
+    return f"{corpus.collection_name}-words"
+
+
 def corpus_index(corpus: Corpus) -> HybridCorpus:
     """The hybrid index of ``corpus`` (cached per process: the BM25 matrix and Chroma collection stay open)."""
     with _corpora_lock:
@@ -118,6 +131,7 @@ def corpus_index(corpus: Corpus) -> HybridCorpus:
                 reranker=reranker(),
                 counter=token_counter(),
                 config=search_config(),
+                words=DenseIndex(chroma_client(), words_collection(corpus)),
             )
             _corpora[corpus.index_key] = index
         return index
@@ -134,8 +148,9 @@ def corpus_index_drop(corpus: Corpus) -> None:
     """Delete both indexes of a deleted corpus: its Chroma collection and its BM25 folder (what is already gone is
     no error). Other processes may keep the closed corpus cached; its index key is never reused."""
     corpus_index_forget(corpus.index_key)
-    with contextlib.suppress(NotFoundError):
-        chroma_client().delete_collection(corpus.collection_name)
+    for name in (corpus.collection_name, words_collection(corpus)):
+        with contextlib.suppress(NotFoundError):
+            chroma_client().delete_collection(name)
     shutil.rmtree(settings.DATA_DIR / "bm25" / corpus.index_key, ignore_errors=True)
 
 

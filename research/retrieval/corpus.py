@@ -8,9 +8,11 @@ corpora searched as one (``corpus_set.CorpusSet``) share the same packing, reran
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from research.protocol import wire
 from research.protocol.fusion import RRF_K, Fused, rrf
@@ -125,6 +127,10 @@ class SearchableCorpus(ABC):
         return packed.result
 
 
+REFINE_READ = 100  # documents whose waiting chunks are read from the word store at once
+REFINE_BATCH = 64  # chunks embedded and moved together (whole documents: a batch may run over)
+
+
 class HybridCorpus(SearchableCorpus):
     """One corpus: a Chroma collection and its BM25 index, written by ingestion and searched by the tools."""
 
@@ -137,9 +143,11 @@ class HybridCorpus(SearchableCorpus):
         reranker: Reranker,
         counter: TokenCounter,
         config: SearchConfig | None = None,
+        words: DenseIndex | None = None,
     ) -> None:
         self.dense, self.sparse, self.embedder = dense, sparse, embedder
         self.reranker, self.counter, self.config = reranker, counter, config or SearchConfig()
+        self.words = words  # chunks without a vector yet: BM25 finds them, the dense search does not (see add_words)
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="hybrid")
 
     # --- write side -------------------------------------------------------------------------
@@ -147,6 +155,46 @@ class HybridCorpus(SearchableCorpus):
         """Embed and store ``chunks`` (upsert by chunk id, so a retry does not duplicate)."""
         if chunks:
             self.dense.upsert(self.counted(chunks), self.embedder.embed_documents([c.text for c in chunks]))
+
+    def add_words(self, chunks: Sequence[Chunk]) -> None:
+        """Store ``chunks`` without embedding them: searchable by words once BM25 is refreshed, readable and
+        greppable at once; ``refine`` embeds them later. Without a word store, the same as ``add``."""
+        if not chunks:
+            return
+        if self.words is None:
+            self.add(chunks)
+            return
+        self.words.upsert(self.counted(chunks), np.ones((len(chunks), 1), dtype=np.float32))
+
+    def refine(self, doc_ids: Sequence[str], *, progress: Callable[[int], None] = lambda moved: None) -> int:
+        """Embed the chunks of ``doc_ids`` still waiting in the word store and move them into the dense index, in
+        batches of whole documents (a document is never half-moved: its vectors are written before its words-only
+        copy is deleted, and both are upserts, so a retry after a crash resumes). Returns the chunks moved."""
+        if self.words is None:
+            return 0
+        moved, docs, chunks = 0, [], []
+        for start in range(0, len(doc_ids), REFINE_READ):
+            waiting = self.words.documents_chunks(doc_ids[start : start + REFINE_READ])
+            for doc_id, doc_chunks in waiting.items():
+                docs.append(doc_id)
+                chunks += doc_chunks
+                if len(chunks) >= REFINE_BATCH:
+                    moved += self._move(docs, chunks)
+                    progress(moved)
+                    docs, chunks = [], []
+        if chunks:
+            moved += self._move(docs, chunks)
+            progress(moved)
+        return moved
+
+    def _move(self, doc_ids: list[str], chunks: list[Chunk]) -> int:
+        self.dense.upsert(chunks, self.embedder.embed_documents([c.text for c in chunks]))
+        self.words.delete_documents(doc_ids)  # type: ignore[union-attr]
+        return len(chunks)
+
+    def waiting(self) -> int:
+        """How many chunks have no vector yet."""
+        return self.words.count() if self.words is not None else 0
 
     def counted(self, chunks: Sequence[Chunk]) -> list[Chunk]:
         """``chunks`` with their wire token counts (body, and frame less its score), stored beside them so
@@ -159,11 +207,23 @@ class HybridCorpus(SearchableCorpus):
         ]
 
     def delete_documents(self, doc_ids: Sequence[str]) -> None:
-        self.dense.delete_documents(doc_ids)
+        for store in self._stores():
+            store.delete_documents(doc_ids)
 
     def refresh_sparse(self) -> int:
-        """Rebuild BM25 from the dense store's texts, so both indexes hold the same chunks."""
-        return self.sparse.rebuild(self.dense.iter_texts())
+        """Rebuild BM25 from the stored texts (embedded or waiting), so BM25 holds every stored chunk."""
+        return self.sparse.rebuild(self._texts())
+
+    def _stores(self) -> list[DenseIndex]:
+        return [self.dense] if self.words is None else [self.dense, self.words]
+
+    def _texts(self) -> Iterator[tuple[str, str]]:
+        seen: set[str] = set()  # a chunk being moved may be in both stores for a moment
+        for store in self._stores():
+            for chunk_id, text in store.iter_texts():
+                if chunk_id not in seen:
+                    seen.add(chunk_id)
+                    yield chunk_id, text
 
     # --- read side -------------------------------------------------------------------------
     def fused(self, query: str, *, exclude: frozenset[str]) -> list[Fused]:
@@ -175,15 +235,28 @@ class HybridCorpus(SearchableCorpus):
         return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k)
 
     def hydrate(self, fused: Sequence[Fused]) -> list[ScoredChunk]:
-        """The chunks of ``fused`` ids (one Chroma fetch), in order; an id deleted meanwhile is skipped."""
-        found = self.dense.get([f.item_id for f in fused])
+        """The chunks of ``fused`` ids (one Chroma fetch, a second for ids waiting for their vectors), in order;
+        an id deleted meanwhile is skipped."""
+        found = self.chunks_by_id([f.item_id for f in fused])
         return [ScoredChunk(found[f.item_id], f.score, f.ranks) for f in fused if f.item_id in found]
 
+    def chunks_by_id(self, chunk_ids: Sequence[str]) -> dict[str, Chunk]:
+        found: dict[str, Chunk] = {}
+        missing = list(chunk_ids)
+        for store in self._stores():
+            if missing:
+                found |= store.get(missing)
+                missing = [chunk_id for chunk_id in missing if chunk_id not in found]
+        return found
+
     def document_chunks(self, doc_id: str) -> list[Chunk]:
-        return self.dense.document_chunks(doc_id)
+        chunks = {c.chunk_id: c for store in self._stores() for c in store.document_chunks(doc_id)}
+        return sorted(chunks.values(), key=lambda c: c.index)
 
     def grep_matches(self, pattern: str, *, exclude: frozenset[str]) -> list[Chunk]:
-        return self.dense.grep(pattern, limit=self.config.grep_limit, exclude=exclude)
+        limit = self.config.grep_limit
+        chunks = {c.chunk_id: c for store in self._stores() for c in store.grep(pattern, limit=limit, exclude=exclude)}
+        return sorted(chunks.values(), key=lambda c: (c.doc_id, c.index))[:limit]
 
     def close(self) -> None:
         self._pool.shutdown(wait=False)

@@ -78,14 +78,14 @@ class CorpusSet(SearchableCorpus):
         for member in self.members:
             if not missing:
                 break
-            found |= member.dense.get(missing)
+            found |= member.chunks_by_id(missing)
             missing = [chunk_id for chunk_id in missing if chunk_id not in found]
         return [ScoredChunk(found[f.item_id], f.score, f.ranks) for f in fused if f.item_id in found]
 
     def document_chunks(self, doc_id: str) -> list[Chunk]:
         """The document's chunks in the first corpus that holds it."""
         for member in self.members:
-            if chunks := member.dense.document_chunks(doc_id):
+            if chunks := member.document_chunks(doc_id):
                 return chunks
         return []
 
@@ -94,7 +94,7 @@ class CorpusSet(SearchableCorpus):
         limit = self.config.grep_limit
         matches: dict[str, Chunk] = {}
         for member in self.members:
-            for chunk in member.dense.grep(pattern, limit=limit, exclude=exclude):
+            for chunk in member.grep_matches(pattern, exclude=exclude):
                 matches.setdefault(chunk.chunk_id, chunk)
         return sorted(matches.values(), key=lambda c: (c.doc_id, c.index))[:limit]
 

@@ -124,6 +124,19 @@ class DenseIndex:
         ]
         return sorted(chunks, key=lambda c: c.index)
 
+    def documents_chunks(self, doc_ids: Sequence[str]) -> dict[str, list[Chunk]]:
+        """The chunks of several documents in one read, each document's in order (absent documents left out)."""
+        if not doc_ids:
+            return {}
+        members: dict[Literal["$in", "$nin"], list[str | int | float | bool]] = {"$in": list(doc_ids)}
+        where: Where = {"doc_id": members}
+        result = self._collection.get(where=where, include=["documents", "metadatas"])
+        found: dict[str, list[Chunk]] = {}
+        for i, d, m in zip(result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True):
+            chunk = _chunk(i, d, m)
+            found.setdefault(chunk.doc_id, []).append(chunk)
+        return {doc_id: sorted(chunks, key=lambda c: c.index) for doc_id, chunks in found.items()}
+
     def grep(self, pattern: str, *, limit: int, exclude: frozenset[str]) -> list[Chunk]:
         """Chunks whose text matches ``pattern`` (Chroma's linear-time Rust regex), in document order."""
         try:

@@ -14,7 +14,7 @@ from research.evaluation.metrics import side_by_side
 from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, Evaluation, eval_embedder, evaluate_dataset
 from research.harness.config import MAX_ROLLOUTS
 from research.inference.registry import BACKENDS
-from research.platform.composition import token_counter
+from research.platform.composition import model_cache, token_counter
 from research.reports.writers import WRITERS, Writer, WriterSettings, writer_for
 from research.retrieval.embedders import Embedder
 
@@ -107,7 +107,7 @@ class Command(BaseCommand):
         for given in (tasks, corpus, distractor):
             if given is not None and not given.is_file():
                 raise CommandError(f"no such file: {given}")
-        embedder = eval_embedder(config.embedder)
+        embedder = eval_embedder(config.embedder, model_cache())
         run = Evaluation(
             config, backends, embedder, token_counter(), self._say, writer=_writer(options["writer"], embedder)
         )

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from research.corpora import ingestion, services
 from research.corpora.selectors import corpus_find
-from research.models import TERMINAL_STAGES, Corpus, Membership, Role, UploadFile
+from research.models import TERMINAL_STAGES, Corpus, Membership, Role, Stage, UploadFile
 
 
 def _files(paths: list[str]) -> list[Path]:
@@ -86,15 +86,19 @@ class Command(BaseCommand):
         return member
 
     def _ingest_here(self, upload_id: int, corpus_id: int) -> None:
+        """Words first for every file (searchable once BM25 is refreshed), then every file's vectors."""
         done: set[int] = set()
         while pending := list(UploadFile.objects.filter(upload_id=upload_id).exclude(pk__in=done).order_by("id")):
             for item in pending:
                 if not item.done:
-                    ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
+                    ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False)
                 done.add(item.pk)
                 self._report(UploadFile.objects.get(pk=item.pk))
         ingestion.corpus_refresh_sparse(corpus_id=corpus_id)
-        self.stdout.write("BM25 index refreshed")
+        self.stdout.write("BM25 index refreshed: searchable by words")
+        for item in UploadFile.objects.filter(upload_id=upload_id, stage=Stage.SEARCHABLE).order_by("id"):
+            ingestion.upload_file_refine_safely(upload_file_id=item.pk)
+            self._report(UploadFile.objects.get(pk=item.pk))
 
     def _follow(self, upload_id: int, timeout: float = 3600) -> None:
         seen: dict[int, str] = {}

@@ -49,10 +49,11 @@ def normalise(vectors: Vectors) -> Vectors:
 class EmbedderSettings:
     """What an embedder may need; each module's ``factory`` reads its own fields and refuses missing ones."""
 
-    model_path: Path | None = None  # minilm: a local sentence-transformers folder (None: the packaged MiniLM)
+    model_path: Path | None = None  # minilm(-torch): a local sentence-transformers folder (None: the packaged MiniLM)
     url: str | None = None  # openai: the server's root
     model: str = ""  # openai: the served model's name
     dimension: int = 256  # hashing: the vectors' width
+    cache_dir: Path | None = None  # minilm: where its ONNX form is built once (None: the system temp folder)
 
 
 EmbedderFactory = Callable[[EmbedderSettings], Embedder]
@@ -61,7 +62,8 @@ EmbedderFactory = Callable[[EmbedderSettings], Embedder]
 EMBEDDERS: Registry[EmbedderFactory] = Registry(
     "embedder",
     {
-        "minilm": "research.retrieval.embedders.sentence_transformer:factory",
+        "minilm": "research.retrieval.embedders.onnx_runtime:factory",
+        "minilm-torch": "research.retrieval.embedders.sentence_transformer:factory",
         "openai": "research.retrieval.embedders.openai_http:factory",
         "hashing": "research.retrieval.embedders.hashing:factory",
     },

@@ -151,10 +151,10 @@ def test_an_unavailable_embedder_releases_the_file_for_a_retry(
     )
     item = UploadFile.objects.get(upload=upload)
 
-    def unavailable(self: Any, chunks: Any) -> None:
+    def unavailable(self: Any, doc_ids: Any, **kwargs: Any) -> None:
         raise EmbeddingUnavailable("connection refused")
 
-    monkeypatch.setattr(type(corpus_index(corpus)), "add", unavailable)
+    monkeypatch.setattr(type(corpus_index(corpus)), "refine", unavailable)
     with pytest.raises(EmbeddingUnavailable):
         ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
     item.refresh_from_db()
@@ -163,6 +163,58 @@ def test_an_unavailable_embedder_releases_the_file_for_a_retry(
     monkeypatch.undo()
     ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
     assert UploadFile.objects.get(pk=item.pk).stage == Stage.INDEXED
+
+
+def test_a_file_is_searchable_by_words_before_its_vectors_exist_then_indexed(owner: Membership, corpus: Corpus) -> None:
+    upload = services.upload_create(
+        actor=owner, corpus=corpus, files=[services.IncomingFile("globex.txt", [TEXT])], enqueue=False
+    )
+    item = UploadFile.objects.get(upload=upload)
+    assert ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False) == corpus.pk
+    item.refresh_from_db()
+    assert (item.stage, item.documents_added, item.claimed_until) == (Stage.SEARCHABLE, 1, None)
+    assert ingestion.corpus_refresh_sparse(corpus_id=corpus.pk)  # a file waiting for vectors holds nothing back
+    index, document = corpus_index(corpus), Document.objects.get(corpus=corpus)
+    chunks = Chunk.objects.filter(document=document).count()
+    assert (index.dense.count(), index.waiting()) == (0, chunks)
+    assert index.search("Team plan price per seat").chunks[0].chunk.doc_id == document.doc_id
+    assert ingestion.upload_file_refine_safely(upload_file_id=item.pk) == corpus.pk
+    item.refresh_from_db()
+    assert item.stage == Stage.INDEXED
+    assert (index.dense.count(), index.waiting()) == (chunks, 0)
+    assert ingestion.upload_file_refine_safely(upload_file_id=item.pk) is None  # indexed: nothing to do
+
+
+def test_vectors_and_the_bm25_rebuild_wait_while_a_file_waits_for_its_words(owner: Membership, corpus: Corpus) -> None:
+    files = [services.IncomingFile(n, [TEXT]) for n in ("a.txt", "b.txt")]
+    upload = services.upload_create(actor=owner, corpus=corpus, files=files, enqueue=False)
+    first, second = UploadFile.objects.filter(upload=upload).order_by("id")
+    ingestion.upload_file_ingest_safely(upload_file_id=first.pk, refine=False)
+    assert ingestion.words_pending(corpus.pk)
+    assert not ingestion.corpus_refresh_sparse(corpus_id=corpus.pk)
+    ingestion.upload_file_ingest_safely(upload_file_id=second.pk, refine=False)
+    assert not ingestion.words_pending(corpus.pk)
+    assert ingestion.corpus_refresh_sparse(corpus_id=corpus.pk)
+
+
+def test_the_refine_task_asks_again_while_words_are_pending_then_embeds(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from research.corpora import jobs, tasks
+
+    asked: list[int] = []
+    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: asked.append(file_id))
+    files = [services.IncomingFile(n, [TEXT]) for n in ("a.txt", "b.txt")]
+    upload = services.upload_create(actor=owner, corpus=corpus, files=files, enqueue=False)
+    first, second = UploadFile.objects.filter(upload=upload).order_by("id")
+    ingestion.upload_file_ingest_safely(upload_file_id=first.pk, refine=False)
+    tasks.ingest_refine(first.pk)
+    assert asked == [first.pk]
+    assert UploadFile.objects.get(pk=first.pk).stage == Stage.SEARCHABLE
+    ingestion.upload_file_ingest_safely(upload_file_id=second.pk, refine=False)
+    tasks.ingest_refine(first.pk)
+    assert asked == [first.pk]
+    assert UploadFile.objects.get(pk=first.pk).stage == Stage.INDEXED
 
 
 def test_deleting_a_document_removes_it_from_every_index(owner: Membership, corpus: Corpus) -> None:

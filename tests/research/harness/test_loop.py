@@ -146,6 +146,40 @@ async def test_a_malformed_call_becomes_an_error_observation_and_the_loop_goes_o
     assert returned[0].error is not None
 
 
+CUT = ModelTurn(content="", reasoning="Let me think about this again and again", finish_reason="length")
+
+
+async def test_a_model_whose_tool_calls_cannot_be_read_turn_after_turn_fails_its_rollout_with_why() -> None:
+    bad = [turn(call("search_corpus", "{not json"), call("nonsense", {})) for _ in range(5)]
+    result, events, backend, _ = await run(bad)
+    assert result.status == "failed"
+    assert len(backend.requests) == 3  # bounded: three wasted turns, not the run's sixteen
+    assert "could not be used 3 times in a row: none of its tool calls could be read" in (result.error or "")
+    assert type(events[-1]).__name__ == "RunFailed"
+
+
+async def test_a_usable_turn_resets_the_count_of_wasted_ones() -> None:
+    malformed = turn(call("search_corpus", "{not json"))
+    script = [malformed, malformed, turn(call("search_corpus", {"query": "Globex"})), malformed, malformed]
+    result, _, backend, _ = await run(script)
+    assert result.status == "finished"
+    assert len(backend.requests) == 6  # the five scripted turns, then the final answer
+
+
+async def test_reasoning_that_never_ends_fails_the_rollout_with_why() -> None:
+    result, _, backend, _ = await run([CUT, CUT, CUT, turn(call("search_corpus", {"query": "Globex"}))])
+    assert result.status == "failed"
+    assert len(backend.requests) == 3
+    assert "cut at the token limit without a tool call" in (result.error or "")
+
+
+async def test_one_reply_cut_at_the_token_limit_is_not_taken_for_an_answer() -> None:
+    result, _, backend, _ = await run([CUT, turn(call("search_corpus", {"query": "Globex"}))])
+    assert result.status == "finished"
+    assert result.documents[0].doc_id == "globex"
+    assert len(backend.requests) == 3
+
+
 async def test_a_repeated_identical_call_gets_a_nudge_instead_of_a_rerun() -> None:
     script = [turn(call("search_corpus", {"query": "Globex"})), turn(call("search_corpus", {"query": "globex"}))]
     _, _, backend, corpus = await run(script)

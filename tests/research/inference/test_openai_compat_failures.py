@@ -104,6 +104,24 @@ async def test_it_refuses_a_stream_chunk_that_is_not_json() -> None:
     assert len(server.requests) == 1
 
 
+async def test_a_streamed_request_answered_with_a_page_says_so_and_is_not_retried() -> None:
+    """A proxy's error page (or a URL that is not the API) sent with 200 is not a stream that broke."""
+    with (
+        serve_openai([Reply(raw=b"<html>\n<b>Proxy error</b>\n</html>"), Reply(content="never asked")]) as server,
+        pytest.raises(InferenceError, match=r"not JSON events: '<html> <b>Proxy error</b> </html>'") as raised,
+    ):
+        await complete(server.base_url)
+    assert not isinstance(raised.value, InferenceUnavailable)
+    assert len(server.requests) == 1
+
+
+async def test_keep_alive_comments_before_the_first_event_are_not_a_stray_page() -> None:
+    event = b'data: {"choices": [{"delta": {"content": "hi"}, "finish_reason": "stop"}]}\n\n'
+    stream = b": keep-alive\n\nevent: message\n" + event
+    with serve_openai([Reply(raw=stream + b"data: [DONE]\n\n")]) as server:
+        assert await complete(server.base_url) == "hi"
+
+
 @pytest.mark.parametrize(("code", "retried"), [(500, True), (400, False)])
 async def test_it_reports_an_error_sent_inside_the_stream(code: int, retried: bool) -> None:
     event = b'data: {"error": {"message": "engine failed", "code": %d}}\n\n' % code

@@ -38,8 +38,8 @@ def test_it_ingests_a_folder_in_process_with_corpus_parse_options(make_user, mak
     assert len(titles) == 2  # the CSV as one table document, the JSONL line as one document
     assert "Globex news" in titles
     text = out.getvalue()
-    assert "accounts.csv  [Indexed]" in text
-    assert "BM25 index refreshed" in text
+    assert "accounts.csv  [Searchable by words]" in text  # words first for every file, then their vectors
+    assert text.index("BM25 index refreshed: searchable by words") < text.index("accounts.csv  [Indexed]")
 
 
 def test_it_refuses_an_unknown_corpus_without_create(make_user, make_workspace, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -107,7 +107,7 @@ def test_the_minilm_embedder_reads_past_256_word_pieces(minilm: SentenceTransfor
 
 
 def test_the_registry_builds_each_embedder_from_its_settings() -> None:
-    assert EMBEDDERS.names == ("minilm", "openai", "hashing")
+    assert EMBEDDERS.names == ("minilm", "minilm-torch", "openai", "hashing")
     hashing = embedder_for("hashing", EmbedderSettings(dimension=64))
     assert isinstance(hashing, HashingEmbedder)
     assert hashing.name == "hashing-64"
@@ -123,7 +123,7 @@ def test_the_openai_embedder_needs_a_url_and_a_model(settings: EmbedderSettings)
 
 
 def test_an_unknown_embedder_is_refused_with_the_known_ones() -> None:
-    with pytest.raises(ValueError, match=r"unknown embedder 'bert' \(known: minilm, openai, hashing\)"):
+    with pytest.raises(ValueError, match=r"unknown embedder 'bert' \(known: minilm, minilm-torch, openai, hashing\)"):
         embedder_for("bert", EmbedderSettings())
 
 
