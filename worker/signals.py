@@ -14,15 +14,16 @@ from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 # Tasks whose success is not news: the sweeper runs every RUN_SWEEP_SECONDS, the schedules' tick every
-# SCHEDULE_TICK_SECONDS (a fire that skips or pauses logs its own line), and a BM25 refresh is queued after
-# every file (most find nothing to do; a real rebuild logs its own line), like a file's vector stage. Their "received" / "succeeded" /
-# "sending due task" lines would bury ingestion and run progress in `make run`.
+# SCHEDULE_TICK_SECONDS (a fire that skips or pauses logs its own line), a BM25 refresh is queued after every file
+# (most find nothing to do; a real rebuild logs its own line), and a file's vector stage asks again every 2 s
+# while files wait for their words (its stage changes are logged). Their "received" / "succeeded" / "sending due
+# task" lines would bury ingestion and run progress in `make run`.
 ROUTINE_TASKS = frozenset(
     {
         "research.tasks.sweep_runs",
         "research.tasks.schedules_fire",
         "research.tasks.ingest_refresh_sparse",
-        "research.tasks.ingest_refine",  # asks again every 2 s while files wait for their words
+        "research.tasks.ingest_refine",
     }
 )
 ROUTINE_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")

@@ -164,6 +164,13 @@ def statement(text: str) -> bool:
     )
 
 
+def answer_sentence(text: str) -> bool:
+    """Whether a sentence may be a claim of a question's answer: a statement (see ``statement``: no field list,
+    table row, signature or headline) that ends as a sentence does; a title run into its subtitle and dateline
+    ("... is generally available: vector search ... June 10, 2026 · Seattle, WA") does not."""
+    return statement(text) and text.rstrip()[-1:] in '.!"\u201d)'
+
+
 def about_subject(subject: str, candidate: Candidate) -> bool:
     """Whether a sentence is a statement about the report's company (``research.reports.text.about``). Two
     more rules than the citation check's: a sentence opening with "It" must follow one that names the company
@@ -227,14 +234,11 @@ def _allowed(candidate: Candidate, chosen: Sequence[Candidate], per_document: Co
 
 def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subject: str = "") -> list[Candidate]:
     """The best candidates one at a time, each step re-scored for how it continues the chain of those chosen
-    (``hop_scores``), skipping headlines (a document's title line), near-duplicates and a document's beyond
-    ``PER_DOCUMENT``. With a ``subject`` (a report's facet) only sentences about the subject that hold the facet's
-    words are candidates."""
-    pool = [
-        c
-        for c in ranked
-        if not headline(c.text) and not shouting(c.text) and (not subject or about_subject(subject, c))
-    ]
+    (``hop_scores``), skipping what is not a sentence of an answer (``answer_sentence``: a document's title
+    line, a field list, a table row), near-duplicates and a document's beyond ``PER_DOCUMENT``. With a
+    ``subject`` (a report's facet) only sentences about the subject that hold the facet's words are
+    candidates."""
+    pool = [c for c in ranked if (about_subject(subject, c) if subject else answer_sentence(c.text))]
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
     while pool and len(chosen) < max_claims:

@@ -152,14 +152,7 @@ def test_the_live_parts_come_as_out_of_band_fragments_and_poll_while_busy(make_u
 
 
 def test_a_large_file_shows_its_embedding_estimate_while_it_embeds(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
-    ada = make_user()
-    workspace = make_workspace(ada)
-    owner = Membership.objects.get(user=ada)
-    corpus = services.corpus_create(actor=owner, name="Docs")
-    upload = services.upload_create(
-        actor=owner, corpus=corpus, files=[services.IncomingFile("big.txt", [b"x"])], enqueue=False
-    )
-    item = upload.files.get()
+    ada, workspace, corpus, item = _one_file(make_user, make_workspace, "big.txt", b"x")
     UploadFile.objects.filter(pk=item.pk).update(stage=Stage.CHUNKED, chunks_added=250)
     row = login(ada).get(f"/w/{workspace.slug}/c/{corpus.slug}/files/{item.pk}/").content.decode()
     assert '<span class="muted estimate">about 250 chunks to embed, ~2 min</span>' in row
@@ -283,3 +276,31 @@ def test_a_run_link_to_a_deleted_corpus_says_the_document_is_gone(  # type: igno
     assert "This document is gone" in body
     assert f"/w/{workspace.slug}/runs/{run.pk}/" in body
     assert login(ada).get(f"/w/{workspace.slug}/runs/{run.pk}/").status_code == 200
+
+
+def test_the_corpus_page_says_which_files_are_searchable_by_words_before_their_vectors(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, login
+) -> None:
+    ada, workspace, corpus, item = _one_file(make_user, make_workspace, "a.txt", b"Alpha pricing text.")
+    ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False)
+    corpus_url = f"/w/{workspace.slug}/c/{corpus.slug}/"
+    page = login(ada).get(corpus_url).content.decode()
+    assert "1 file searchable by words, search by meaning follows as its vectors are computed" in page
+    assert "Searchable by words" in page
+    assert "search by meaning next: 1 chunk to embed" in page
+    ingestion.upload_file_refine_safely(upload_file_id=item.pk)
+    page = login(ada).get(corpus_url).content.decode()
+    assert "searchable by words" not in page.lower()
+    assert "Indexed" in page
+
+
+def _one_file(make_user, make_workspace, name: str, data: bytes):  # type: ignore[no-untyped-def]
+    """A user, their workspace and corpus "Docs", and one uploaded file not yet ingested."""
+    ada = make_user()
+    workspace = make_workspace(ada)
+    owner = Membership.objects.get(user=ada)
+    corpus = services.corpus_create(actor=owner, name="Docs")
+    upload = services.upload_create(
+        actor=owner, corpus=corpus, files=[services.IncomingFile(name, [data])], enqueue=False
+    )
+    return ada, workspace, corpus, upload.files.get()

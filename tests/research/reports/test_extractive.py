@@ -140,3 +140,16 @@ def test_the_remembered_sentence_vectors_stay_bounded() -> None:
     assert (first[0] == first[2]).all()
     remembering.embed_documents(["e f", "g h"])
     assert list(remembering.vectors) == ["c d", "e f", "g h"]  # "a b", the least recently used, went
+
+
+def test_a_questions_answer_holds_sentences_not_field_lists_or_a_title_run_into_its_dateline() -> None:
+    row = "date_seen: 2026-04-02 company: Halvorix job_title: Product Manager, Serverless team: Product"
+    press = (
+        "Halvorix Serverless is generally available: serverless search for teams June 10, 2026 · Seattle, WA\n\n"
+        "Halvorix announced general availability of Halvorix Serverless on 10 June."
+    )
+    chunks = (evidence("row#0", row, title="hiring row 15"), evidence("press#0", press, title="Halvorix press"))
+    draft = ExtractiveWriter().write(Brief(focus="When did Halvorix Serverless launch?", evidence=chunks, max_claims=5))
+    assert [claim.text for claim in draft.claims] == [
+        "Halvorix announced general availability of Halvorix Serverless on 10 June."
+    ]
