@@ -190,11 +190,19 @@ if CELERY_VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT:
 RUN_LEASE_SECONDS = env.integer("RUN_LEASE_SECONDS", 60, minimum=2, maximum=3600)
 RUN_MAX_ATTEMPTS = env.integer("RUN_MAX_ATTEMPTS", 3, minimum=1, maximum=20)
 RUN_SWEEP_SECONDS = env.integer("RUN_SWEEP_SECONDS", 30, minimum=1, maximum=3600)
+# Ingestion: a worker holds a file under a lease while it parses, chunks or embeds it (a file's work is bounded
+# by MAX_FILE_CHUNKS); a file whose lease expired (its worker died) is re-queued by the same sweep.
+INGEST_LEASE_SECONDS = env.integer("INGEST_LEASE_SECONDS", 1200, minimum=2, maximum=86400)
 CELERY_BEAT_SCHEDULE = {
     "sweep-runs": {
         "task": "research.tasks.sweep_runs",
         "schedule": float(RUN_SWEEP_SECONDS),
         "options": {"expires": float(RUN_SWEEP_SECONDS)},  # a sweep nobody ran in time is dropped, not piled up
+    },
+    "sweep-ingest": {
+        "task": "research.tasks.sweep_ingest",
+        "schedule": float(RUN_SWEEP_SECONDS),
+        "options": {"expires": float(RUN_SWEEP_SECONDS)},
     },
 }
 

@@ -24,6 +24,7 @@ ROUTINE_TASKS = frozenset(
         "research.tasks.schedules_fire",
         "research.tasks.ingest_refresh_sparse",
         "research.tasks.ingest_refine",
+        "research.tasks.sweep_ingest",
     }
 )
 ROUTINE_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")

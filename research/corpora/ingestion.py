@@ -25,7 +25,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from research.corpora import estimate, progress, storage
+from research.corpora import estimate, jobs, progress, storage
 from research.corpora.archives import expand_into_members, is_archive
 from research.models import TERMINAL_STAGES, Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
@@ -36,7 +36,6 @@ from research.retrieval.types import Chunk as IndexChunk
 from research.retrieval.types import chunk_id_for
 
 logger = logging.getLogger(__name__)
-LEASE = timedelta(minutes=20)
 
 
 @dataclass(frozen=True)
@@ -58,6 +57,10 @@ def content_hash(parsed: ParsedDocument) -> str:
     return hashlib.sha256(f"{parsed.title}\0{parsed.text}".encode()).hexdigest()
 
 
+def lease() -> timedelta:
+    return timedelta(seconds=settings.INGEST_LEASE_SECONDS)
+
+
 def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | None:
     """Take the lease on a file that is not finished (or at ``stage``) and not leased by a live worker; None
     otherwise."""
@@ -67,7 +70,7 @@ def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | No
         (files.filter(stage=stage) if stage is not None else files)
         .exclude(stage__in=TERMINAL_STAGES)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
-        .update(claimed_until=now + LEASE, attempts=F("attempts") + 1)
+        .update(claimed_until=now + lease(), attempts=F("attempts") + 1)
     )
     if claimed != 1:
         return None
@@ -193,8 +196,30 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
 def refine_file(item: UploadFile, corpus: Corpus) -> None:
     """Embed the file's documents that wait for their vectors, then the file is indexed."""
     doc_ids = list(Document.objects.filter(corpus=corpus, upload_file=item).values_list("doc_id", flat=True))
-    corpus_index(corpus).refine(doc_ids)
+
+    def embedded(moved: int) -> None:  # after each batch: say so, and renew the lease (the file is in hand)
+        logger.info("ingest %s: %s chunks embedded", item, moved)
+        UploadFile.objects.filter(pk=item.pk).update(claimed_until=timezone.now() + lease())
+
+    corpus_index(corpus).refine(doc_ids, progress=embedded)
     advance(item, Stage.INDEXED)
+
+
+def sweep_stuck() -> list[tuple[int, str]]:
+    """Files whose worker died holding them (their lease expired before a final stage): each is released and
+    queued again for the stage it was in (its words, or its vectors), once. Returns (file id, stage) of each."""
+    now, requeued = timezone.now(), []
+    stuck = UploadFile.objects.exclude(stage__in=TERMINAL_STAGES).filter(claimed_until__lt=now)
+    for file_id, stage, held in stuck.values_list("id", "stage", "claimed_until"):
+        if UploadFile.objects.filter(pk=file_id, claimed_until=held).update(claimed_until=None) != 1:
+            continue  # claimed again meanwhile
+        if stage == Stage.SEARCHABLE:
+            jobs.refine_enqueue(file_id)
+        else:
+            jobs.ingest_files_enqueue([file_id])
+        logger.warning("ingest of file %s re-queued at stage %s: its worker stopped holding it", file_id, stage)
+        requeued.append((file_id, str(stage)))
+    return requeued
 
 
 def upload_file_refine(*, upload_file_id: int) -> bool:

@@ -52,3 +52,10 @@ def _retrying(task: Task, upload_file_id: int, step: Callable[[], int | None]) -
 @shared_task(name=jobs.INGEST_REFRESH_SPARSE, acks_late=True, ignore_result=True)
 def ingest_refresh_sparse(corpus_id: int) -> None:
     ingestion.corpus_refresh_sparse(corpus_id=corpus_id)
+
+
+@shared_task(name="research.tasks.sweep_ingest", ignore_result=True)
+def sweep_ingest() -> None:
+    """Celery beat's periodic sweep of files whose worker died (on the default queue: busy ingest workers never
+    delay it)."""
+    ingestion.sweep_stuck()

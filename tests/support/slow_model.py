@@ -22,3 +22,19 @@ def install() -> None:
         return await original(self, messages, tools, **kwargs)
 
     HeuristicBackend.complete = slow  # type: ignore[method-assign]
+
+
+def install_slow_embedding() -> None:
+    """Every batch of a file's vector stage (``HybridCorpus._move``) waits ``SLOW_EMBED_SECONDS`` (default 1)
+    first, so a test can kill the worker while a file is half-embedded."""
+    import time
+
+    from research.retrieval.corpus import HybridCorpus
+
+    original = HybridCorpus._move
+
+    def slow(self: HybridCorpus, doc_ids: list[str], chunks: list[Any]) -> int:
+        time.sleep(float(os.environ.get("SLOW_EMBED_SECONDS", DELAY_SECONDS)))
+        return original(self, doc_ids, chunks)
+
+    HybridCorpus._move = slow  # type: ignore[method-assign]

@@ -267,3 +267,30 @@ def test_a_file_over_the_chunk_limit_fails_alone_before_anything_is_embedded(
     assert long_ids == {
         i for i in before if i.startswith(ingestion.document_id("long.txt", ""))
     }  # the old version stays
+
+
+def test_the_sweep_queues_again_each_file_whose_worker_died_once_for_its_stage(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from research.corpora import jobs
+
+    queued: list[tuple[str, int]] = []
+    monkeypatch.setattr(jobs, "ingest_files_enqueue", lambda ids: queued.extend(("words", i) for i in ids))
+    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: queued.append(("vectors", file_id)))
+    files = [services.IncomingFile(n, [TEXT]) for n in ("dead.txt", "dead-later.txt", "alive.txt", "waiting.txt")]
+    upload = services.upload_create(actor=owner, corpus=corpus, files=files, enqueue=False)
+    dead, dead_later, alive, waiting = UploadFile.objects.filter(upload=upload).order_by("id")
+    ingestion.upload_file_ingest_safely(upload_file_id=dead_later.pk, refine=False)  # searchable, lease released
+    expired, live = timezone.now() - timedelta(seconds=1), timezone.now() + timedelta(minutes=5)
+    UploadFile.objects.filter(pk=dead.pk).update(stage=Stage.PARSED, claimed_until=expired)
+    UploadFile.objects.filter(pk=dead_later.pk).update(claimed_until=expired)  # died while embedding
+    UploadFile.objects.filter(pk=alive.pk).update(stage=Stage.CHUNKED, claimed_until=live)
+    assert sorted(ingestion.sweep_stuck()) == [(dead.pk, "parsed"), (dead_later.pk, "searchable")]
+    assert sorted(queued) == [("vectors", dead_later.pk), ("words", dead.pk)]
+    assert ingestion.sweep_stuck() == []  # released: queued once, not at every sweep
+    assert UploadFile.objects.get(pk=waiting.pk).claimed_until is None  # never claimed: its task is on its way
+    assert ingestion.claim(dead.pk) is not None  # the re-queued task can take it
