@@ -24,12 +24,7 @@ def _csv() -> bytes:
     return "\n".join(lines).encode()
 
 
-def _worker(env: dict[str, str], log: Path, name: str):  # type: ignore[no-untyped-def]
-    worker = processes.start(processes.python("-m", "worker", "--hostname", f"{name}@%h"), env=env, log=log)
-    processes.wait_for(
-        lambda: "install_slow_embedding done" in log.read_text(), timeout=120, what=name, process=worker, log=log
-    )
-    return worker
+READY = "warm-up tests.support.slow_model.install_slow_embedding done"
 
 
 def test_a_file_whose_worker_dies_while_embedding_is_finished_by_another_without_duplicates(  # type: ignore[no-untyped-def]
@@ -45,7 +40,7 @@ def test_a_file_whose_worker_dies_while_embedding_is_finished_by_another_without
     corpus = services.corpus_create(actor=owner, name="Accounts")
     logs = {name: tmp_path / f"{name}.log" for name in ("first", "second", "beat")}
     beat = processes.start(processes.python("-m", "worker", "beat"), env=env, log=logs["beat"])
-    first = _worker(env, logs["first"], "first")
+    first = processes.worker(env, logs["first"], "first", ready=READY)
     second = None
     try:
         upload = services.upload_create(
@@ -61,7 +56,7 @@ def test_a_file_whose_worker_dies_while_embedding_is_finished_by_another_without
         )
         processes.stop(first, sig=signal.SIGKILL)
         assert UploadFile.objects.get(pk=item.pk).stage == Stage.SEARCHABLE
-        second = _worker(env, logs["second"], "second")
+        second = processes.worker(env, logs["second"], "second", ready=READY)
         processes.wait_for(
             lambda: UploadFile.objects.get(pk=item.pk).stage == Stage.INDEXED,
             timeout=120,
@@ -70,9 +65,7 @@ def test_a_file_whose_worker_dies_while_embedding_is_finished_by_another_without
             log=logs["second"],
         )
     finally:
-        for process in (first, second, beat):
-            if process is not None:
-                processes.stop(process)
+        processes.stop_all(first, second, beat)
 
     item.refresh_from_db()
     assert item.attempts == 3  # words, vectors, vectors again

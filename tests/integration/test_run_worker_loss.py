@@ -18,16 +18,7 @@ from tests.support.corpora import corpus_indexed
 pytestmark = pytest.mark.services
 
 
-def _start_worker(env: dict[str, str], log: Path, name: str):  # type: ignore[no-untyped-def]
-    worker = processes.start(processes.python("-m", "worker", "--hostname", f"{name}@%h"), env=env, log=log)
-    processes.wait_for(
-        lambda: "warm-up tests.support.slow_model.install done" in log.read_text(),
-        timeout=120,
-        what=name,
-        process=worker,
-        log=log,
-    )
-    return worker
+SLOW_MODEL_READY = "warm-up tests.support.slow_model.install done"
 
 
 def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(  # type: ignore[no-untyped-def]
@@ -44,7 +35,7 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
     corpus = services.corpus_create(actor=owner, name="Market")
     logs = {name: tmp_path / f"{name}.log" for name in ("first", "second", "beat")}
     beat = processes.start(processes.python("-m", "worker", "beat"), env=env, log=logs["beat"])
-    first = _start_worker(env, logs["first"], "first")
+    first = processes.worker(env, logs["first"], "first", ready=SLOW_MODEL_READY)
     second = None
     try:
         services.upload_create(
@@ -65,7 +56,7 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
         assert not RunEvent.objects.filter(run=run, type="run_finished").exists(), "the run ended before the kill"
         assert Run.objects.get(pk=run.pk).status == RunStatus.RUNNING
 
-        second = _start_worker(env, logs["second"], "second")
+        second = processes.worker(env, logs["second"], "second", ready=SLOW_MODEL_READY)
         processes.wait_for(
             lambda: Run.objects.get(pk=run.pk).done,
             timeout=120,
@@ -74,9 +65,7 @@ def test_a_run_whose_worker_is_killed_is_restarted_by_a_new_worker_and_finishes(
             log=logs["second"],
         )
     finally:
-        for process in (first, second, beat):
-            if process is not None:
-                processes.stop(process)
+        processes.stop_all(first, second, beat)
 
     run.refresh_from_db()
     assert run.status == RunStatus.FINISHED, (run.status_reason, processes.tail(logs["second"]))

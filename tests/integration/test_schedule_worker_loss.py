@@ -18,7 +18,7 @@ from research.investigations import services as investigations
 from research.models import Digest, Membership, Notification, Run, RunEvent, RunStatus, Schedule, ScheduleFire
 from research.runs import services as runs
 from research.schedules import services as schedules
-from tests.integration.test_run_worker_loss import _start_worker
+from tests.integration.test_run_worker_loss import SLOW_MODEL_READY
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
 from tests.support.corpora import corpus_indexed
@@ -48,7 +48,7 @@ def test_a_scheduled_run_survives_its_worker_and_ends_in_one_digest(  # type: ig
     investigation = investigations.investigation_create(actor=owner, run=first_run, title="Halyard watch")
     schedule = schedules.schedule_save(actor=owner, investigation=investigation, frequency="daily", time_of_day=time(8))
     logs = {name: tmp_path / f"{name}.log" for name in ("first", "second", "beat")}
-    first = _start_worker(env, logs["first"], "first")
+    first = processes.worker(env, logs["first"], "first", ready=SLOW_MODEL_READY)
     beat = second = None
     try:
         services.upload_create(
@@ -70,7 +70,7 @@ def test_a_scheduled_run_survives_its_worker_and_ends_in_one_digest(  # type: ig
         processes.stop(first, sig=signal.SIGKILL)
         assert Run.objects.get(pk=run.pk).status == RunStatus.RUNNING, "the run ended before the kill"
 
-        second = _start_worker(env, logs["second"], "second")
+        second = processes.worker(env, logs["second"], "second", ready=SLOW_MODEL_READY)
         processes.wait_for(
             lambda: Digest.objects.filter(run=run).exclude(emailed_to=[]).exists(),
             timeout=150,
@@ -79,9 +79,7 @@ def test_a_scheduled_run_survives_its_worker_and_ends_in_one_digest(  # type: ig
             log=logs["second"],
         )
     finally:
-        for process in (first, second, beat):
-            if process is not None:
-                processes.stop(process)
+        processes.stop_all(first, second, beat)
 
     run.refresh_from_db()
     assert run.status == RunStatus.FINISHED, (run.status_reason, processes.tail(logs["second"]))

@@ -73,6 +73,20 @@ def stop(process: subprocess.Popen[bytes], *, sig: int = signal.SIGTERM, timeout
     return process.returncode
 
 
+def worker(env: dict[str, str], log: Path, name: str, *, ready: str) -> subprocess.Popen[bytes]:
+    """A Celery worker named ``name``, started and waited for until its log says ``ready`` (a warm-up done)."""
+    process = start(python("-m", "worker", "--hostname", f"{name}@%h"), env=env, log=log)
+    wait_for(lambda: ready in log.read_text(), timeout=120, what=name, process=process, log=log)
+    return process
+
+
+def stop_all(*processes: subprocess.Popen[bytes] | None) -> None:
+    """Stop each process that was started (None: one the test did not get to)."""
+    for process in processes:
+        if process is not None:
+            stop(process)
+
+
 @dataclass(frozen=True)
 class WebAndWorker:
     """A Daphne web server and a Celery worker started by ``web_and_worker``."""
