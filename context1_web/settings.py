@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "research.platform.database_down.DatabaseUnavailableMiddleware",  # a database that does not answer: a 503
 ]
 
 ROOT_URLCONF = "context1_web.urls"
