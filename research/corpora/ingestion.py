@@ -187,7 +187,7 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
         documents_added=len(changed),
         documents_unchanged=len(planned) - len(changed),
         chunks_added=cost,
-        claimed_until=None if not refine else item.claimed_until,  # the refining task takes its own lease
+        claimed_until=item.claimed_until if refine else None,  # the refining task takes its own lease
     )
     if refine:
         refine_file(item, corpus)

@@ -117,12 +117,7 @@ class DenseIndex:
         }
 
     def document_chunks(self, doc_id: str) -> list[Chunk]:
-        result = self._collection.get(where={"doc_id": doc_id}, include=["documents", "metadatas"])
-        chunks = [
-            _chunk(i, d, m)
-            for i, d, m in zip(result["ids"], result["documents"] or [], result["metadatas"] or [], strict=True)
-        ]
-        return sorted(chunks, key=lambda c: c.index)
+        return self.documents_chunks([doc_id]).get(doc_id, [])
 
     def documents_chunks(self, doc_ids: Sequence[str]) -> dict[str, list[Chunk]]:
         """The chunks of several documents in one read, each document's in order (absent documents left out)."""
