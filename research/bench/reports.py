@@ -69,8 +69,8 @@ def _bench(*, latencies: Sequence[float], repeats: int, max_turns: int, rollouts
             rows.append(
                 {
                     "model_latency_s": latency,
-                    "question_s": round(baseline, 2),
-                    "report_s": round(measured, 2),
+                    "question_s": round(baseline, 3),
+                    "report_s": round(measured, 3),
                     "report_vs_question": round(measured / baseline, 2),
                 }
             )
