@@ -27,6 +27,7 @@ from typing import Any
 import websockets
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
@@ -69,6 +70,19 @@ class Stack:
             used[name] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         return used
 
+    def peak_rss_mb(self) -> dict[str, float]:
+        """Each process's peak resident memory so far (VmHWM), in MiB, from /proc where there is one."""
+        peaks = {}
+        for name, pid in self.pids.items():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            for line in status.splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks[name] = round(int(line.split()[1]) / 1024, 1)
+        return peaks
+
 
 def _env(bench: BenchSettings) -> dict[str, str]:
     """The processes' environment: a thread-pool worker with a thread per run, progress on its console."""
@@ -84,9 +98,10 @@ def _env(bench: BenchSettings) -> dict[str, str]:
 
 
 @contextmanager
-def _stack(bench: BenchSettings, logs: Path) -> Iterator[Stack]:
-    """Embedded Redis if needed, Daphne and a worker; yields them and stops everything after."""
-    processes = Processes(_env(bench), logs)
+def stack(env: dict[str, str], logs: Path) -> Iterator[Stack]:
+    """Embedded Redis if needed, Daphne and a worker started with ``env``; yields them and stops everything
+    after. The worker counts as ready once its log says " ready." (its warm-ups done)."""
+    processes = Processes(env, logs)
     try:
         processes.embedded_redis()
         port = free_port()
@@ -94,7 +109,7 @@ def _stack(bench: BenchSettings, logs: Path) -> Iterator[Stack]:
         processes.spawn("daphne", [sys.executable, *daphne])
         worker_log = processes.spawn("worker", [sys.executable, "-m", "worker", "--hostname", f"bench-{port}@%h"])
         until(lambda: port_open(port), timeout=60, what="daphne", logs=logs)
-        until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=120, what="worker", logs=logs)
+        until(lambda: " ready." in worker_log.read_text(errors="replace"), timeout=180, what="worker", logs=logs)
         yield Stack(port=port, pids=processes.pids)
     finally:
         processes.stop()
@@ -107,12 +122,17 @@ def _bench_user() -> tuple[Workspace, str]:
     workspace, _ = Workspace.objects.get_or_create(slug="bench-events", defaults={"name": "Bench events"})
     Membership.objects.get_or_create(workspace=workspace, user=user, defaults={"role": Role.OWNER})
     Run.objects.filter(workspace=workspace).delete()
+    return workspace, session_cookie(user)
+
+
+def session_cookie(user: AbstractBaseUser) -> str:
+    """A ``Cookie`` header value holding a new logged-in session of ``user`` (for WebSocket clients)."""
     session = import_module(settings.SESSION_ENGINE).SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.save()
-    return workspace, f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
 def _create_runs(workspace: Workspace, count: int) -> list[int]:
@@ -223,12 +243,12 @@ def bench_events(bench: BenchSettings) -> dict[str, Any]:
     call_command("migrate", interactive=False, verbosity=0)
     workspace, cookie = _bench_user()
     logs = Path(tempfile.mkdtemp(prefix="bench-events-"))
-    with _stack(bench, logs) as stack:
+    with stack(_env(bench), logs) as running:
         warm = BenchSettings(runs=min(bench.runs, 2), events=50, interval_ms=bench.interval_ms)
         for durable in (False, True):
-            _phase(stack, cookie, workspace, warm, durable=durable)
-        baseline = _phase(stack, cookie, workspace, bench, durable=False)
-        ours = _phase(stack, cookie, workspace, bench, durable=True)
+            _phase(running, cookie, workspace, warm, durable=durable)
+        baseline = _phase(running, cookie, workspace, bench, durable=False)
+        ours = _phase(running, cookie, workspace, bench, durable=True)
     ratio = {key: round(ours[key] / baseline[key], 2) if baseline[key] else None for key in ("p50_ms", "p95_ms")}
     return {
         "runs": bench.runs,

@@ -4,34 +4,16 @@ model latency (a served model's time per call is what concurrent rollouts overla
 
 from __future__ import annotations
 
-import asyncio
 import statistics
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
-from research.inference.heuristic import HeuristicBackend
+from research.bench.model import model_latency
 from research.models import Run, RunStatus, RunTemplate
 from research.reporting.trial import demo_corpus_ingest, in_process_events, trial_clean, trial_run, trial_workspace
 
 QUESTION = "What does Halvorix charge for its Standard plan, and who leads its engineering?"
 COMPANY = "Halvorix"
-
-
-@contextmanager
-def model_latency(seconds: float) -> Iterator[None]:
-    """Every heuristic model call takes ``seconds`` longer while inside."""
-    original = HeuristicBackend.complete
-
-    async def slow(self: HeuristicBackend, messages: Sequence[Any], tools: Sequence[Any], **kwargs: Any) -> Any:
-        await asyncio.sleep(seconds)
-        return await original(self, messages, tools, **kwargs)
-
-    HeuristicBackend.complete = slow  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        HeuristicBackend.complete = original  # type: ignore[method-assign]
 
 
 def _finished(run: Run) -> None:

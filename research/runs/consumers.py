@@ -64,7 +64,7 @@ class RunConsumer(GuardedConsumer):
         query = _query(self.scope)
         self.run_id, self.last_seq = run.pk, _after(query.get("after"))
         seed = partial(selectors.run_events_all, run_id=run.pk, through=self.last_seq)
-        self.render: Renderer = await database_sync_to_async(renderer)(query.get("format"), seed)
+        self.render: Renderer = await database_sync_to_async(renderer)(query.get("format"), seed, run_id=run.pk)
         self.lock = asyncio.Lock()
         await self.guard(user, partial(_may_read, run.pk))
         await self.channel_layer.group_add(run_group(run.pk), self.channel_name)  # subscribe first ...

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -35,3 +37,13 @@ def process_env(transactional_db: None) -> dict[str, str]:
     if settings.REDIS.url is not None:
         env["REDIS_URL"] = settings.REDIS.url
     return env
+
+
+@pytest.fixture
+def bench_command_env(process_env: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """For a benchmark command run in the test: the processes it starts get ``process_env``, and its log
+    folder (made with ``tempfile``) lies in ``tmp_path`` and goes away with the test; returns ``tmp_path``."""
+    for key, value in process_env.items():
+        monkeypatch.setenv(key, value)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path

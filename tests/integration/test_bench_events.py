@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,13 +11,10 @@ from django.core.management import call_command
 pytestmark = pytest.mark.services
 
 
-def test_the_command_streams_through_the_real_stack_and_writes_its_figures(  # type: ignore[no-untyped-def]
-    process_env, monkeypatch, tmp_path: Path, capsys
+def test_the_command_streams_through_the_real_stack_and_writes_its_figures(
+    bench_command_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    for key, value in process_env.items():
-        monkeypatch.setenv(key, value)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the command's log folder goes away with the test
-    path = tmp_path / "events.json"
+    path = bench_command_env / "events.json"
     call_command("bench_events", "--runs", "2", "--events", "30", "--interval-ms", "5", "--json", str(path))
     figures = json.loads(path.read_text())
     assert (figures["runs"], figures["events"]) == (2, 30)

@@ -498,3 +498,46 @@ def test_the_answer_shows_its_claims_with_citation_chips_sources_and_removed_cla
 def test_while_writing_and_after_a_failure_the_answer_says_so() -> None:
     assert "Writing the answer (extractive writer) from 2 chunks" in as_html(_one("writing_started"))
     assert "The answer could not be written: OperationalError" in as_html(_one("writing_failed"))
+
+
+# --- fragments shared by the sockets of a run ------------------------------------------------------------
+def test_a_late_socket_renders_each_later_event_as_a_live_socket_does() -> None:
+    """The premise of FragmentCache: a socket that joined at any seq renders every later event exactly as
+    a socket that folded every event live, so one rendering can serve both."""
+    events = stored(messages())
+    live = HtmlRenderer(run_state([]))
+    rendered = [live(event) for event in events]
+    for joined in range(0, len(events), 3):
+        late = HtmlRenderer(run_state(events[:joined]))
+        assert [late(event) for event in events[joined:]] == rendered[joined:], joined
+
+
+def test_sockets_of_one_run_render_each_event_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from research.runs.live import fragments
+
+    calls: list[object] = []
+    counting = lambda change, state: calls.append(change) or render(change, state)  # noqa: E731
+    monkeypatch.setattr(fragments, "render", counting)
+    shared, events = fragments.FragmentCache(), stored(messages())
+    first, second = (HtmlRenderer(run_state([]), run_id=7, shared=shared) for _ in range(2))
+    texts = [first(event) for event in events]
+    renders = len(calls)
+    assert renders >= len(events)
+    assert [second(event) for event in events] == texts
+    assert len(calls) == renders  # nothing rendered twice
+    assert (shared.hits, shared.misses) == (len(events), len(events))
+    other_run = HtmlRenderer(run_state([]), run_id=8, shared=shared)
+    assert [other_run(event) for event in events] == texts
+    assert len(calls) == 2 * renders  # another run's events are its own
+
+
+def test_the_fragment_cache_keeps_only_its_size() -> None:
+    from research.runs.live.fragments import FragmentCache
+
+    shared, events = FragmentCache(size=5), stored(messages())
+    renderer_ = HtmlRenderer(run_state([]), run_id=1, shared=shared)
+    for event in events:
+        renderer_(event)
+    assert len(shared._items) == min(5, len(events))
+    assert renderer("html", list, run_id=3).shared is not None  # type: ignore[attr-defined]
+    assert renderer("html", list).shared is None  # type: ignore[attr-defined]
