@@ -175,6 +175,10 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A lost broker connection (Redis restarting) leaves running tasks running while the worker reconnects: a run
+# keeps its lease and its events in the database, and a redelivered message finds it claimed or done. Celery 6
+# means to cancel them by default; pinned here (tests/integration/test_redis_restart.py: one attempt).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env.integer("CELERY_TASK_SOFT_TIME_LIMIT", 3 * 3600, minimum=10)
 CELERY_TASK_TIME_LIMIT = CELERY_TASK_SOFT_TIME_LIMIT + 300

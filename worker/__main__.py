@@ -51,6 +51,9 @@ def main(argv: list[str]) -> None:
 
     import worker.signals  # noqa: F401  (connects the handlers)
     from context1_web.celery import app
+    from worker import broker
+
+    broker.install()  # a Redis restart must not shut the worker down (worker/broker.py)
 
     quiet = ["--quiet"] if "--quiet" in argv else []  # a global option of Celery's: it goes before the command
     argv = [arg for arg in argv if arg != "--quiet"]

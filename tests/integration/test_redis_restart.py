@@ -1,0 +1,347 @@
+"""Redis restarted in the middle of a run, and restarted empty: the worker and the web reconnect by themselves,
+the run finishes once (one attempt, no second delivery), its events are numbered without gaps or repeats, and a
+browser's run socket ends up with every event exactly once.
+
+The test runs a redis-server of its own (the embedded binary, on a free loopback port) so that killing it
+(SIGKILL, as a crash would) does not disturb the Redis the rest of the suite shares; the web (Daphne) and the
+worker get its URL, and it starts again on the same port 1.5 s later. Persistence is off (``--save ""``,
+``--appendonly no``), so the restarted server holds nothing: the Celery queues and bindings, the unacknowledged
+run message and the channel layer's subscriptions are all gone. That is the hard case; a Redis with its
+append-only file (the embedded default) loses less. Everything goes through the web as a browser would: the
+upload, both runs' starts (so the web's Celery producer must reconnect for the second) and the run sockets. The
+socket follows the run page's rule: if it is closed, it opens again with ``?after=<last seq>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import signal
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from context1_web.embedded_redis import redis_server_binary
+from research.corpora import services
+from research.models import Corpus, Membership, Run, RunEvent, RunStatus
+from tests.research.runs.conftest import FILES, QUESTION
+from tests.support import processes
+from tests.support.corpora import corpus_indexed
+
+pytestmark = pytest.mark.services
+
+SLOW_MODEL_READY = "warm-up tests.support.slow_model.install done"
+# Each model call takes this long, so a run lasts about 9 s: Redis goes away about 3 s in, comes back 1.5 s
+# later, and the run still has a turn and its end to go.
+MODEL_SECONDS = "3"
+DOWN_SECONDS = 1.5  # how long Redis is away
+SETTLE_SECONDS = 2.0  # after Redis is back, by when the web has subscribed again (it retries every second)
+# An event received this soon after it was stored came live, through Redis pub/sub: the socket's database
+# check (RunConsumer.tail_check_seconds, 5 s) would deliver about a fifth of the events that soon.
+LIVE_WITHIN_SECONDS = 1.0
+
+
+class RedisServer:
+    """A redis-server of the test's own on one loopback port, without persistence: a restart starts it empty."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = processes.free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.folder = folder
+        self.starts = 0
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.starts += 1
+        log = self.folder / f"redis-{self.starts}.log"
+        argv = [str(redis_server_binary()), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
+        argv += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
+        self.process = processes.start(argv, env=dict(os.environ), log=log)
+        processes.wait_for(self.answers, timeout=15, what="redis-server", process=self.process, log=log)
+
+    def kill(self) -> None:
+        if self.process is not None:
+            processes.stop(self.process, sig=signal.SIGKILL)
+
+    def _client(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
+
+    def answers(self) -> bool:
+        client = self._client()
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
+
+    def keys(self, prefix: str) -> list[bytes]:
+        client = self._client()
+        try:
+            return list(client.scan_iter(match=f"{prefix}*", count=1000))
+        finally:
+            client.close()
+
+
+@dataclass(frozen=True)
+class Browser:
+    """What a logged-in browser sends to the web: its session cookie, a CSRF cookie and token, its Origin."""
+
+    base: str
+    session: str
+    csrf: str = field(default_factory=lambda: secrets.token_hex(16))
+
+    def headers(self) -> dict[str, str]:
+        cookie = f"sessionid={self.session}; csrftoken={self.csrf}"
+        return {"Cookie": cookie, "X-CSRFToken": self.csrf, "Origin": self.base}
+
+    def request(
+        self, path: str, *, body: bytes | None = None, content_type: str = "", htmx: bool = False
+    ) -> tuple[int, str]:
+        headers = {**self.headers(), **({"HX-Request": "true"} if htmx else {})}
+        if content_type:
+            headers["Content-Type"] = content_type
+        request = urllib.request.Request(self.base + path, data=body, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode(errors="replace")
+
+    def upload(self, slug: str, corpus: Corpus, files: dict[str, bytes]) -> None:
+        boundary = secrets.token_hex(12)
+        parts = [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="upload"; filename="{name}"\r\n'
+            f"Content-Type: text/plain\r\n\r\n".encode()
+            + data
+            + b"\r\n"
+            for name, data in files.items()
+        ]
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        status, page = self.request(
+            f"/w/{slug}/c/{corpus.slug}/uploads/",
+            body=body,
+            content_type=f"multipart/form-data; boundary={boundary}",
+            htmx=True,  # answered with the page's part, not a redirect
+        )
+        assert status == 200, (status, page[-2000:])
+
+    def start_run(self, slug: str, corpus: Corpus) -> int:
+        form = {"question": QUESTION, "corpora": corpus.pk, "template": "question", "rollouts": 2}
+        form |= {"budget": 32_768, "max_turns": 8}
+        status, answer = self.request(
+            f"/w/{slug}/runs/start/",
+            body=urllib.parse.urlencode(form).encode(),
+            content_type="application/x-www-form-urlencoded",
+        )
+        assert status == 201, (status, answer[-2000:])
+        return int(json.loads(answer)["id"])
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One message the socket received, and when (this machine's clock, as the worker's ``at`` is)."""
+
+    message: dict[str, Any]
+    received: float
+
+    @property
+    def seq(self) -> int:
+        return int(self.message["seq"])
+
+    @property
+    def stored(self) -> float:
+        return datetime.fromisoformat(self.message["at"]).timestamp()
+
+    @property
+    def lag(self) -> float:
+        """Seconds from the event being stored to the browser receiving it."""
+        return self.received - self.stored
+
+
+class RunSocket:
+    """A browser's run socket, in a thread of its own: every frame kept; when it is closed, it is opened again
+    with ``?after=<last seq received>``, as the run page does (static/js/run.js)."""
+
+    def __init__(self, url: str, headers: dict[str, str]) -> None:
+        self.url, self.headers = url, headers
+        self.frames: list[Frame] = []
+        self.opened = 0
+        self.closes: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._follow()), daemon=True)
+
+    def seqs(self) -> list[int]:
+        return [frame.seq for frame in list(self.frames)]
+
+    def count(self, kind: str) -> int:
+        return sum(frame.message["type"] == kind for frame in list(self.frames))
+
+    async def _follow(self) -> None:
+        while not self._stop.is_set():
+            after = self.frames[-1].seq if self.frames else 0
+            try:
+                async with websockets.connect(
+                    f"{self.url}?after={after}", additional_headers=self.headers, open_timeout=10
+                ) as socket:
+                    self.opened += 1
+                    await self._receive(socket)
+            except (ConnectionClosed, InvalidStatus, OSError, TimeoutError) as error:
+                self.closes.append(f"{type(error).__name__}: {error}")
+                await asyncio.sleep(0.5)
+
+    async def _receive(self, socket: Any) -> None:
+        while not self._stop.is_set():
+            try:
+                text = await asyncio.wait_for(socket.recv(), timeout=0.2)  # cancelling recv loses nothing
+            except TimeoutError:
+                continue
+            self.frames.append(Frame(json.loads(text), time.time()))
+
+    @contextmanager
+    def open(self) -> Iterator[RunSocket]:
+        self._thread.start()
+        try:
+            yield self
+        finally:
+            self._stop.set()
+            self._thread.join(timeout=10)
+
+
+def _ws(stack: processes.WebAndWorker, run_id: int) -> str:
+    return stack.base.replace("http://", "ws://") + f"/ws/runs/{run_id}/"
+
+
+def _follow_to_the_end(socket: RunSocket, run_id: int, stack: processes.WebAndWorker) -> Run:
+    """Wait until the run has ended and the socket has received its last event (bounded)."""
+    processes.wait_for(
+        lambda: Run.objects.get(pk=run_id).done,
+        timeout=120,
+        what=f"run {run_id}",
+        process=stack.worker,
+        log=stack.logs["worker"],
+    )
+    run = Run.objects.get(pk=run_id)
+    # Bounded by the socket's database check (5 s) should the last live messages have been lost.
+    processes.wait_for(
+        lambda: max(socket.seqs(), default=0) >= run.last_seq,
+        timeout=20,
+        what=f"run {run_id}'s last event",
+        log=stack.logs["web"],
+    )
+    return run
+
+
+def _stored_exactly_once(run: Run) -> list[RunEvent]:
+    events = list(RunEvent.objects.filter(run=run).order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, run.last_seq + 1)), "stored events have gaps or repeats"
+    return events
+
+
+def _live_share(frames: list[Frame]) -> float:
+    """The share of ``frames`` that came within LIVE_WITHIN_SECONDS of being stored."""
+    assert frames
+    return sum(frame.lag <= LIVE_WITHIN_SECONDS for frame in frames) / len(frames)
+
+
+def test_a_run_survives_redis_restarting_empty_and_the_stack_recovers_by_itself(  # type: ignore[no-untyped-def]
+    process_env, make_user, make_workspace, login, tmp_path: Path
+) -> None:
+    ada = make_user()
+    workspace = make_workspace(ada)
+    owner = Membership.objects.select_related("workspace", "user").get(workspace=workspace)
+    corpus = services.corpus_create(actor=owner, name="Market")
+    server = RedisServer(tmp_path)
+    server.start()
+    env = {
+        **process_env,
+        "REDIS_URL": server.url,
+        "WORKER_CONCURRENCY": "2",
+        "SLOW_MODEL_SECONDS": MODEL_SECONDS,
+        "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install",
+    }
+    slug = owner.workspace.slug
+    try:
+        with processes.web_and_worker(env, tmp_path, ready=SLOW_MODEL_READY) as stack:
+            browser = Browser(stack.base, login(ada).cookies["sessionid"].value)
+            browser.upload(slug, corpus, FILES)
+            processes.wait_for(
+                lambda: corpus_indexed(corpus, len(FILES)),
+                timeout=120,
+                what="ingestion",
+                process=stack.worker,
+                log=stack.logs["worker"],
+            )
+            assert server.keys(env["REDIS_KEY_PREFIX"]), "the web and the worker do not use the test's Redis"
+
+            first_id = browser.start_run(slug, corpus)
+            with RunSocket(_ws(stack, first_id), browser.headers()).open() as first_socket:
+                processes.wait_for(
+                    lambda: first_socket.count("turn_started") >= 3,
+                    timeout=60,
+                    what="the run's first turns",
+                    process=stack.worker,
+                    log=stack.logs["worker"],
+                )
+                assert not Run.objects.get(pk=first_id).done, "the run ended before Redis went away"
+                server.kill()
+                time.sleep(DOWN_SECONDS)
+                server.start()
+                restarted = time.time()
+                first = _follow_to_the_end(first_socket, first_id, stack)
+
+            status, health = browser.request("/healthz")
+            assert status == 200, (status, health)
+            second_id = browser.start_run(slug, corpus)  # the web's Celery producer reconnected
+            with RunSocket(_ws(stack, second_id), browser.headers()).open() as second_socket:
+                second = _follow_to_the_end(second_socket, second_id, stack)
+            status, page = browser.request(f"/w/{slug}/runs/{first_id}/")
+            assert status == 200, (status, page[-2000:])
+            assert "Finished" in page
+            assert stack.worker.poll() is None, "the worker died"
+            assert stack.web.poll() is None, "the web died"
+            tails = stack.tails()
+    finally:
+        server.kill()
+
+    # The first run: one attempt, finished, every event stored once, some of them after Redis came back.
+    assert first.status == RunStatus.FINISHED, (first.status_reason, tails)
+    assert first.attempts == 1, tails
+    assert first.result
+    events = _stored_exactly_once(first)
+    kinds = [e.type for e in events]
+    assert "run_requeued" not in kinds
+    assert "run_restarted" not in kinds
+    assert kinds.count("run_started") == kinds.count("run_finished") == 1
+    assert any(e.created_at.timestamp() > restarted for e in events), "the run had ended before Redis came back"
+    # The browser saw every event exactly once, in order, on the socket it had open all along; once the web had
+    # subscribed again, they came live (not from the socket's 5 s database check).
+    assert first_socket.seqs() == list(range(1, first.last_seq + 1)), (first_socket.closes, tails)
+    assert first_socket.opened == 1, first_socket.closes
+    settled = [frame for frame in first_socket.frames if frame.stored > restarted + SETTLE_SECONDS]
+    assert settled, "the run ended too soon after Redis came back"
+    assert _live_share(settled) >= 0.5, ([round(f.lag, 2) for f in settled], tails)
+    assert "Connection to broker lost" in (tmp_path / "worker.log").read_text(), "the worker never noticed"
+
+    # The second run, started through the web after the restart: finished, its events live again.
+    assert second.status == RunStatus.FINISHED, (second.status_reason, tails)
+    assert second.attempts == 1
+    _stored_exactly_once(second)
+    assert second_socket.seqs() == list(range(1, second.last_seq + 1)), (second_socket.closes, tails)
+    assert _live_share(second_socket.frames) >= 0.5, ([round(f.lag, 2) for f in second_socket.frames], tails)
