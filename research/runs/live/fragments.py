@@ -221,13 +221,18 @@ class FragmentCache:
         self._lock = threading.Lock()  # consumers share one event loop, but a renderer may be used anywhere
         self.hits = self.misses = 0
 
-    def get(self, key: tuple[int, int, int, str], make: Callable[[], str]) -> str:
+    def peek(self, key: tuple[int, int, int, str]) -> str | None:
         with self._lock:
             text = self._items.get(key)
             if text is not None:
                 self._items.move_to_end(key)
                 self.hits += 1
-                return text
+            return text
+
+    def get(self, key: tuple[int, int, int, str], make: Callable[[], str]) -> str:
+        text = self.peek(key)
+        if text is not None:
+            return text
         text = make()
         with self._lock:
             self.misses += 1
@@ -242,21 +247,40 @@ SHARED_FRAGMENTS = FragmentCache()
 
 class HtmlRenderer:
     """The ``html`` format: folds each event into its own state, then renders what changed (with ``run_id``,
-    through ``shared``: rendered once a process for every socket of the run)."""
+    through ``shared``: rendered once a process for every socket of the run).
+
+    A socket whose next fragment is already shared does not even fold the event yet: it keeps it, and folds
+    what it kept only when it has to render one itself (folding is deterministic, so later gives the same
+    state). So the sockets that follow another of the same run cost a lookup an event, not a fold."""
+
+    PENDING_MAX = 2_000  # events kept unfolded at most (then folded, so memory stays bounded)
 
     def __init__(self, state: RunState, *, run_id: int | None = None, shared: FragmentCache | None = None) -> None:
         self.state = state
         self.run_id, self.shared = run_id, shared
+        self._pending: list[StoredEvent] = []
 
     def __call__(self, event: StoredEvent) -> str:
-        changes = apply(self.state, event)
-
-        def rendered() -> str:
-            return "".join(fragment for change in changes for fragment in render(change, self.state))
-
         if self.run_id is None or self.shared is None:
-            return rendered()
-        return self.shared.get((self.run_id, event.seq, event.attempt, event.at.isoformat()), rendered)
+            return self._rendered(event)
+        key = (self.run_id, event.seq, event.attempt, event.at.isoformat())
+        text = self.shared.peek(key)
+        if text is None:
+            return self.shared.get(key, lambda: self._rendered(event))
+        self._pending.append(event)
+        if len(self._pending) >= self.PENDING_MAX:
+            self._fold_pending()
+        return text
+
+    def _fold_pending(self) -> None:
+        for kept in self._pending:
+            apply(self.state, kept)
+        self._pending.clear()
+
+    def _rendered(self, event: StoredEvent) -> str:
+        self._fold_pending()
+        changes = apply(self.state, event)
+        return "".join(fragment for change in changes for fragment in render(change, self.state))
 
 
 def as_json(event: StoredEvent) -> str:

@@ -541,3 +541,24 @@ def test_the_fragment_cache_keeps_only_its_size() -> None:
     assert len(shared._items) == min(5, len(events))
     assert renderer("html", list, run_id=3).shared is not None  # type: ignore[attr-defined]
     assert renderer("html", list).shared is None  # type: ignore[attr-defined]
+
+
+def test_a_socket_that_followed_another_renders_on_its_own_when_the_other_is_gone() -> None:
+    """A follower folds what it kept unfolded before rendering its first own fragment: the same text as a
+    socket that rendered everything itself."""
+    from research.runs.live.fragments import FragmentCache
+
+    events = stored(messages())
+    solo = HtmlRenderer(run_state([]))
+    expected = [solo(event) for event in events]
+    shared = FragmentCache()
+    leader, follower = (HtmlRenderer(run_state([]), run_id=5, shared=shared) for _ in range(2))
+    half = len(events) // 2
+    for event in events[:half]:
+        leader(event)
+    followed = [follower(event) for event in events[:half]]
+    assert follower._pending  # it kept them unfolded
+    shared._items.clear()  # the leader's fragments are gone (evicted, or it never rendered the rest)
+    on_its_own = [follower(event) for event in events[half:]]
+    assert followed + on_its_own == expected
+    assert not follower._pending
