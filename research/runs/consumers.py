@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from functools import partial
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.db import DatabaseError
 
 from research.platform.access import GuardedConsumer
 from research.platform.realtime import CLOSE_FORBIDDEN, run_group
 from research.runs import selectors
 from research.runs.journal import StoredEvent
 from research.runs.live.fragments import Renderer, renderer
+
+logger = logging.getLogger(__name__)
 
 
 def _query(scope: dict[str, Any]) -> dict[str, str]:
@@ -39,7 +43,8 @@ class RunConsumer(GuardedConsumer):
     live message that skips ahead (the channel layer dropped some: it delivers at most once) makes the
     socket read the missing ones from the database first: a committed ``seq`` implies all lower ones
     are committed (research/runs/journal.py). Every ``tail_check_seconds`` the socket also compares
-    with the run's latest ``seq``, so a dropped *last* message is caught up too.
+    with the run's latest ``seq``, so a dropped *last* message is caught up too; a check that finds the
+    database away (restarting, a network cut) is simply made again next time.
     ``?format=json`` (default) sends ``{"seq", "type", "payload", "attempt", "at"}``; ``?format=html``
     sends the page's fragments (research/runs/live/fragments.py).
     Access is checked again before sending and on revocations (research/platform/access.py): a member who
@@ -124,13 +129,30 @@ class RunConsumer(GuardedConsumer):
         assert self.run_id is not None
         while True:
             await asyncio.sleep(self.tail_check_seconds)
-            if not await self.may_send():
-                return  # access ended while nothing was sent: closed within the re-check bound
-            latest, ended = await database_sync_to_async(selectors.run_progress)(run_id=self.run_id)
-            if latest > self.last_seq:
-                await self.catch_up()
-            elif ended:
-                return
+            try:
+                if not await self._check():
+                    return
+            except DatabaseError as error:
+                # The database is away (restarting, a network cut): the socket stays open and checks again next
+                # time. Without this the watcher would end on the error, leaving the socket without its check
+                # for the rest of its life and its disconnect failing on the error (never leaving its groups).
+                logger.warning(
+                    "run %s socket: database check failed, again in %.0fs: %s",
+                    self.run_id,
+                    self.tail_check_seconds,
+                    error,
+                )
+
+    async def _check(self) -> bool:
+        """One check of the watcher: catch up with the stored events; False once there is nothing left to watch."""
+        assert self.run_id is not None
+        if not await self.may_send():
+            return False  # access ended while nothing was sent: closed within the re-check bound
+        latest, ended = await database_sync_to_async(selectors.run_progress)(run_id=self.run_id)
+        if latest > self.last_seq:
+            await self.catch_up()
+            return True
+        return not ended
 
 
 def _may_read(run_id: int, user_id: int) -> bool:

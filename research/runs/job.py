@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from django.conf import settings
+from django.db import connection
 
 from research.corpora.selectors import corpus_find
 from research.harness.budget import BudgetConfig
@@ -124,6 +125,14 @@ def run_harness(
         cancel_reason=cancel_reason,
         web=web,
     )
+    # This thread does not use the database while the harness runs (minutes, or hours: the sink's writer thread
+    # stores the events), but its connection would stay open, idle, all that time, and the writes after the run
+    # (its report, how it ended) would go to it even if the database dropped it meanwhile (restarted, or a
+    # network cut: "the connection is closed", and the run would stay running until its lease ran out). Let it
+    # go now; those writes open a fresh one (tests/integration/test_database_outage.py). Never inside a
+    # transaction (a caller's: closing would roll it back), which a worker never is in here.
+    if not connection.in_atomic_block:
+        connection.close()
     return asyncio.run(job)
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connection, connections
+from django.db import OperationalError, connection, connections
 from django.db.models import Q
 from django.test import Client
 
@@ -183,6 +183,26 @@ async def test_a_dropped_last_message_is_caught_up_by_the_tail_check(  # type: i
     await sync_to_async(_store)(run, 2)  # stored, never published
     assert await _seqs(communicator, 2) == [1, 2]
     await communicator.disconnect()
+
+
+async def test_a_tail_check_that_finds_the_database_away_checks_again(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, login, monkeypatch
+) -> None:
+    monkeypatch.setattr(consumers.RunConsumer, "tail_check_seconds", 0.1)
+    progress, away = selectors.run_progress, iter(range(3))  # the first three checks find the database away
+
+    def check(**kwargs: Any) -> tuple[int, bool]:
+        if next(away, None) is not None:
+            raise OperationalError("connection failed: server closed the connection unexpectedly")
+        return progress(**kwargs)
+
+    monkeypatch.setattr(selectors, "run_progress", check)
+    run, ada, _ = await _setup(make_user, make_workspace, login)
+    communicator = await _open(run, ada)
+    await sync_to_async(_store)(run, 2)  # stored, never published: only the tail check delivers them
+    assert await _seqs(communicator, 2) == [1, 2]
+    assert next(away, None) is None
+    await communicator.disconnect()  # the watcher is still alive: its disconnect does not fail
 
 
 async def test_the_html_format_sends_fragments_for_the_page(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]

@@ -7,8 +7,10 @@ import time
 from collections.abc import Sequence
 
 import pytest
+from django.db import connections
 
 from research.harness.messages import Message, ModelTurn, ToolSpec
+from research.harness.run import run_research
 from research.inference.scripted import ScriptedBackend, call, turn
 from research.models import Run, RunEvent, RunStatus
 from research.protocol.events import from_dict
@@ -61,6 +63,24 @@ def test_a_second_execution_of_a_finished_run_does_nothing(corpus, start_run) ->
     count = RunEvent.objects.filter(run=run).count()
     assert run_execute(run_id=run.pk) == "skipped"
     assert RunEvent.objects.filter(run=run).count() == count
+
+
+def test_the_runs_thread_holds_no_database_connection_while_the_harness_runs(  # type: ignore[no-untyped-def]
+    corpus, start_run, monkeypatch
+) -> None:
+    """Its writes after the run (the report, how it ended) open a fresh connection, not one that the database may
+    have dropped meanwhile (tests/integration/test_database_outage.py)."""
+    thread = connections["default"]  # this thread's, which runs the run (the harness's loop sees its own)
+    held: list[bool] = []
+
+    async def observed(**kwargs):  # type: ignore[no-untyped-def]
+        held.append(thread.connection is not None)
+        return await run_research(**kwargs)
+
+    monkeypatch.setattr(job, "run_research", observed)
+    run = start_run([corpus], rollouts=1)
+    assert run_execute(run_id=run.pk) == "finished"
+    assert held == [False]
 
 
 def test_two_deliveries_at_once_run_it_once(corpus, start_run) -> None:  # type: ignore[no-untyped-def]
