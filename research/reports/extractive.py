@@ -190,17 +190,38 @@ def _about_subject(subject: str, text: str, title: str, previous: str) -> bool:
     return not opens_with_it or not previous or names_company(subject, previous)
 
 
-def expected_kind(question: str, candidate: Candidate) -> bool:
-    """Whether the sentence holds what the question asks for: a date for "when", a number for "how many",
-    a name the question does not already hold for "who", "where" and "which"."""
-    asked = question.casefold().lstrip()
-    if asked.startswith("when") or "what year" in asked or "which year" in asked:
-        return _DATE.search(candidate.text) is not None
+# Where a question asks something: its start, a sentence's start ("Tavelnor is hiring ... Whose product ...?")
+# or a coordinated clause's ("..., how many, and who leads ..."), not a relative "which"/"who's" inside a clause.
+_ASK = re.compile(
+    r"(?:^|[.?!]\s+|,\s*and\s+|;\s*|\band\s+)"  # the question's start, a sentence's, a coordinated clause's
+    r"(who|whom|whose|where|which(?! year)|when|how many|how much)\b(?!')"
+)
+
+
+def asked_kinds(question: str) -> set[str]:
+    """What the question asks for, each of its asks: "date", "number", "name" (a compound question asks
+    several: "What does X charge ..., and who leads its engineering?" asks a name too)."""
+    asked = question.casefold().strip()
+    kinds = set()
+    if "what year" in asked or "which year" in asked:
+        kinds.add("date")
     if "how many" in asked or "how much" in asked:
-        return any(char.isdigit() for char in candidate.text)
-    if asked.startswith(("who", "where", "which")):
-        return bool(names(candidate.text) - names(question))
-    return False
+        kinds.add("number")
+    for found in _ASK.finditer(asked):
+        word = found.group(1)
+        kinds.add("date" if word == "when" else "number" if word.startswith("how") else "name")
+    return kinds
+
+
+def expected_kind(question: str, candidate: Candidate) -> bool:
+    """Whether the sentence holds something the question asks for (``asked_kinds``): a date for "when", a
+    number for "how many", a name the question does not already hold for "who", "where" and "which"."""
+    kinds = asked_kinds(question)
+    return (
+        ("date" in kinds and _DATE.search(candidate.text) is not None)
+        or ("number" in kinds and any(char.isdigit() for char in candidate.text))
+        or ("name" in kinds and bool(names(candidate.text) - names(question)))
+    )
 
 
 def bridge_names(question: str, chosen: Sequence[Candidate]) -> set[str]:

@@ -153,3 +153,30 @@ def test_a_questions_answer_holds_sentences_not_field_lists_or_a_title_run_into_
     assert [claim.text for claim in draft.claims] == [
         "Halvorix announced general availability of Halvorix Serverless on 10 June."
     ]
+
+
+def test_every_ask_of_a_compound_question_is_read() -> None:
+    from research.reports.extractive import asked_kinds
+
+    assert asked_kinds("What does Halvorix charge for its Standard plan, and who leads its engineering?") == {"name"}
+    assert asked_kinds("Which competitor logged the most postings, how many, and who leads it?") == {"name", "number"}
+    assert asked_kinds("Tavelnor is hiring for Lantern. Whose product does Lantern build on?") == {"name"}
+    assert asked_kinds("When was the singer born?") == {"date"}
+    assert asked_kinds("Which year did the band form?") == {"date"}
+    assert asked_kinds("What album did the singer who's known for her voice release?") == set()
+    assert asked_kinds("What is the capital of the country, which borders Spain?") == set()  # a relative "which"
+    assert asked_kinds("What does Acme sell?") == set()
+
+
+def test_the_second_ask_of_a_compound_question_earns_its_kind() -> None:
+    pricing = evidence("price#0", "Halvorix charges 49 dollars a month for its Standard plan.", title="Pricing")
+    press = evidence(
+        "press#0",
+        "Halvorix will grow its engineering organisation by a third, with new engineering roles in storage. "
+        "Halvorix said that Dana Okonkwo joined the company to run engineering.",
+        title="Newsroom",
+    )
+    question = "What does Halvorix charge for its Standard plan, and who leads its engineering?"
+    draft = ExtractiveWriter().write(Brief(focus=question, evidence=(pricing, press), max_claims=2))
+    texts = [claim.text for claim in draft.claims]
+    assert "Halvorix said that Dana Okonkwo joined the company to run engineering." in texts
