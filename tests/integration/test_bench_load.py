@@ -18,10 +18,8 @@ def test_the_command_runs_each_level_and_accounts_for_every_event(
     bench_command_env: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = bench_command_env / "load.json"
-    call_command(
-        "bench_load", "--runs", "1,2", "--viewers", "1,2", "--model-delay", "0.05", "--max-turns", "4",
-        "--json", str(path),
-    )  # fmt: skip
+    levels = ["--runs", "1,2", "--viewers", "1,2"]
+    call_command("bench_load", *levels, "--model-delay", "0.05", "--max-turns", "4", "--json", str(path))
     figures = json.loads(path.read_text())
     levels = figures["levels"]
     assert [(level["runs"], level["viewers_per_run"]) for level in levels] == [(1, 1), (1, 2), (2, 1), (2, 2)]
