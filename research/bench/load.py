@@ -185,9 +185,9 @@ def summarise_level(
         (run_id, seq): at.timestamp()
         for run_id, seq, at in RunEvent.objects.filter(run_id__in=run_ids).values_list("run_id", "seq", "created_at")
     }
-    stored = dict.fromkeys(run_ids, 0)
-    for run_id, _ in stored_at:
-        stored[run_id] += 1
+    stored: dict[int, set[int]] = {run_id: set() for run_id in run_ids}
+    for run_id, seq in stored_at:
+        stored[run_id].add(seq)
     statuses = dict(Run.objects.filter(pk__in=run_ids).values_list("pk", "status"))
     all_latencies: list[float] = []
     per_viewer_p95: list[float] = []
@@ -202,9 +202,9 @@ def summarise_level(
         if latencies:
             per_viewer_p95.append(_quantile(latencies, 95))
         unique = {seq for seq, _ in viewer.frames}
-        lost += stored[viewer.run_id] - len(unique & {seq for run_id, seq in stored_at if run_id == viewer.run_id})
+        lost += len(stored[viewer.run_id] - unique)
         duplicated += len(viewer.frames) - len(unique)
-    events = sum(stored.values())
+    events = len(stored_at)
     cpu_total = sum(value for name, value in cpu.items() if name != "clients")
     return {
         "runs": len(run_ids),

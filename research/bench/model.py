@@ -18,7 +18,7 @@ DELAY_VARIABLE = "BENCH_MODEL_DELAY_S"  # read by ``install`` in a worker starte
 def model_latency(seconds: float) -> Iterator[None]:
     """Every heuristic model call takes ``seconds`` longer while inside."""
     original = HeuristicBackend.complete
-    _slow_down(seconds)
+    slow_down(seconds)
     try:
         yield
     finally:
@@ -28,10 +28,11 @@ def model_latency(seconds: float) -> Iterator[None]:
 def install() -> None:
     """A worker warm-up (``WORKER_WARMUP=...,research.bench.model.install``): every heuristic model call in this
     process takes ``BENCH_MODEL_DELAY_S`` seconds longer, for good."""
-    _slow_down(float(os.environ.get(DELAY_VARIABLE, "0")))
+    slow_down(float(os.environ.get(DELAY_VARIABLE, "0")))
 
 
-def _slow_down(seconds: float) -> None:
+def slow_down(seconds: float) -> None:
+    """Every heuristic model call in this process takes ``seconds`` longer from now on."""
     original = HeuristicBackend.complete
 
     async def slow(self: HeuristicBackend, messages: Sequence[Any], tools: Sequence[Any], **kwargs: Any) -> Any:

@@ -27,14 +27,14 @@ import pytest
 from django.db import connection
 
 from research.corpora import services
-from research.models import Membership, Run, RunEvent, RunStatus
+from research.models import Membership, Run, RunStatus
 from research.platform.database_down import MESSAGE
 from research.runs.consumers import RunConsumer
 from tests.research.runs.conftest import FILES
 from tests.support import processes
 from tests.support.corpora import ingest_with_worker
 from tests.support.tcp_proxy import TcpProxy, tcp_proxy
-from tests.support.web_client import Browser, RunSocket
+from tests.support.web_client import Browser, RunSocket, follow_to_the_end, run_socket_url, stored_exactly_once
 
 pytestmark = [
     pytest.mark.services,
@@ -76,23 +76,6 @@ def _assert_unavailable(browser: Browser, page: str, data: str) -> None:
     assert status == 503, (status, text[-2000:])
     assert headers["Content-Type"] == "application/json"
     assert json.loads(text) == {"error": MESSAGE}
-
-
-def _follow_to_the_end(socket: RunSocket, run_id: int, stack: processes.WebAndWorker) -> Run:
-    """Wait until the run has ended and its socket has received its last event (bounded)."""
-    ended = lambda: Run.objects.get(pk=run_id).done  # noqa: E731
-    processes.wait_for(ended, timeout=120, what=f"run {run_id}", process=stack.worker, log=stack.logs["worker"])
-    run = Run.objects.get(pk=run_id)
-    # Bounded by the socket's database check (5 s) should a last live message have been lost.
-    received = lambda: max(socket.seqs(), default=0) >= run.last_seq  # noqa: E731
-    processes.wait_for(received, timeout=20, what=f"run {run_id}'s last event", log=stack.logs["web"])
-    return run
-
-
-def _stored_once(run: Run) -> list[RunEvent]:
-    events = list(RunEvent.objects.filter(run=run).order_by("seq"))
-    assert [e.seq for e in events] == list(range(1, run.last_seq + 1)), "stored events have gaps or repeats"
-    return events
 
 
 def _outage(proxy: TcpProxy, browser: Browser, run_id: int, slug: str, *, at: float) -> tuple[float, int]:
@@ -139,7 +122,7 @@ def test_a_run_survives_a_database_outage_and_pages_answer_503_meanwhile(  # typ
             assert proxy.accepted > 0, "the web and the worker do not go through the proxy"
 
             first_id = browser.start_run(slug, corpus)
-            ws = stack.base.replace("http://", "ws://") + f"/ws/runs/{first_id}/"
+            ws = run_socket_url(stack, first_id)
             with RunSocket(ws, browser.headers()).open() as first_socket:
                 processes.wait_for(lambda: first_socket.opened == 1, timeout=30, what="the run socket")
                 opened = time.monotonic()
@@ -152,7 +135,7 @@ def test_a_run_survives_a_database_outage_and_pages_answer_503_meanwhile(  # typ
                 )
                 at = opened + SOCKET_CHECK - DOWN_SECONDS / 2
                 restored, stored_while_cut = _outage(proxy, browser, first_id, slug, at=at)
-                first = _follow_to_the_end(first_socket, first_id, stack)
+                first = follow_to_the_end(first_socket, first_id, stack)
 
             status, _, page = _get(browser, f"/w/{slug}/runs/{first_id}/")
             assert status == 200, (status, page[-2000:])
@@ -161,9 +144,9 @@ def test_a_run_survives_a_database_outage_and_pages_answer_503_meanwhile(  # typ
             assert status == 200, (status, data[-2000:])
 
             second_id = browser.start_run(slug, corpus)
-            ws = stack.base.replace("http://", "ws://") + f"/ws/runs/{second_id}/"
+            ws = run_socket_url(stack, second_id)
             with RunSocket(ws, browser.headers()).open() as second_socket:
-                second = _follow_to_the_end(second_socket, second_id, stack)
+                second = follow_to_the_end(second_socket, second_id, stack)
             assert stack.worker.poll() is None, "the worker died"
             assert stack.web.poll() is None, "the web died"
             tails = stack.tails()
@@ -174,7 +157,7 @@ def test_a_run_survives_a_database_outage_and_pages_answer_503_meanwhile(  # typ
     assert first.status == RunStatus.FINISHED, (first.status_reason, tails)
     assert first.attempts == 1, tails
     assert first.result
-    events = _stored_once(first)
+    events = stored_exactly_once(first)
     kinds = [e.type for e in events]
     assert "run_requeued" not in kinds
     assert "run_restarted" not in kinds
@@ -194,5 +177,5 @@ def test_a_run_survives_a_database_outage_and_pages_answer_503_meanwhile(  # typ
     # The second run, started after the outage, on the same worker.
     assert second.status == RunStatus.FINISHED, (second.status_reason, tails)
     assert second.attempts == 1
-    _stored_once(second)
+    stored_exactly_once(second)
     assert second_socket.seqs() == list(range(1, second.last_seq + 1)), (second_socket.closes, tails)

@@ -25,11 +25,11 @@ import redis
 
 from context1_web.embedded_redis import redis_server_binary
 from research.corpora import services
-from research.models import Membership, Run, RunEvent, RunStatus
+from research.models import Membership, Run, RunStatus
 from tests.research.runs.conftest import FILES
 from tests.support import processes
-from tests.support.corpora import corpus_indexed
-from tests.support.web_client import Browser, Frame, RunSocket
+from tests.support.corpora import wait_indexed
+from tests.support.web_client import Browser, Frame, RunSocket, follow_to_the_end, run_socket_url, stored_exactly_once
 
 pytestmark = pytest.mark.services
 
@@ -86,36 +86,6 @@ class RedisServer:
             client.close()
 
 
-def _ws(stack: processes.WebAndWorker, run_id: int) -> str:
-    return stack.base.replace("http://", "ws://") + f"/ws/runs/{run_id}/"
-
-
-def _follow_to_the_end(socket: RunSocket, run_id: int, stack: processes.WebAndWorker) -> Run:
-    """Wait until the run has ended and the socket has received its last event (bounded)."""
-    processes.wait_for(
-        lambda: Run.objects.get(pk=run_id).done,
-        timeout=120,
-        what=f"run {run_id}",
-        process=stack.worker,
-        log=stack.logs["worker"],
-    )
-    run = Run.objects.get(pk=run_id)
-    # Bounded by the socket's database check (5 s) should the last live messages have been lost.
-    processes.wait_for(
-        lambda: max(socket.seqs(), default=0) >= run.last_seq,
-        timeout=20,
-        what=f"run {run_id}'s last event",
-        log=stack.logs["web"],
-    )
-    return run
-
-
-def _stored_exactly_once(run: Run) -> list[RunEvent]:
-    events = list(RunEvent.objects.filter(run=run).order_by("seq"))
-    assert [e.seq for e in events] == list(range(1, run.last_seq + 1)), "stored events have gaps or repeats"
-    return events
-
-
 def _live_share(frames: list[Frame]) -> float:
     """The share of ``frames`` that came within LIVE_WITHIN_SECONDS of being stored."""
     assert frames
@@ -143,17 +113,11 @@ def test_a_run_survives_redis_restarting_empty_and_the_stack_recovers_by_itself(
         with processes.web_and_worker(env, tmp_path, ready=SLOW_MODEL_READY) as stack:
             browser = Browser(stack.base, login(ada).cookies["sessionid"].value)
             browser.upload(slug, corpus, FILES)
-            processes.wait_for(
-                lambda: corpus_indexed(corpus, len(FILES)),
-                timeout=120,
-                what="ingestion",
-                process=stack.worker,
-                log=stack.logs["worker"],
-            )
+            wait_indexed(corpus, len(FILES), stack)
             assert server.keys(env["REDIS_KEY_PREFIX"]), "the web and the worker do not use the test's Redis"
 
             first_id = browser.start_run(slug, corpus)
-            with RunSocket(_ws(stack, first_id), browser.headers()).open() as first_socket:
+            with RunSocket(run_socket_url(stack, first_id), browser.headers()).open() as first_socket:
                 processes.wait_for(
                     lambda: first_socket.count("turn_started") >= 3,
                     timeout=60,
@@ -166,13 +130,13 @@ def test_a_run_survives_redis_restarting_empty_and_the_stack_recovers_by_itself(
                 time.sleep(DOWN_SECONDS)
                 server.start()
                 restarted = time.time()
-                first = _follow_to_the_end(first_socket, first_id, stack)
+                first = follow_to_the_end(first_socket, first_id, stack)
 
             status, health = browser.request("/healthz")
             assert status == 200, (status, health)
             second_id = browser.start_run(slug, corpus)  # the web's Celery producer reconnected
-            with RunSocket(_ws(stack, second_id), browser.headers()).open() as second_socket:
-                second = _follow_to_the_end(second_socket, second_id, stack)
+            with RunSocket(run_socket_url(stack, second_id), browser.headers()).open() as second_socket:
+                second = follow_to_the_end(second_socket, second_id, stack)
             status, page = browser.request(f"/w/{slug}/runs/{first_id}/")
             assert status == 200, (status, page[-2000:])
             assert "Finished" in page
@@ -186,7 +150,7 @@ def test_a_run_survives_redis_restarting_empty_and_the_stack_recovers_by_itself(
     assert first.status == RunStatus.FINISHED, (first.status_reason, tails)
     assert first.attempts == 1, tails
     assert first.result
-    events = _stored_exactly_once(first)
+    events = stored_exactly_once(first)
     kinds = [e.type for e in events]
     assert "run_requeued" not in kinds
     assert "run_restarted" not in kinds
@@ -204,6 +168,6 @@ def test_a_run_survives_redis_restarting_empty_and_the_stack_recovers_by_itself(
     # The second run, started through the web after the restart: finished, its events live again.
     assert second.status == RunStatus.FINISHED, (second.status_reason, tails)
     assert second.attempts == 1
-    _stored_exactly_once(second)
+    stored_exactly_once(second)
     assert second_socket.seqs() == list(range(1, second.last_seq + 1)), (second_socket.closes, tails)
     assert _live_share(second_socket.frames) >= 0.5, ([round(f.lag, 2) for f in second_socket.frames], tails)

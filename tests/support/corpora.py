@@ -20,8 +20,13 @@ def ingest_with_worker(
 ) -> None:
     """Upload ``files`` into ``corpus`` and wait until the running worker has indexed them all."""
     services.upload_create(actor=owner, corpus=corpus, files=[services.IncomingFile(n, [d]) for n, d in files.items()])
+    wait_indexed(corpus, len(files), stack)
+
+
+def wait_indexed(corpus: Corpus, count: int, stack: processes.WebAndWorker) -> None:
+    """Wait until the running worker has indexed ``count`` uploaded files of ``corpus`` (bounded)."""
     processes.wait_for(
-        lambda: corpus_indexed(corpus, len(files)),
+        lambda: corpus_indexed(corpus, count),
         timeout=180,
         what="ingestion",
         process=stack.worker,

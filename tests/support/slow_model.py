@@ -4,24 +4,16 @@ cancel a run while it is in the middle."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-from collections.abc import Sequence
 from typing import Any
 
 DELAY_SECONDS = 1.0
 
 
 def install() -> None:
-    from research.inference.heuristic import HeuristicBackend
+    from research.bench.model import slow_down
 
-    original = HeuristicBackend.complete
-
-    async def slow(self: HeuristicBackend, messages: Sequence[Any], tools: Sequence[Any], **kwargs: Any) -> Any:
-        await asyncio.sleep(float(os.environ.get("SLOW_MODEL_SECONDS", DELAY_SECONDS)))
-        return await original(self, messages, tools, **kwargs)
-
-    HeuristicBackend.complete = slow  # type: ignore[method-assign]
+    slow_down(float(os.environ.get("SLOW_MODEL_SECONDS", DELAY_SECONDS)))
 
 
 def install_slow_embedding() -> None:

@@ -20,8 +20,9 @@ from typing import Any
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from research.models import Corpus
+from research.models import Corpus, Run, RunEvent
 from tests.research.runs.conftest import QUESTION
+from tests.support import processes
 
 
 @dataclass(frozen=True)
@@ -147,3 +148,25 @@ class RunSocket:
         finally:
             self._stop.set()
             self._thread.join(timeout=10)
+
+
+def run_socket_url(stack: processes.WebAndWorker, run_id: int) -> str:
+    return stack.base.replace("http://", "ws://") + f"/ws/runs/{run_id}/"
+
+
+def follow_to_the_end(socket: RunSocket, run_id: int, stack: processes.WebAndWorker) -> Run:
+    """Wait until the run has ended and its socket has received its last event (bounded)."""
+    ended = lambda: Run.objects.get(pk=run_id).done  # noqa: E731
+    processes.wait_for(ended, timeout=120, what=f"run {run_id}", process=stack.worker, log=stack.logs["worker"])
+    run = Run.objects.get(pk=run_id)
+    # Bounded by the socket's database check (5 s) should a last live message have been lost.
+    received = lambda: max(socket.seqs(), default=0) >= run.last_seq  # noqa: E731
+    processes.wait_for(received, timeout=20, what=f"run {run_id}'s last event", log=stack.logs["web"])
+    return run
+
+
+def stored_exactly_once(run: Run) -> list[RunEvent]:
+    """The run's stored events, asserted numbered 1..last_seq without gaps or repeats."""
+    events = list(RunEvent.objects.filter(run=run).order_by("seq"))
+    assert [e.seq for e in events] == list(range(1, run.last_seq + 1)), "stored events have gaps or repeats"
+    return events

@@ -229,11 +229,7 @@ class FragmentCache:
                 self.hits += 1
             return text
 
-    def get(self, key: tuple[int, int, int, str], make: Callable[[], str]) -> str:
-        text = self.peek(key)
-        if text is not None:
-            return text
-        text = make()
+    def put(self, key: tuple[int, int, int, str], text: str) -> str:
         with self._lock:
             self.misses += 1
             self._items[key] = text
@@ -266,7 +262,7 @@ class HtmlRenderer:
         key = (self.run_id, event.seq, event.attempt, event.at.isoformat())
         text = self.shared.peek(key)
         if text is None:
-            return self.shared.get(key, lambda: self._rendered(event))
+            return self.shared.put(key, self._rendered(event))
         self._pending.append(event)
         if len(self._pending) >= self.PENDING_MAX:
             self._fold_pending()
