@@ -71,7 +71,7 @@ COMPETITOR_FACETS = (
         "Funding and finances",
         "What funding or financial results has {company} reported (raised, round, Series, investors, valuation,"
         " revenue, profit, closed)?",
-        "acquisition acquire paid million billion cash stock earnings fiscal financial IPO",
+        "acquisition acquire paid million billion cash stock earnings fiscal financial IPO backed venture",
     ),
     Facet(
         "leadership",

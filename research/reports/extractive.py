@@ -27,13 +27,17 @@ from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
 from research.reports.citations import Evidence
-from research.reports.text import about, fold, names, names_company, sentences
+from research.reports.text import about, fold, names, names_company, published_by, sentences
 from research.reports.writers import Brief, Draft, WriterSettings
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
 
 MIN_CHARS, MAX_CHARS = 25, 600  # shorter sentences say too little alone; longer ones are rarely sentences
 PER_DOCUMENT = 2
+# A sentence that fits a second facet at least SECOND_HOME as well as its best is placed in both ("backed by venture
+# investors and serves customers in 60 countries" is funding and customers); a facet prefers the sentences that
+# are its own: a candidate's score times the share of its facet words that are this facet's, to the PURITY.
+SECOND_HOME, PURITY = 0.75, 0.5
 DUPLICATE_RATIO = 90.0  # rapidfuzz token_set_ratio at which two sentences say the same
 WEIGHTS_WITH_MEANING = (0.45, 0.35, 0.20)  # meaning, words, ranking prior
 WEIGHTS_WORDS_ONLY = (0.0, 0.70, 0.30)
@@ -175,16 +179,19 @@ def about_subject(subject: str, candidate: Candidate) -> bool:
     """Whether a sentence is a statement about the report's company (``research.reports.text.about``). Two
     more rules than the citation check's: a sentence opening with "It" must follow one that names the company
     (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only when it
-    opens with the company's name ("Stellique released 3.0, which narrows one of our differences"): elsewhere
-    "we" is the document's author, a team's notes on a competitor as often as the company itself."""
-    return _about_subject(subject, candidate.text, candidate.evidence.title, candidate.previous)
+    opens with the company's name ("Stellique released 3.0, which narrows one of our differences") or when the
+    company published the document (``published_by``: its own release, careers page or site): elsewhere "we" is
+    the document's author, a team's notes on a competitor as often as the company itself."""
+    evidence = candidate.evidence
+    return _about_subject(subject, candidate.text, evidence.title, evidence.source, candidate.previous)
 
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
-def _about_subject(subject: str, text: str, title: str, previous: str) -> bool:
+def _about_subject(subject: str, text: str, title: str, source: str, previous: str) -> bool:
     if not statement(text) or not about(subject, text, [title]):
         return False
-    if _FIRST_PERSON.search(text) and not f"{fold(text)} ".startswith(f"{fold(subject)} "):
+    speaks = f"{fold(text)} ".startswith(f"{fold(subject)} ") or published_by(subject, source)
+    if _FIRST_PERSON.search(text) and not speaks:
         return False
     opens_with_it = not names_company(subject, text)
     return not opens_with_it or not previous or names_company(subject, previous)
@@ -345,9 +352,10 @@ def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
 
 def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> list[list[Candidate]]:
     """A report's facets at once: every sentence about the subject in the facets' evidence is scored for each
-    facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score); each facet
-    then takes its best placed sentences, near-duplicates (in any facet) and a document's beyond
-    ``PER_DOCUMENT`` skipped."""
+    facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score), and also in
+    the next one when that fits at least ``SECOND_HOME`` as well; each facet then takes its placed sentences
+    best first, a sentence's score weighed by how much of its facet words are this facet's (``PURITY``),
+    near-duplicates (of another sentence, in any facet) and a document's beyond ``PER_DOCUMENT`` skipped."""
     scores: list[dict[str, Candidate]] = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.subject)  # decided before the costly scoring
@@ -356,21 +364,48 @@ def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> lis
         for candidate in ranked:
             scores[-1].setdefault(candidate.text, candidate)
     vocabularies = [set(tokenize([topic(brief)])[0]) for brief in briefs]
-    home: list[list[Candidate]] = [[] for _ in briefs]
-    for text in dict.fromkeys(text for by_text in scores for text in by_text):
-        held = facet_fits(text, vocabularies)
-        fits = [(held[index], by_text[text].score, -index) for index, by_text in enumerate(scores) if text in by_text]
-        index = -max(fits)[2]
-        home[index].append(scores[index][text])
+    held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
+    return _picked(briefs, _homes(scores, held), held)
+
+
+def _homes(scores: Sequence[dict[str, Candidate]], held: dict[str, list[float]]) -> list[list[Candidate]]:
+    """Each facet's placed sentences: a sentence in the facet it fits best (ties: the better score, then the
+    earlier facet), and in the next best when that fits at least ``SECOND_HOME`` as well."""
+    home: list[list[Candidate]] = [[] for _ in scores]
+    for text, fit in held.items():
+        fits = sorted(
+            ((fit[index], -by_text[text].score, index) for index, by_text in enumerate(scores) if text in by_text),
+            key=lambda item: (-item[0], item[1], item[2]),
+        )
+        (best, _, first), *rest = fits
+        home[first].append(scores[first][text])
+        if rest and rest[0][0] > 0 and rest[0][0] >= SECOND_HOME * best:
+            home[rest[0][2]].append(scores[rest[0][2]][text])
+    return home
+
+
+def _picked(
+    briefs: Sequence[Brief], home: Sequence[list[Candidate]], held: dict[str, list[float]]
+) -> list[list[Candidate]]:
+    """Each facet's best placed sentences, a sentence's score weighed by the share of its facet words that are
+    this facet's (to the ``PURITY``), near-duplicates of another sentence (in any facet) and a document's beyond
+    ``PER_DOCUMENT`` skipped."""
+
+    def own(candidate: Candidate, index: int) -> float:
+        fits = held[candidate.text]
+        share = fits[index] / sum(fits) if sum(fits) else 1.0
+        return float(candidate.score * share**PURITY)
+
     chosen: list[Candidate] = []
     result: list[list[Candidate]] = []
-    for brief, pool in zip(briefs, home, strict=True):
+    for index, (brief, pool) in enumerate(zip(briefs, home, strict=True)):
         per_document: Counter[str] = Counter()
         picked: list[Candidate] = []
-        for candidate in sorted(pool, key=lambda c: -c.score):
+        for candidate in sorted(pool, key=lambda c: -own(c, index)):
             if len(picked) == brief.max_claims:
                 break
-            if _allowed(candidate, chosen, per_document):
+            # the same sentence in its second facet is meant; any other near-duplicate is not
+            if _allowed(candidate, [c for c in chosen if c.text != candidate.text], per_document):
                 picked.append(candidate)
                 chosen.append(candidate)
                 per_document[candidate.evidence.doc_id] += 1

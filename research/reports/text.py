@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from pathlib import PurePosixPath
+from urllib.parse import urlsplit
 
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
 # A sentence ends at . ! ? (then a space and an upper-case letter, a digit or a quote) or at a blank line.
@@ -129,6 +131,20 @@ def names_company(company: str, text: str) -> bool:
     it ("Halvorix Labs") still counts: telling a product from another company needs more than text."""
     folded = fold(company)
     return bool(folded) and f" {folded} " in f" {fold(text)} "
+
+
+def published_by(company: str, source: str) -> bool:
+    """Whether a document's source names ``company`` as its publisher: the file's name or the web page's host
+    opens with the company's name ("halvorix-press-serverless-ga.html", "https://www.halvorix.com/careers"), as
+    a company's own pages and releases are named. Its "we" is then the company."""
+    name = fold(company)
+    if not name:
+        return False
+    parts = urlsplit(source)
+    web = parts.scheme in ("http", "https")
+    where = (parts.hostname or "") if web else PurePosixPath(source.replace("\\", "/")).name
+    where = fold(where.removeprefix("www.").replace("_", " "))
+    return f"{where} ".startswith(f"{name} ")
 
 
 def about(company: str, text: str, titles: Sequence[str]) -> bool:

@@ -13,8 +13,13 @@ def _forbid_real_model_requests(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(network_guard, "ALLOW_NETWORK", False)
 
 
-def evidence(chunk_id: str, text: str, *, title: str = "", date: str | None = None) -> Evidence:
+def evidence(chunk_id: str, text: str, *, title: str = "", date: str | None = None, source: str = "") -> Evidence:
     doc_id = chunk_id.split("#", maxsplit=1)[0]
     return Evidence(
-        chunk_id=chunk_id, doc_id=doc_id, title=title or doc_id, source=f"{doc_id}.txt", text=text, date=date
+        chunk_id=chunk_id,
+        doc_id=doc_id,
+        title=title or doc_id,
+        source=source or f"{doc_id}.txt",
+        text=text,
+        date=date,
     )

@@ -111,3 +111,27 @@ def test_a_writer_without_write_facets_has_its_claims_placed_in_one_facet_each()
     report = company_report("competitor", "Halvorix", facets, proposing)
     sections = {s.facet: len(s.claims) for s in report.sections}
     assert sections == {"pricing": 1, "news": 0}  # both proposed it; it holds pricing's words
+
+
+def test_a_sentence_that_fits_two_facets_nearly_as_well_is_stated_in_both() -> None:
+    funding, customers = FACETS[2], FACETS[4]
+    found = (
+        evidence(
+            "about#0",
+            "Halvorix is backed by venture investors and serves customers in more than 60 countries. "
+            "Halvorix raised a $60 million Series C in 2025.",
+            title="About Halvorix",
+        ),
+    )
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(funding, found), FacetEvidence(customers, ())],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    both = "Halvorix is backed by venture investors and serves customers in more than 60 countries."
+    assert both in sections["funding"]
+    assert both in sections["customers"]
+    assert sections["funding"][0] == "Halvorix raised a $60 million Series C in 2025."
+    assert "Halvorix raised a $60 million Series C in 2025." not in sections["customers"]

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from research.reports.answer import NO_EVIDENCE, answer_report
 from research.reports.extractive import ExtractiveWriter, candidates, word_scores
+from research.reports.text import published_by
 from research.reports.writers import Brief
 from research.retrieval.embedders.hashing import HashingEmbedder
 from tests.research.reports.conftest import evidence
@@ -112,6 +113,35 @@ def test_a_subject_sentence_in_the_first_person_counts_only_when_it_opens_with_t
     brief = Brief(focus="prices", evidence=(notes, fact), subject="Halvorix")
     texts = [c.text for c in ExtractiveWriter().write(brief).claims]
     assert texts == ["Halvorix cut its prices by a third, which hurts our renewals."]
+
+
+def test_a_first_person_sentence_counts_in_a_document_the_subject_published() -> None:
+    careers = evidence(
+        "c#0",
+        "Project Halyard is our program to rebuild the storage layer under every Halvorix index.",
+        title="Staff Engineer, Storage",
+        source="halvorix-careers-staff-engineer.html",
+    )
+    battlecard = evidence(
+        "b#0",
+        "Our storage layer is cheaper than the Halvorix storage layer.",
+        title="Battlecard: Halvorix",
+        source="battlecard-halvorix-2026.md",
+    )
+    brief = Brief(focus="storage layer", evidence=(careers, battlecard), subject="Halvorix")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == ["Project Halyard is our program to rebuild the storage layer under every Halvorix index."]
+
+
+def test_published_by_reads_the_file_name_or_the_web_host() -> None:
+    assert published_by("Halvorix", "halvorix-press-serverless-ga-2026-06.html")
+    assert published_by("Halvorix", "uploads/2026/Halvorix_pricing.pdf")
+    assert published_by("Halvorix", "https://www.halvorix.com/careers/storage")
+    assert published_by("Tavelnor Corporation", "tavelnor-corporation-annual-report.pdf")
+    assert not published_by("Halvorix", "battlecard-halvorix-2026-02.md")
+    assert not published_by("Halvorix", "https://news.example.com/halvorix-raises")
+    assert not published_by("Tavel", "tavelnor-annual-report.pdf")  # a whole name, not a prefix
+    assert not published_by("", "halvorix.html")
 
 
 def test_an_it_sentence_is_about_the_subject_only_after_one_that_names_it() -> None:
