@@ -180,8 +180,9 @@ def about_subject(subject: str, candidate: Candidate) -> bool:
     more rules than the citation check's: a sentence opening with "It" must follow one that names the company
     (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only when it
     opens with the company's name ("Stellique released 3.0, which narrows one of our differences") or when the
-    company published the document (``published_by``: its own release, careers page or site): elsewhere "we" is
-    the document's author, a team's notes on a competitor as often as the company itself."""
+    company published the document (``published_by``: its own release, careers page or site) and the sentence is
+    not a quotation (a release quotes the acquired company's CEO): elsewhere "we" is the document's author, a
+    team's notes on a competitor as often as the company itself."""
     evidence = candidate.evidence
     return _about_subject(subject, candidate.text, evidence.title, evidence.source, candidate.previous)
 
@@ -190,7 +191,8 @@ def about_subject(subject: str, candidate: Candidate) -> bool:
 def _about_subject(subject: str, text: str, title: str, source: str, previous: str) -> bool:
     if not statement(text) or not about(subject, text, [title]):
         return False
-    speaks = f"{fold(text)} ".startswith(f"{fold(subject)} ") or published_by(subject, source)
+    quoted = text.lstrip()[:1] in "\"\u201c\u2018'"  # a quotation's "we" is its speaker's, named elsewhere
+    speaks = f"{fold(text)} ".startswith(f"{fold(subject)} ") or (published_by(subject, source) and not quoted)
     if _FIRST_PERSON.search(text) and not speaks:
         return False
     opens_with_it = not names_company(subject, text)

@@ -9,8 +9,9 @@ from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
-# A sentence ends at . ! ? (then a space and an upper-case letter, a digit or a quote) or at a blank line.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n")
+# A sentence ends at . ! ? (then a space and an upper-case letter, a digit or a quote, straight or curly) or at a
+# blank line.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]?\s+(?=[\"'(\[\u201c\u2018]?[A-Z0-9])|\n\s*\n")
 _ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp", "st", "vs", "no", "jr", "sr", "e.g", "i.e", "u.s"}
 )

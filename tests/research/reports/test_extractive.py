@@ -210,3 +210,20 @@ def test_the_second_ask_of_a_compound_question_earns_its_kind() -> None:
     draft = ExtractiveWriter().write(Brief(focus=question, evidence=(pricing, press), max_claims=2))
     texts = [claim.text for claim in draft.claims]
     assert "Halvorix said that Dana Okonkwo joined the company to run engineering." in texts
+
+
+def test_a_quotation_in_the_subjects_own_release_is_its_speakers_voice() -> None:
+    release = evidence(
+        "r#0",
+        "Tavelnor announced the acquisition of Marrowpine AI. "
+        "\u201cJoining Tavelnor lets us ground answers in governed data,\u201d said Rhys Calloway of Marrowpine. "
+        "Tavelnor will integrate Marrowpine Answers into the Lakehouse, and we expect it to ship this year.",
+        title="Tavelnor to acquire Marrowpine AI",
+        source="tavelnor-press-marrowpine-acquisition.html",
+    )
+    brief = Brief(
+        focus="Tavelnor acquisition Marrowpine answers", evidence=(release,), subject="Tavelnor", max_claims=5
+    )
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert "Tavelnor will integrate Marrowpine Answers into the Lakehouse, and we expect it to ship this year." in texts
+    assert not [t for t in texts if "lets us" in t]  # Calloway's "us" is Marrowpine's, not Tavelnor's

@@ -18,6 +18,16 @@ def test_sentences_split_at_ends_but_not_after_abbreviations_or_initials() -> No
     ]
 
 
+def test_sentences_split_after_a_closing_curly_quote() -> None:
+    text = "We will grow together.\u201d \u201cFrom day one, our mission was clear,\u201d said Rhys Calloway. Next."
+    assert sentences(text) == [
+        "We will grow together.",
+        "\u201cFrom day one, our mission was clear,\u201d said Rhys Calloway.",
+        "Next.",
+    ]
+    assert sentences("He said \u2018Go.\u2019 Then left.") == ["He said \u2018Go.", "Then left."]
+
+
 def test_numbers_are_compared_as_digits() -> None:
     assert numbers("1,200 staff in 2024 and 3.5%") == {"1200", "2024", "35"}
 
