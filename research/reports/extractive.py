@@ -375,14 +375,14 @@ def _homes(scores: Sequence[dict[str, Candidate]], held: dict[str, list[float]])
     earlier facet), and in the next best when that fits at least ``SECOND_HOME`` as well."""
     home: list[list[Candidate]] = [[] for _ in scores]
     for text, fit in held.items():
-        fits = sorted(
-            ((fit[index], -by_text[text].score, index) for index, by_text in enumerate(scores) if text in by_text),
-            key=lambda item: (-item[0], item[1], item[2]),
+        facets = sorted(
+            (index for index, by_text in enumerate(scores) if text in by_text),
+            key=lambda index: (-fit[index], -scores[index][text].score, index),
         )
-        (best, _, first), *rest = fits
+        first, *rest = facets
         home[first].append(scores[first][text])
-        if rest and rest[0][0] > 0 and rest[0][0] >= SECOND_HOME * best:
-            home[rest[0][2]].append(scores[rest[0][2]][text])
+        if rest and fit[rest[0]] > 0 and fit[rest[0]] >= SECOND_HOME * fit[first]:
+            home[rest[0]].append(scores[rest[0]][text])
     return home
 
 
