@@ -135,3 +135,22 @@ def test_a_sentence_that_fits_two_facets_nearly_as_well_is_stated_in_both() -> N
     assert both in sections["customers"]
     assert sections["funding"][0] == "Halvorix raised a $60 million Series C in 2025."
     assert "Halvorix raised a $60 million Series C in 2025." not in sections["customers"]
+
+
+def test_a_facet_with_few_places_prefers_the_sentence_with_a_figure() -> None:
+    partnerships = next(facet for facet in FACETS if facet.key == "partnerships")
+    found = (
+        evidence(
+            "terms#0",
+            "Halvorix keeps a listing fee on every Marketplace partner sale. "
+            "Halvorix keeps a listing fee of 15% on every Marketplace partner sale.",
+            title="Partner terms",
+        ),
+    )
+    brief = Brief(
+        focus=partnerships.ask("Halvorix"), evidence=found, subject="Halvorix", words=partnerships.words, max_claims=1
+    )
+    (draft,) = ExtractiveWriter(HashingEmbedder(256)).write_facets([brief])
+    assert [claim.text for claim in draft.claims] == [
+        "Halvorix keeps a listing fee of 15% on every Marketplace partner sale."
+    ]
