@@ -18,6 +18,14 @@ def test_sentences_split_at_ends_but_not_after_abbreviations_or_initials() -> No
     ]
 
 
+def test_a_datelines_abbreviated_month_does_not_end_a_sentence() -> None:
+    text = "DENVER, Jan. 20, 2026 \u2013 Tavelnor today announced a deal. It closes in Sept. 2026."
+    assert sentences(text) == [
+        "DENVER, Jan. 20, 2026 \u2013 Tavelnor today announced a deal.",
+        "It closes in Sept. 2026.",
+    ]
+
+
 def test_sentences_split_after_a_closing_curly_quote() -> None:
     text = "We will grow together.\u201d \u201cFrom day one, our mission was clear,\u201d said Rhys Calloway. Next."
     assert sentences(text) == [
