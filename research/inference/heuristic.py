@@ -42,6 +42,8 @@ CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
+# A letter's greeting opens a run of capitals that is not part of the name it greets ("Hi Niamh," names Niamh).
+SALUTATIONS = frozenset("hi hello hey dear".split())
 _QUOTED = re.compile(r"[\"“]([^\"”]{3,80})[\"”]")
 BRIDGE_RELEVANCE = 0.5
 QUESTION_WEIGHT, SUBQUERY_WEIGHT, BRIDGE_WEIGHT = 2.0, 1.0, 0.5  # which search found a chunk (final_ranking)
@@ -133,12 +135,15 @@ def key_words(question: str, limit: int) -> str:
 
 def entities(text: str) -> list[str]:
     """Names: runs of capitalised words and years. A lone capitalised word that only starts a sentence
-    ("Today", "Design") is not taken for a name."""
+    ("Today", "Design") is not taken for a name, nor a greeting that opens one ("Hi Niamh" names Niamh)."""
     found = []
     for match in _ENTITY.finditer(text):
         entity = match.group(0).strip()
         opens_sentence = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:\n#-*"
-        if opens_sentence and " " not in entity and not entity.isdigit():
+        first, _, rest = entity.partition(" ")
+        if opens_sentence and first.lower() in SALUTATIONS:
+            entity = rest.strip()
+        if not entity or (opens_sentence and " " not in entity and not entity.isdigit() and entity == first):
             continue
         found.append(entity)
     return [e for e in dict.fromkeys(found) if e.lower() not in STOPWORDS and len(e) > 2]

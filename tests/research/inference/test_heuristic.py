@@ -59,6 +59,11 @@ def test_terms_and_entities() -> None:
     assert entities("Dana Okonkwo joined Stellique Data in 2025.") == ["Dana Okonkwo", "Stellique Data", "2025"]
 
 
+def test_a_greeting_is_not_part_of_the_name_it_greets() -> None:
+    text = "Hi Niamh,\n\nthe terms change in July.\n\nDear Oskar Lind, thanks. Hello.\n"
+    assert entities(text) == ["Niamh", "July", "Oskar Lind"]
+
+
 async def test_it_follows_a_bridge_entity_to_the_second_hop() -> None:
     result, events, _ = await run()
     queries = [e.query for e in events if isinstance(e, ToolCalled) and e.tool == "search_corpus"]
