@@ -138,6 +138,14 @@ def scored(brief: Brief, embedder: Embedder | None, keep: Callable[[Candidate], 
 
 _FIELD = re.compile(r"\b[A-Za-z][a-z_]{1,20}: ")  # "date_seen: ", "Account: "
 _EMAIL = re.compile(r"\S@\S+\.\w|\bunsubscribe\b|\byou are receiving this\b", re.IGNORECASE)  # address, footer
+# An instruction to the reader (a playbook's "Escalate to CI as soon as ...", "Renewals: confirm the dates ..."): a
+# sentence, or what follows its label, that opens with a verb telling someone what to do, then a lower-case word (a
+# title such as "Contact Energy" or "Never Let Me Go" is a name). Not a fact about the company a report is on.
+_INSTRUCTION = re.compile(
+    r"^(?:[^:]{1,60}:\s+)?(?i:(?:please\s+)?(?:escalate|retire|update|prepare|represent|confirm|ask|send|check|offer"
+    r"|position|avoid|emphasi[sz]e|highlight|push|focus|schedule|contact|remember|make sure|ensure|share|propose"
+    r"|mention|identify|lead with|follow up|reach out|loop in|flag|prioriti[sz]e|do not|don't|never))\s+(?=[a-z])"
+)
 _FIRST_PERSON = re.compile(r"\b(?:I|[Ww]e|[Oo]ur|[Uu]s|[Mm]y)\b")
 
 
@@ -180,7 +188,8 @@ def answer_sentence(text: str) -> bool:
 
 
 def about_subject(subject: str, candidate: Candidate) -> bool:
-    """Whether a sentence is a statement about the report's company (``research.reports.text.about``). Two
+    """Whether a sentence is a statement about the report's company (``research.reports.text.about``), not an
+    instruction to the reader (``_INSTRUCTION``: "Escalate to CI as soon as a customer mentions Tavelnor"). Two
     more rules than the citation check's: a sentence opening with "It" must follow one that names the company
     (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only when it
     opens with the company's name ("Stellique released 3.0, which narrows one of our differences") or when the
@@ -193,7 +202,7 @@ def about_subject(subject: str, candidate: Candidate) -> bool:
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
 def _about_subject(subject: str, text: str, title: str, source: str, previous: str) -> bool:
-    if not statement(text) or not about(subject, text, [title]):
+    if not statement(text) or _INSTRUCTION.match(text) or not about(subject, text, [title]):
         return False
     quoted = text.lstrip()[:1] in "\"\u201c\u2018'"  # a quotation's "we" is its speaker's, named elsewhere
     speaks = f"{fold(text)} ".startswith(f"{fold(subject)} ") or (published_by(subject, source) and not quoted)

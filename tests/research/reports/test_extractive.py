@@ -159,6 +159,25 @@ def test_an_it_sentence_is_about_the_subject_only_after_one_that_names_it() -> N
     # "It" is Tavelnor in the second chunk, though its title names Halvorix: a claim title alone cannot tell
 
 
+def test_an_instruction_to_the_reader_is_not_a_claim() -> None:
+    chunks = (
+        evidence(
+            "card#0",
+            "Escalate to CI as soon as a customer mentions the Tavelnor assistant. "
+            "Renewals: confirm the renewal dates of every Tavelnor account. "
+            "Update: Tavelnor bundles the assistant into its Enterprise plan. "
+            "Tavelnor customers renew on a three-year plan.",
+            title="Battlecard: Tavelnor",
+        ),
+    )
+    brief = Brief(focus="Tavelnor customer plan renewal", evidence=chunks, subject="Tavelnor", max_claims=5)
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert sorted(texts) == [
+        "Tavelnor customers renew on a three-year plan.",
+        "Update: Tavelnor bundles the assistant into its Enterprise plan.",
+    ]
+
+
 def test_the_remembered_sentence_vectors_stay_bounded() -> None:
     from research.reports.extractive import RememberingEmbedder
     from research.retrieval.embedders.hashing import HashingEmbedder
