@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -75,6 +76,13 @@ def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | No
     if claimed != 1:
         return None
     return UploadFile.objects.select_related("upload__corpus__workspace").get(pk=upload_file_id)
+
+
+def renew(item: UploadFile) -> None:
+    """Extend the lease this worker holds on ``item``: a long stage says it is still alive, so the sweep (which
+    queues again the files whose lease expired) does not hand the file to a second worker while this one writes."""
+    item.claimed_until = timezone.now() + lease()
+    UploadFile.objects.filter(pk=item.pk).update(claimed_until=item.claimed_until)
 
 
 def advance(item: UploadFile, stage: Stage, **fields: object) -> None:
@@ -176,9 +184,14 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
         .values_list("doc_id", flat=True)
     )
     index = corpus_index(corpus)
+    renew(item)
+    renewed = time.monotonic()
     index.delete_documents([entry.doc_id for entry in changed] + stale)
     for entry in changed:
         index.add_words(_index_chunks(entry))
+        if time.monotonic() - renewed > lease().total_seconds() / 4:  # a file of many documents takes a while
+            renew(item)
+            renewed = time.monotonic()
     save_documents(item, corpus, planned, stale)
     advance(
         item,
@@ -199,7 +212,7 @@ def refine_file(item: UploadFile, corpus: Corpus) -> None:
 
     def embedded(moved: int) -> None:  # after each batch: say so, and renew the lease (the file is in hand)
         logger.info("ingest %s: %s chunks embedded", item, moved)
-        UploadFile.objects.filter(pk=item.pk).update(claimed_until=timezone.now() + lease())
+        renew(item)
 
     corpus_index(corpus).refine(doc_ids, progress=embedded)
     advance(item, Stage.INDEXED)
@@ -260,6 +273,7 @@ def upload_file_ingest(*, upload_file_id: int, refine: bool = True) -> bool:
     except ParseError as error:
         fail(item, error.reason)
         return True
+    renew(item)  # parsing may take up to PARSE_TIMEOUT
     advance(item, Stage.PARSED, warnings=outcome.errors[:50])
     documents = [doc for doc in outcome.documents if doc.text.strip()]
     if not documents:

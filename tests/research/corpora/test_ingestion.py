@@ -294,3 +294,40 @@ def test_the_sweep_queues_again_each_file_whose_worker_died_once_for_its_stage(
     assert ingestion.sweep_stuck() == []  # released: queued once, not at every sweep
     assert UploadFile.objects.get(pk=waiting.pk).claimed_until is None  # never claimed: its task is on its way
     assert ingestion.claim(dead.pk) is not None  # the re-queued task can take it
+
+
+def test_a_worker_storing_many_documents_renews_its_lease_so_the_sweep_leaves_its_file_alone(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    import time
+
+    from research.corpora import jobs
+    from research.retrieval.corpus import HybridCorpus
+
+    settings.INGEST_LEASE_SECONDS = 2
+    queued: list[int] = []
+    monkeypatch.setattr(jobs, "ingest_files_enqueue", queued.extend)
+    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: queued.append(file_id))
+    store = HybridCorpus.add_words
+    swept: list[list[tuple[int, str]]] = []
+
+    def slow(self: HybridCorpus, chunks: Any) -> None:  # a slow store: the stage outlasts the 2 s lease
+        store(self, chunks)
+        time.sleep(0.45)
+        swept.append(ingestion.sweep_stuck())
+
+    monkeypatch.setattr(HybridCorpus, "add_words", slow)
+    rows = "".join(f"Firm {n},EMEA,{100 + n}\n" for n in range(8))
+    upload = services.upload_create(
+        actor=owner,
+        corpus=corpus,
+        files=[services.IncomingFile("firms.csv", [f"name,region,employees\n{rows}".encode()])],
+        enqueue=False,
+    )
+    item = UploadFile.objects.get(upload=upload)
+    ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False)
+    assert len(swept) == 8  # 3.6 s of storing, with a sweep after each document
+    assert swept == [[]] * 8
+    assert queued == []
+    item.refresh_from_db()
+    assert (item.stage, item.documents_added) == (Stage.SEARCHABLE, 8)
