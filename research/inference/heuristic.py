@@ -141,9 +141,10 @@ def entities(text: str) -> list[str]:
         entity = match.group(0).strip()
         opens_sentence = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:\n#-*"
         first, _, rest = entity.partition(" ")
-        if opens_sentence and first.lower() in SALUTATIONS:
+        greeted = opens_sentence and first.lower() in SALUTATIONS
+        if greeted:
             entity = rest.strip()
-        if not entity or (opens_sentence and " " not in entity and not entity.isdigit() and entity == first):
+        if not entity or (opens_sentence and not greeted and " " not in entity and not entity.isdigit()):
             continue
         found.append(entity)
     return [e for e in dict.fromkeys(found) if e.lower() not in STOPWORDS and len(e) > 2]

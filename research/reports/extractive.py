@@ -235,13 +235,18 @@ def asked_kinds(question: str) -> set[str]:
     return kinds
 
 
+def specific(text: str) -> bool:
+    """Whether a sentence holds a figure or a date (a digit)."""
+    return any(char.isdigit() for char in text)
+
+
 def expected_kind(question: str, candidate: Candidate) -> bool:
     """Whether the sentence holds something the question asks for (``asked_kinds``): a date for "when", a
     number for "how many", a name the question does not already hold for "who", "where" and "which"."""
     kinds = asked_kinds(question)
     return (
         ("date" in kinds and _DATE.search(candidate.text) is not None)
-        or ("number" in kinds and any(char.isdigit() for char in candidate.text))
+        or ("number" in kinds and specific(candidate.text))
         or ("name" in kinds and bool(names(candidate.text) - names(question)))
     )
 
@@ -398,11 +403,6 @@ def _homes(scores: Sequence[dict[str, Candidate]], held: dict[str, list[float]])
         if rest and fit[rest[0]] > 0 and fit[rest[0]] >= SECOND_HOME * fit[first]:
             home[rest[0]].append(scores[rest[0]][text])
     return home
-
-
-def specific(text: str) -> bool:
-    """Whether a sentence holds a figure or a date (a digit)."""
-    return any(char.isdigit() for char in text)
 
 
 def _picked(
