@@ -60,9 +60,13 @@ async def run_research(
     labels = tuple(label for label, _ in facets)
     emit(RunStarted(question=question, rollouts=config.rollouts, budget=config.budget.limit, labels=labels))
     rollouts: list[Rollout] = []
+    # Each rollout's ranking as of its last finished turn: only the rollout that just ended a turn changed, so a
+    # report's nine facets do not re-rank all nine every turn (that grew with the square of the rollouts).
+    latest: list[list[RankedDocument]] = [[] for _ in range(config.rollouts)]
 
     def fused_update(rollout: int, turn: int) -> None:
-        documents = fuse_rollouts([r.ranking() for r in rollouts], top_k=config.top_k)
+        latest[rollout] = rollouts[rollout].ranking()
+        documents = fuse_rollouts(latest, top_k=config.top_k)
         emit(FusedRankingUpdated(rollout=rollout, turn=turn, documents=tuple(documents)))
 
     for index in range(config.rollouts):
