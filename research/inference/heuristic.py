@@ -1,15 +1,15 @@
 """The offline heuristic backend: a deterministic, honest baseline that needs no model weights.
 
-Turn 1 decomposes the question into sub-queries (the question, its clauses, quoted phrases as
-regular expressions, capitalised entities). Later turns measure each seen chunk's relevance as the
-share of the question's content terms it contains, prune chunks below a threshold, and issue
-bridge queries built from salient entities of the most relevant chunks (the multi-hop step). It
-completes when a turn adds no new relevant chunk, after ``max_hops`` follow-up turns, or when the
-budget passes the soft threshold, with its chunks ranked by search evidence, title links and
-relevance (``final_ranking``). Rollouts differ by ``variant``, which rotates the sub-queries and
-bridge sources and picks the rollout's judge (``JUDGES``). When the run offers the web tools, an opening
-sub-query the corpora answered poorly is searched on the web, and the first results are fetched the
-next turn (their chunks then count like any other).
+Turn 1 decomposes the question into sub-queries (the question, its clauses, quoted phrases as regular
+expressions, capitalised entities). Later turns measure each seen chunk's relevance as the share of the
+question's content terms it contains, prune chunks below a threshold, and issue bridge queries built from
+salient entities of the most relevant chunks (the multi-hop step). It completes when a turn adds no new
+relevant chunk, after ``max_hops`` follow-up turns (none for a report's facets, which each ask about one named
+company), or when the budget passes the soft threshold, with its chunks ranked by search evidence, title links
+and relevance (``final_ranking``). Rollouts differ by ``variant``, which rotates the sub-queries and bridge
+sources and picks the rollout's judge (``JUDGES``). When the run offers the web tools, an opening sub-query
+the corpora answered poorly is searched on the web, and the first results are fetched the next turn (their
+chunks then count like any other).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ RANK_K = 1
 # link and words differently, like sampled judges whose fused ranking rewards what they agree on.
 JUDGES = ((1.0, 1, 1.0), (0.5, 5, 0.5), (1.5, 1, 0.5), (0.5, 3, 1.0))
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
+MAX_HOPS = 3  # follow-up turns of a multi-hop question before the rollout completes
 BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
 # Web sources (when the run offers web_search): a sub-query of the opening turn whose best chunk holds less than
 # this share of its words found too little in the corpora; the rollout searches the web for one such sub-query a
@@ -209,8 +210,12 @@ def linked_documents(question: str, items: Sequence[Seen], sources: int) -> set[
 
 
 def factory(settings: InferenceSettings) -> BackendFactory:
-    """The registry's entry: rollout ``n`` gets variant ``n`` (its own decomposition and judge); no settings."""
-    return lambda rollout: HeuristicBackend(variant=rollout)
+    """The registry's entry: rollout ``n`` gets variant ``n`` (its own decomposition and judge). A report's facet
+    (``single_subject``) is answered from the opening searches: following the names its results mention (a city,
+    a conference venue, an executive) searched other companies' documents and found no more of the facet's facts
+    (evaluate_reports: the same fact recall, better precision, 90 searches a report down to 36)."""
+    hops = 0 if settings.single_subject else MAX_HOPS
+    return lambda rollout: HeuristicBackend(variant=rollout, max_hops=hops)
 
 
 class HeuristicBackend:
@@ -218,7 +223,7 @@ class HeuristicBackend:
         self,
         *,
         variant: int = 0,
-        max_hops: int = 3,
+        max_hops: int = MAX_HOPS,
         prune_below: float = 0.1,
         calls_per_turn: int = 4,
         max_ranked: int = 20,

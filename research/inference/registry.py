@@ -18,6 +18,9 @@ class InferenceSettings:
     api_key: str | None = None
     timeout: float = 120.0  # seconds per network read or write
     temperature: float | None = None  # None: the server's default
+    # Each rollout asks about one named subject (a report's facets: "What does Halvorix charge?"), not a chain of
+    # entities: a backend that follows names found in results from hop to hop by rule (the heuristic) need not.
+    single_subject: bool = False
 
 
 BackendFactory = Callable[[int], InferenceBackend]  # a backend for each rollout (its number)

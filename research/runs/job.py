@@ -25,8 +25,9 @@ from research.web.port import RunWeb
 from research.web.services import web_corpus
 
 
-def inference_settings() -> InferenceSettings:
+def inference_settings(*, single_subject: bool = False) -> InferenceSettings:
     return InferenceSettings(
+        single_subject=single_subject,
         base_url=settings.VLLM_BASE_URL,
         model=settings.VLLM_MODEL,
         api_key=settings.VLLM_API_KEY,
@@ -35,12 +36,14 @@ def inference_settings() -> InferenceSettings:
     )
 
 
-def backend_factory() -> BackendFactory:
-    """A backend per rollout: INFERENCE_BACKEND from the inference registry (research/inference/registry.py).
+def backend_factory(*, single_subject: bool = False) -> BackendFactory:
+    """A backend per rollout: INFERENCE_BACKEND from the inference registry (research/inference/registry.py);
+    ``single_subject`` for a report's facets (see InferenceSettings).
 
     It is built here, not in research.platform.composition, because views import the composition root and
     may not reach research.inference (import-linter)."""
-    return configured("INFERENCE_BACKEND", lambda: backends_for(settings.INFERENCE_BACKEND, inference_settings()))
+    chosen = inference_settings(single_subject=single_subject)
+    return configured("INFERENCE_BACKEND", lambda: backends_for(settings.INFERENCE_BACKEND, chosen))
 
 
 def harness_config(*, rollouts: int, budget: int, max_turns: int) -> HarnessConfig:
@@ -116,7 +119,7 @@ def run_harness(
     job = run_research(
         question=run.question,
         corpus=corpus,
-        backend_for=backend_factory(),
+        backend_for=backend_factory(single_subject=True) if facets else backend_factory(),
         config=harness_config(rollouts=rollouts, budget=run.budget, max_turns=run.max_turns),
         facets=[(facet.title, facet.ask(run.subject)) for facet in facets],
         sink=sink,

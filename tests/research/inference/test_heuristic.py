@@ -10,11 +10,13 @@ from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.harness.tools import TEXT_MAX_CHARS
 from research.inference.heuristic import (
+    MAX_HOPS,
     HeuristicBackend,
     Seen,
     anchor_entities,
     bridge_entities,
     entities,
+    factory,
     final_ranking,
     fitted,
     fold,
@@ -24,6 +26,7 @@ from research.inference.heuristic import (
     terms,
     title_name,
 )
+from research.inference.registry import InferenceSettings
 from research.inference.scripted import call
 from research.protocol import wire
 from research.protocol.events import ChunksPruned, RolloutFinished, ToolCalled, ToolReturned
@@ -71,6 +74,24 @@ async def test_it_follows_a_bridge_entity_to_the_second_hop() -> None:
     assert any(q.startswith("Dana Okonkwo") for q in queries[1:]), queries
     assert {d.doc_id for d in result.documents} >= {"press", "bio"}
     assert next(e for e in events if isinstance(e, RolloutFinished)).reason == "completed"
+
+
+async def test_a_single_subject_rollout_answers_from_its_opening_searches() -> None:
+    sink = ListSink()
+    result = await run_research(
+        question=QUESTION,
+        corpus=MemoryCorpus(DOCS, per_call=2),
+        backend_for=factory(InferenceSettings(single_subject=True)),
+        config=HarnessConfig(rollouts=2),
+        sink=sink,
+    )
+    searches = [e for e in sink.events if isinstance(e, ToolCalled) and e.tool == "search_corpus"]
+    assert searches
+    assert {e.turn for e in searches} == {1}
+    assert not any(e.query.startswith("Dana Okonkwo") for e in searches)
+    assert all(e.reason == "completed" and e.turns == 2 for e in sink.events if isinstance(e, RolloutFinished))
+    assert result.documents
+    assert factory(InferenceSettings())(0).max_hops == MAX_HOPS > 0  # a question still follows its chain
 
 
 async def test_it_prunes_chunks_with_low_measured_relevance() -> None:

@@ -44,6 +44,10 @@ def test_a_competitor_report_has_a_section_per_facet_from_its_own_rollout(market
     started = RunEvent.objects.get(run=run, type="run_started").payload
     assert started["rollouts"] == len(facets)
     assert started["labels"][:2] == ["Products and launches", "Pricing"]
+    calls = [e.payload for e in RunEvent.objects.filter(run=run, type="tool_called")]
+    searches = [c for c in calls if c["tool"] == "search_corpus"]
+    assert searches
+    assert {c["turn"] for c in searches} == {1}  # a facet is about its company: no hop to the names it found
     report = report_of(run)
     assert report is not None
     assert report.template == "competitor"
