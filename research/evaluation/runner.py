@@ -66,7 +66,8 @@ class EvalSettings:
 
     def backends(self) -> BackendFactory:
         """A backend per rollout from the inference registry; ValueError for a missing setting (openai's URL)."""
-        shared = {field.name: getattr(self, field.name) for field in dataclasses.fields(InferenceSettings)}
+        fields = dataclasses.fields(InferenceSettings)  # single_subject is a report's: evaluation tasks are questions
+        shared = {field.name: getattr(self, field.name) for field in fields if hasattr(self, field.name)}
         return backend_factory(self.backend, InferenceSettings(**shared))
 
 
