@@ -56,6 +56,7 @@ RANK_K = 1
 # link and words differently, like sampled judges whose fused ranking rewards what they agree on.
 JUDGES = ((1.0, 1, 1.0), (0.5, 5, 0.5), (1.5, 1, 0.5), (0.5, 3, 1.0))
 _PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
+_ASIDE = re.compile(r"\([^)]*\)")
 MAX_HOPS = 3  # follow-up turns of a multi-hop question before the rollout completes
 BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
 # Web sources (when the run offers web_search): a sub-query of the opening turn whose best chunk holds less than
@@ -262,9 +263,10 @@ class HeuristicBackend:
         named entity with what is asked about it, its key words. Rollout ``variant`` takes the pool from a
         different place, so rollouts decompose differently and their fusion rewards agreement."""
         whole = question.strip()
+        plain = _ASIDE.sub(" ", question)  # an aside's list of words is not cut into clauses ("hiring (CEO")
         clauses = [
             c.strip()
-            for c in re.split(r"[,;?]|\band\b|\bwhich\b|\bwho\b|\bthat\b", question)
+            for c in re.split(r"[,;?]|\band\b|\bwhich\b|\bwho\b|\bthat\b", plain)
             if len(terms(c)) >= 2 and terms(c) != terms(whole)
         ]
         anchors = entities(question)

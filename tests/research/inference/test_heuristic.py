@@ -113,6 +113,14 @@ async def test_it_is_deterministic_and_rollouts_vary_after_the_whole_question() 
     assert opening[0][1:] != opening[1][1:]  # and decomposes it differently
 
 
+def test_an_aside_listing_words_is_searched_whole_not_cut_into_clauses() -> None:
+    question = "Who leads Halvorix and who is it hiring (CEO, founder, executive, appointed, joined, hiring, role)?"
+    for variant in range(4):
+        queries = [json.loads(c.arguments)["query"] for c in HeuristicBackend(variant=variant)._decompose(question)]
+        assert queries[0] == question
+        assert all(q.count("(") == q.count(")") for q in queries), queries  # no "is it hiring (CEO"
+
+
 def test_anchors_fold_accents_and_possessives_and_bridges_skip_dates() -> None:
     assert anchor_entities("Who composed Aschenbrödel's ballet for Hello Love's singer?") == [
         "aschenbrodel",
