@@ -78,20 +78,38 @@ def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | No
     return UploadFile.objects.select_related("upload__corpus__workspace").get(pk=upload_file_id)
 
 
+class LeaseLost(Exception):
+    """This worker no longer holds its file: its lease ran out, the sweep released the file, and another worker
+    may have claimed it. The worker writes nothing more (the file's new holder ingests it), as a run's attempt
+    that lost its lease does (research/runs)."""
+
+
+def _held(item: UploadFile) -> bool:
+    """Whether the lease this worker took (``item.claimed_until``, as it last wrote it) is still the file's."""
+    return UploadFile.objects.filter(pk=item.pk, claimed_until=item.claimed_until).exists()
+
+
 def renew(item: UploadFile) -> None:
     """Extend the lease this worker holds on ``item``: a long stage says it is still alive, so the sweep (which
-    queues again the files whose lease expired) does not hand the file to a second worker while this one writes."""
-    item.claimed_until = timezone.now() + lease()
-    UploadFile.objects.filter(pk=item.pk).update(claimed_until=item.claimed_until)
+    queues again the files whose lease expired) does not hand the file to a second worker while this one writes.
+    LeaseLost if the file is no longer this worker's."""
+    until = timezone.now() + lease()
+    if UploadFile.objects.filter(pk=item.pk, claimed_until=item.claimed_until).update(claimed_until=until) != 1:
+        raise LeaseLost(f"ingest of {item.name}: the file's lease was lost; the worker that took it over goes on")
+    item.claimed_until = until
 
 
 def advance(item: UploadFile, stage: Stage, **fields: object) -> None:
-    item.stage = stage
-    for name, value in fields.items():
-        setattr(item, name, value)
-    if stage in TERMINAL_STAGES:
-        item.claimed_until = None
-    item.save()
+    """Move the file to ``stage`` (with ``fields``), if this worker still holds it (else LeaseLost)."""
+    with transaction.atomic():
+        if not _held(item):
+            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost before stage {stage}")
+        item.stage = stage
+        for name, value in fields.items():
+            setattr(item, name, value)
+        if stage in TERMINAL_STAGES:
+            item.claimed_until = None
+        item.save()
     progress.file_changed(item)
 
 
@@ -188,10 +206,12 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
     renewed = time.monotonic()
     index.delete_documents([entry.doc_id for entry in changed] + stale)
     for entry in changed:
-        index.add_words(_index_chunks(entry))
         if time.monotonic() - renewed > lease().total_seconds() / 4:  # a file of many documents takes a while
             renew(item)
             renewed = time.monotonic()
+        elif not _held(item):  # checked before every document: a worker that lost the file stops writing it
+            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost while storing its documents")
+        index.add_words(_index_chunks(entry))
     save_documents(item, corpus, planned, stale)
     advance(
         item,
@@ -312,6 +332,9 @@ def _safely(step: Callable[[], bool], upload_file_id: int) -> int | None:
     try:
         if not step():
             return None
+    except LeaseLost as lost:
+        logger.warning("%s", lost)
+        return None
     except EmbeddingUnavailable as error:
         release(upload_file_id, f"embedding service unavailable, retrying: {error}")
         raise

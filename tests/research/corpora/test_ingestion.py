@@ -296,6 +296,18 @@ def test_the_sweep_queues_again_each_file_whose_worker_died_once_for_its_stage(
     assert ingestion.claim(dead.pk) is not None  # the re-queued task can take it
 
 
+def _eight_firms(owner: Membership, corpus: Corpus) -> UploadFile:
+    """A CSV of eight rows (eight documents) uploaded and not yet ingested."""
+    rows = "".join(f"Firm {n},EMEA,{100 + n}\n" for n in range(8))
+    upload = services.upload_create(
+        actor=owner,
+        corpus=corpus,
+        files=[services.IncomingFile("firms.csv", [f"name,region,employees\n{rows}".encode()])],
+        enqueue=False,
+    )
+    return UploadFile.objects.get(upload=upload)
+
+
 def test_a_worker_storing_many_documents_renews_its_lease_so_the_sweep_leaves_its_file_alone(
     owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
@@ -317,17 +329,39 @@ def test_a_worker_storing_many_documents_renews_its_lease_so_the_sweep_leaves_it
         swept.append(ingestion.sweep_stuck())
 
     monkeypatch.setattr(HybridCorpus, "add_words", slow)
-    rows = "".join(f"Firm {n},EMEA,{100 + n}\n" for n in range(8))
-    upload = services.upload_create(
-        actor=owner,
-        corpus=corpus,
-        files=[services.IncomingFile("firms.csv", [f"name,region,employees\n{rows}".encode()])],
-        enqueue=False,
-    )
-    item = UploadFile.objects.get(upload=upload)
+    item = _eight_firms(owner, corpus)
     ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False)
     assert len(swept) == 8  # 3.6 s of storing, with a sweep after each document
     assert swept == [[]] * 8
     assert queued == []
     item.refresh_from_db()
     assert (item.stage, item.documents_added) == (Stage.SEARCHABLE, 8)
+
+
+def test_a_worker_that_lost_its_file_writes_nothing_more_and_leaves_the_new_holder_alone(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from research.retrieval.corpus import HybridCorpus
+
+    store = HybridCorpus.add_words
+    stored: list[str] = []
+    taken: list[UploadFile] = []
+
+    def paused(self: HybridCorpus, chunks: Any) -> None:  # after its third document, the worker is presumed dead
+        store(self, chunks)
+        stored.append(chunks[0].doc_id)
+        if len(stored) == 3:
+            UploadFile.objects.filter(pk=item.pk).update(claimed_until=None)  # the sweep releases the file ...
+            again = ingestion.claim(item.pk)  # ... and another worker claims it
+            assert again is not None
+            taken.append(again)
+
+    monkeypatch.setattr(HybridCorpus, "add_words", paused)
+    item = _eight_firms(owner, corpus)
+    assert ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False) is None
+    assert len(stored) == 3  # it stopped before its next document
+    item.refresh_from_db()
+    assert item.stage == Stage.CHUNKED  # not failed, not advanced by the worker that lost it
+    assert item.error == ""
+    assert item.claimed_until == taken[0].claimed_until  # the new holder's lease stands
+    assert not Document.objects.filter(upload_file=item).exists()
