@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils import timezone
 
 from research.corpora import jobs, progress, storage
+from research.corpora.leases import LeaseLost, held, mine
 from research.models import Stage, UploadFile
 from research.retrieval.parsing import expand_upload
 
@@ -16,9 +18,13 @@ def is_archive(name: str) -> bool:
 
 
 def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
-    """Store each member as a child of ``item``, queue the good ones, and mark the archive expanded."""
+    """Store each member as a child of ``item``, queue the good ones, and mark the archive expanded; LeaseLost
+    (and no member) when the worker no longer holds the archive (its new holder expands it)."""
     corpus_id = item.upload.corpus_id
     members: list[UploadFile] = []
+    lost = LeaseLost(f"ingest of {item.name}: the file's lease was lost while expanding it")
+    if not held(item):
+        raise lost
     with transaction.atomic():
         UploadFile.objects.filter(parent=item).delete()  # a retried expansion starts over
         for entry in expand_upload(item.name, data):
@@ -34,8 +40,9 @@ def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
                 member.size, member.sha256, member.stored_path = stored.size, stored.sha256, stored.relative_path
             member.save()
             members.append(member)
+        if mine(item).update(stage=Stage.EXPANDED, claimed_until=None, updated_at=timezone.now()) != 1:
+            raise lost  # the members stored above are rolled back
         item.stage, item.claimed_until = Stage.EXPANDED, None
-        item.save()
         queued = [m.pk for m in members if m.stage == Stage.QUEUED]
         transaction.on_commit(lambda: jobs.ingest_files_enqueue(queued))
     progress.file_changed(item)  # an open corpus page re-reads its uploads and shows the members

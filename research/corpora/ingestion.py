@@ -6,7 +6,7 @@ per file. Its vectors follow (``refine``): the worker's ``ingest_refine`` task e
 file of its corpus still waits for its words, and moves its chunks into the dense index; searches use the
 vectors each chunk has. Synchronous callers (the CLI's ``--sync``, tests) run both stages at once.
 
-A file is claimed with a lease (a conditional UPDATE), so a redelivered task is a no-op while
+A file is claimed with a lease (research/corpora/leases.py), so a redelivered task is a no-op while
 another worker holds it and resumes cleanly after a crash. A document's identity is its source file
 and its key within the file; its content hash decides whether it is re-embedded, so re-uploading
 the same file changes nothing. Every stage change is saved and pushed to the workspace's sockets.
@@ -23,12 +23,13 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.utils import timezone
 
-from research.corpora import estimate, jobs, progress, storage
+from research.corpora import estimate, storage
 from research.corpora.archives import expand_into_members, is_archive
-from research.models import TERMINAL_STAGES, Chunk, Corpus, Document, Stage, UploadFile
+from research.corpora.leases import LeaseLost, advance, claim, held, lease, release, renew
+from research.models import Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
 from research.retrieval.chunking import ChunkSpan, chunk_text
 from research.retrieval.embedders import EmbeddingUnavailable
@@ -56,61 +57,6 @@ def document_id(source_name: str, doc_key: str) -> str:
 
 def content_hash(parsed: ParsedDocument) -> str:
     return hashlib.sha256(f"{parsed.title}\0{parsed.text}".encode()).hexdigest()
-
-
-def lease() -> timedelta:
-    return timedelta(seconds=settings.INGEST_LEASE_SECONDS)
-
-
-def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | None:
-    """Take the lease on a file that is not finished (or at ``stage``) and not leased by a live worker; None
-    otherwise."""
-    now = timezone.now()
-    files = UploadFile.objects.filter(pk=upload_file_id)
-    claimed = (
-        (files.filter(stage=stage) if stage is not None else files)
-        .exclude(stage__in=TERMINAL_STAGES)
-        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
-        .update(claimed_until=now + lease(), attempts=F("attempts") + 1)
-    )
-    if claimed != 1:
-        return None
-    return UploadFile.objects.select_related("upload__corpus__workspace").get(pk=upload_file_id)
-
-
-class LeaseLost(Exception):
-    """This worker no longer holds its file: its lease ran out, the sweep released the file, and another worker
-    may have claimed it. The worker writes nothing more (the file's new holder ingests it), as a run's attempt
-    that lost its lease does (research/runs)."""
-
-
-def _held(item: UploadFile) -> bool:
-    """Whether the lease this worker took (``item.claimed_until``, as it last wrote it) is still the file's."""
-    return UploadFile.objects.filter(pk=item.pk, claimed_until=item.claimed_until).exists()
-
-
-def renew(item: UploadFile) -> None:
-    """Extend the lease this worker holds on ``item``: a long stage says it is still alive, so the sweep (which
-    queues again the files whose lease expired) does not hand the file to a second worker while this one writes.
-    LeaseLost if the file is no longer this worker's."""
-    until = timezone.now() + lease()
-    if UploadFile.objects.filter(pk=item.pk, claimed_until=item.claimed_until).update(claimed_until=until) != 1:
-        raise LeaseLost(f"ingest of {item.name}: the file's lease was lost; the worker that took it over goes on")
-    item.claimed_until = until
-
-
-def advance(item: UploadFile, stage: Stage, **fields: object) -> None:
-    """Move the file to ``stage`` (with ``fields``), if this worker still holds it (else LeaseLost)."""
-    with transaction.atomic():
-        if not _held(item):
-            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost before stage {stage}")
-        item.stage = stage
-        for name, value in fields.items():
-            setattr(item, name, value)
-        if stage in TERMINAL_STAGES:
-            item.claimed_until = None
-        item.save()
-    progress.file_changed(item)
 
 
 def fail(item: UploadFile, reason: str) -> None:
@@ -209,7 +155,7 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
         if time.monotonic() - renewed > lease().total_seconds() / 4:  # a file of many documents takes a while
             renew(item)
             renewed = time.monotonic()
-        elif not _held(item):  # checked before every document: a worker that lost the file stops writing it
+        elif not held(item):  # checked before every document: a worker that lost the file stops writing it
             raise LeaseLost(f"ingest of {item.name}: the file's lease was lost while storing its documents")
         index.add_words(_index_chunks(entry))
     save_documents(item, corpus, planned, stale)
@@ -236,23 +182,6 @@ def refine_file(item: UploadFile, corpus: Corpus) -> None:
 
     corpus_index(corpus).refine(doc_ids, progress=embedded)
     advance(item, Stage.INDEXED)
-
-
-def sweep_stuck() -> list[tuple[int, str]]:
-    """Files whose worker died holding them (their lease expired before a final stage): each is released and
-    queued again for the stage it was in (its words, or its vectors), once. Returns (file id, stage) of each."""
-    now, requeued = timezone.now(), []
-    stuck = UploadFile.objects.exclude(stage__in=TERMINAL_STAGES).filter(claimed_until__lt=now)
-    for file_id, stage, held in stuck.values_list("id", "stage", "claimed_until"):
-        if UploadFile.objects.filter(pk=file_id, claimed_until=held).update(claimed_until=None) != 1:
-            continue  # claimed again meanwhile
-        if stage == Stage.SEARCHABLE:
-            jobs.refine_enqueue(file_id)
-        else:
-            jobs.ingest_files_enqueue([file_id])
-        logger.warning("ingest of file %s re-queued at stage %s: its worker stopped holding it", file_id, stage)
-        requeued.append((file_id, str(stage)))
-    return requeued
 
 
 def upload_file_refine(*, upload_file_id: int) -> bool:
@@ -301,11 +230,6 @@ def upload_file_ingest(*, upload_file_id: int, refine: bool = True) -> bool:
         return True
     ingest_documents(item, corpus, documents, refine=refine)
     return True
-
-
-def release(upload_file_id: int, note: str) -> None:
-    """Give the lease back (a transient failure: the task will be retried)."""
-    UploadFile.objects.filter(pk=upload_file_id).update(claimed_until=None, error=note)
 
 
 def fail_by_id(upload_file_id: int, reason: str) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from celery import Task, shared_task
 
-from research.corpora import ingestion, jobs
+from research.corpora import ingestion, jobs, leases
 from research.models import UploadFile
 from research.retrieval.embedders import EmbeddingUnavailable
 
@@ -58,4 +58,4 @@ def ingest_refresh_sparse(corpus_id: int) -> None:
 def sweep_ingest() -> None:
     """Celery beat's periodic sweep of files whose worker died (on the default queue: busy ingest workers never
     delay it)."""
-    ingestion.sweep_stuck()
+    leases.sweep_stuck()

@@ -55,8 +55,8 @@ RANK_K = 1
 # rollout's judge) was chosen on MuSiQue; the other rows score within 0.01 of it there on their own, and weigh
 # link and words differently, like sampled judges whose fused ranking rewards what they agree on.
 JUDGES = ((1.0, 1, 1.0), (0.5, 5, 0.5), (1.5, 1, 0.5), (0.5, 3, 1.0))
-_PARENTHESIS = re.compile(r"\s*\([^)]*\)\s*$")
-_ASIDE = re.compile(r"\([^)]*\)")
+_ASIDE = re.compile(r"\([^)]*\)")  # "(disambiguation)", "(CEO, hires, ...)"
+_PARENTHESIS = re.compile(rf"\s*{_ASIDE.pattern}\s*$")  # a title's trailing aside
 MAX_HOPS = 3  # follow-up turns of a multi-hop question before the rollout completes
 BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
 # Web sources (when the run offers web_search): a sub-query of the opening turn whose best chunk holds less than

@@ -119,7 +119,7 @@ def run_harness(
     job = run_research(
         question=run.question,
         corpus=corpus,
-        backend_for=backend_factory(single_subject=True) if facets else backend_factory(),
+        backend_for=backend_factory(single_subject=bool(facets)),
         config=harness_config(rollouts=rollouts, budget=run.budget, max_turns=run.max_turns),
         facets=[(facet.title, facet.ask(run.subject)) for facet in facets],
         sink=sink,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from research.corpora import ingestion, services
+from research.corpora import ingestion, leases, services
 from research.models import Chunk, Corpus, Document, Membership, Stage, UploadFile
 from research.platform.composition import corpus_index
 from research.retrieval.embedders import EmbeddingUnavailable
@@ -128,7 +128,7 @@ def test_a_retry_after_a_crash_resumes_without_duplicates(owner: Membership, cor
     )
     item = UploadFile.objects.get(upload=upload)
     # A worker claimed it, wrote vectors to Chroma, then died before saving the documents.
-    crashed = ingestion.claim(item.pk)
+    crashed = leases.claim(item.pk)
     assert crashed is not None
     ingestion.upload_file_ingest_safely(upload_file_id=item.pk)  # the lease is live: nothing happens
     assert UploadFile.objects.get(pk=item.pk).stage == Stage.QUEUED
@@ -239,6 +239,40 @@ def test_a_viewer_cannot_upload(owner: Membership, corpus: Corpus, make_user: Ca
     assert not UploadFile.objects.exists()
 
 
+@pytest.mark.parametrize("lost", ["before expanding", "while expanding"])
+def test_a_worker_that_lost_an_archive_stores_none_of_its_members(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch, lost: str
+) -> None:
+    from research.corpora import archives
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a.txt", TEXT)
+        archive.writestr("b.txt", TEXT + b" Again.")
+    upload = services.upload_create(
+        actor=owner, corpus=corpus, files=[services.IncomingFile("bundle.zip", [buffer.getvalue()])], enqueue=False
+    )
+    item = UploadFile.objects.get(upload=upload)
+    real_advance = ingestion.advance
+    taken: list[UploadFile] = []
+
+    def stored_then_swept(item: UploadFile, stage: Stage, **fields: object) -> None:
+        real_advance(item, stage, **fields)  # the archive is stored; then the sweep gives it to another worker
+        UploadFile.objects.filter(pk=item.pk).update(claimed_until=None)
+        again = leases.claim(item.pk)
+        assert again is not None
+        taken.append(again)
+
+    monkeypatch.setattr(ingestion, "advance", stored_then_swept)
+    if lost == "while expanding":  # the lease was still held when expansion began: its final write finds it gone
+        monkeypatch.setattr(archives, "held", lambda item: True)
+    assert ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False) is None
+    item.refresh_from_db()
+    assert item.stage == Stage.STORED  # not expanded, not failed: the new holder expands it
+    assert item.claimed_until == taken[0].claimed_until
+    assert not UploadFile.objects.filter(parent=item).exists()
+
+
 def test_a_file_over_the_chunk_limit_fails_alone_before_anything_is_embedded(
     owner: Membership, corpus: Corpus, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -289,11 +323,11 @@ def test_the_sweep_queues_again_each_file_whose_worker_died_once_for_its_stage(
     UploadFile.objects.filter(pk=dead.pk).update(stage=Stage.PARSED, claimed_until=expired)
     UploadFile.objects.filter(pk=dead_later.pk).update(claimed_until=expired)  # died while embedding
     UploadFile.objects.filter(pk=alive.pk).update(stage=Stage.CHUNKED, claimed_until=live)
-    assert sorted(ingestion.sweep_stuck()) == [(dead.pk, "parsed"), (dead_later.pk, "searchable")]
+    assert sorted(leases.sweep_stuck()) == [(dead.pk, "parsed"), (dead_later.pk, "searchable")]
     assert sorted(queued) == [("vectors", dead_later.pk), ("words", dead.pk)]
-    assert ingestion.sweep_stuck() == []  # released: queued once, not at every sweep
+    assert leases.sweep_stuck() == []  # released: queued once, not at every sweep
     assert UploadFile.objects.get(pk=waiting.pk).claimed_until is None  # never claimed: its task is on its way
-    assert ingestion.claim(dead.pk) is not None  # the re-queued task can take it
+    assert leases.claim(dead.pk) is not None  # the re-queued task can take it
 
 
 def _eight_firms(owner: Membership, corpus: Corpus) -> UploadFile:
@@ -326,7 +360,7 @@ def test_a_worker_storing_many_documents_renews_its_lease_so_the_sweep_leaves_it
     def slow(self: HybridCorpus, chunks: Any) -> None:  # a slow store: the stage outlasts the 2 s lease
         store(self, chunks)
         time.sleep(0.45)
-        swept.append(ingestion.sweep_stuck())
+        swept.append(leases.sweep_stuck())
 
     monkeypatch.setattr(HybridCorpus, "add_words", slow)
     item = _eight_firms(owner, corpus)
@@ -352,7 +386,7 @@ def test_a_worker_that_lost_its_file_writes_nothing_more_and_leaves_the_new_hold
         stored.append(chunks[0].doc_id)
         if len(stored) == 3:
             UploadFile.objects.filter(pk=item.pk).update(claimed_until=None)  # the sweep releases the file ...
-            again = ingestion.claim(item.pk)  # ... and another worker claims it
+            again = leases.claim(item.pk)  # ... and another worker claims it
             assert again is not None
             taken.append(again)
 

@@ -101,7 +101,7 @@ def _endless(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelTur
 def test_cancel_stops_a_running_run_at_the_next_turn_and_records_why(  # type: ignore[no-untyped-def]
     owner, corpus, start_run, monkeypatch
 ) -> None:
-    monkeypatch.setattr(job, "backend_factory", lambda: lambda i: ScriptedBackend(_endless, latency=0.1))
+    monkeypatch.setattr(job, "backend_factory", lambda **_: lambda i: ScriptedBackend(_endless, latency=0.1))
     run = start_run([corpus], rollouts=2, max_turns=64)
     outcome: list[str] = []
     worker = threading.Thread(target=lambda: outcome.append(in_thread(run_execute, run_id=run.pk)))
@@ -129,7 +129,7 @@ def test_cancel_stops_a_running_run_at_the_next_turn_and_records_why(  # type: i
 
 
 def test_a_broken_backend_fails_the_run_with_the_reason(corpus, start_run, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    def broken() -> object:
+    def broken(**_: object) -> object:
         raise RuntimeError("no such model server")
 
     monkeypatch.setattr(job, "backend_factory", broken)
