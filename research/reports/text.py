@@ -14,6 +14,8 @@ _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]?\s+(?=[\"'(\[\u201c\u2018]?[A-Z0-9])|\n\s*\n")
 _ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp", "st", "vs", "no", "jr", "sr", "e.g", "i.e", "u.s"}
+    # titles before a name ("the position is Hon. Winnie Kiiza", "Gen. Sir John Monash"), "et al."
+    | {"hon", "gen", "gov", "sen", "rep", "rev", "capt", "col", "lt", "sgt", "maj", "cmdr", "adm", "fr", "mt", "al"}
     # a press release's dateline: "DENVER, Jan. 20, 2026 - Tavelnor ..."
     | {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
 )

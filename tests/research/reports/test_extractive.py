@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import pytest
+
+from research.reports import extractive
 from research.reports.answer import NO_EVIDENCE, answer_report
-from research.reports.extractive import ExtractiveWriter, candidates, word_scores
+from research.reports.extractive import Coverage, ExtractiveWriter, candidates, word_scores
 from research.reports.text import published_by
 from research.reports.writers import Brief
 from research.retrieval.embedders.hashing import HashingEmbedder
@@ -85,6 +88,50 @@ def test_sentences_linked_to_neither_the_question_nor_the_chain_are_never_added(
     question = "Who sponsors Project Halyard and where did they work before?"
     draft = ExtractiveWriter(HashingEmbedder(256)).write(Brief(focus=question, evidence=chunks, max_claims=8))
     assert [c.citations[0].doc_id for c in draft.claims] == ["press", "bio"]  # bio joins by the bridge, Dana Okonkwo
+
+
+def test_a_documents_title_line_is_never_a_claim_of_an_answer() -> None:
+    chunks = (
+        evidence(
+            "show#0",
+            "Welcome to the Show (TV series)\nThe show starred Lee Min-ho and aired on SBS in 2011.",
+            title="Welcome to the Show (TV series)",
+        ),
+    )
+    draft = ExtractiveWriter(HashingEmbedder(256)).write(
+        Brief(focus="Who starred in Welcome to the Show (TV series)?", evidence=chunks, max_claims=3)
+    )
+    assert [c.text for c in draft.claims] == ["The show starred Lee Min-ho and aired on SBS in 2011."]
+
+
+BLANKAART = (
+    "When did the country where the city where Steven Blankaart was born is located refuse to surrender Namibia?"
+)
+CHAIN = (
+    evidence("blankaart#0", "Steven Blankaart was born in Middelburg in the Netherlands.", title="Steven Blankaart"),
+    evidence("middelburg#0", "Middelburg is an old city of the Netherlands.", title="Middelburg"),
+    evidence("mandate#0", "In 1946 the Netherlands did refuse to surrender its mandate.", title="Mandate"),
+)
+
+
+def test_coverage_scores_the_part_of_the_question_no_chosen_sentence_holds() -> None:
+    pool = candidates(CHAIN)
+    coverage = Coverage(BLANKAART, pool)
+    assert coverage.scores([], pool) == [0.0, 0.0, 0.0]  # nothing chosen: nothing is left over yet
+    born, city, mandate = coverage.scores(pool[:1], pool)
+    assert born == 0.0  # the chosen sentence adds nothing new
+    assert 0.0 < city < mandate  # "city" is left over, but "refuse" and "surrender" are more of the question
+
+
+def test_the_writer_picks_by_the_unanswered_part_of_the_question(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With coverage weighed (raised here to make it decide), the claim after the bridge is the one holding the rest
+    of the question, not another sentence of the chain."""
+    brief = Brief(focus=BLANKAART, evidence=CHAIN, max_claims=2)
+    second = {}
+    for weight in (0.0, 1.0):
+        monkeypatch.setattr(extractive, "COVER_WEIGHT", weight)
+        second[weight] = ExtractiveWriter().write(brief).claims[1].citations[0].doc_id
+    assert second == {0.0: "middelburg", 1.0: "mandate"}
 
 
 def test_table_rows_field_lists_and_markup_are_not_statements() -> None:

@@ -26,6 +26,15 @@ def test_a_datelines_abbreviated_month_does_not_end_a_sentence() -> None:
     ]
 
 
+def test_a_title_before_a_name_does_not_end_a_sentence() -> None:
+    text = "The current leader is Hon. Winnie Kiiza of the FDC. Gen. Sir John Monash led it. Smith et al. agree."
+    assert sentences(text) == [
+        "The current leader is Hon. Winnie Kiiza of the FDC.",
+        "Gen. Sir John Monash led it.",
+        "Smith et al. agree.",
+    ]
+
+
 def test_sentences_split_after_a_closing_curly_quote() -> None:
     text = "We will grow together.\u201d \u201cFrom day one, our mission was clear,\u201d said Rhys Calloway. Next."
     assert sentences(text) == [
