@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from research.corpora import jobs, progress, storage
-from research.corpora.leases import LeaseLost, held, mine
+from research.corpora.leases import LeaseLost, hold, mine
 from research.models import Stage, UploadFile
 from research.retrieval.parsing import expand_upload
 
@@ -22,9 +22,7 @@ def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
     (and no member) when the worker no longer holds the archive (its new holder expands it)."""
     corpus_id = item.upload.corpus_id
     members: list[UploadFile] = []
-    lost = LeaseLost(f"ingest of {item.name}: the file's lease was lost while expanding it")
-    if not held(item):
-        raise lost
+    hold(item, "before expanding it")
     with transaction.atomic():
         UploadFile.objects.filter(parent=item).delete()  # a retried expansion starts over
         for entry in expand_upload(item.name, data):
@@ -41,7 +39,8 @@ def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
             member.save()
             members.append(member)
         if mine(item).update(stage=Stage.EXPANDED, claimed_until=None, updated_at=timezone.now()) != 1:
-            raise lost  # the members stored above are rolled back
+            # the members stored above are rolled back
+            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost while expanding it")
         item.stage, item.claimed_until = Stage.EXPANDED, None
         queued = [m.pk for m in members if m.stage == Stage.QUEUED]
         transaction.on_commit(lambda: jobs.ingest_files_enqueue(queued))

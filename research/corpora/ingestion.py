@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from research.corpora import estimate, storage
 from research.corpora.archives import expand_into_members, is_archive
-from research.corpora.leases import LeaseLost, advance, claim, held, lease, release, renew
+from research.corpora.leases import LeaseLost, advance, claim, hold, lease, release, renew
 from research.models import Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
 from research.retrieval.chunking import ChunkSpan, chunk_text
@@ -155,8 +155,8 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
         if time.monotonic() - renewed > lease().total_seconds() / 4:  # a file of many documents takes a while
             renew(item)
             renewed = time.monotonic()
-        elif not held(item):  # checked before every document: a worker that lost the file stops writing it
-            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost while storing its documents")
+        else:  # checked before every document: a worker that lost the file stops writing it
+            hold(item, "while storing its documents")
         index.add_words(_index_chunks(entry))
     save_documents(item, corpus, planned, stale)
     advance(

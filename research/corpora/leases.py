@@ -56,6 +56,12 @@ def held(item: UploadFile) -> bool:
     return mine(item).exists()
 
 
+def hold(item: UploadFile, doing: str) -> None:
+    """Go on only if this worker still holds ``item``'s lease; else LeaseLost, saying what it was ``doing``."""
+    if not held(item):
+        raise LeaseLost(f"ingest of {item.name}: the file's lease was lost {doing}")
+
+
 def renew(item: UploadFile) -> None:
     """Extend the lease this worker holds on ``item``: a long stage says it is still alive, so the sweep (which
     queues again the files whose lease expired) does not hand the file to a second worker while this one writes.
@@ -69,8 +75,7 @@ def renew(item: UploadFile) -> None:
 def advance(item: UploadFile, stage: Stage, **fields: object) -> None:
     """Move the file to ``stage`` (with ``fields``), if this worker still holds it (else LeaseLost)."""
     with transaction.atomic():
-        if not held(item):
-            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost before stage {stage}")
+        hold(item, f"before stage {stage}")
         item.stage = stage
         for name, value in fields.items():
             setattr(item, name, value)

@@ -66,9 +66,14 @@ class EvalSettings:
 
     def backends(self) -> BackendFactory:
         """A backend per rollout from the inference registry; ValueError for a missing setting (openai's URL)."""
-        fields = dataclasses.fields(InferenceSettings)  # single_subject is a report's: evaluation tasks are questions
-        shared = {field.name: getattr(self, field.name) for field in fields if hasattr(self, field.name)}
-        return backend_factory(self.backend, InferenceSettings(**shared))
+        inference = InferenceSettings(  # single_subject stays off: evaluation tasks are questions, not facets
+            base_url=self.base_url,
+            model=self.model,
+            api_key=self.api_key,
+            timeout=self.timeout,
+            temperature=self.temperature,
+        )
+        return backend_factory(self.backend, inference)
 
 
 def eval_embedder(name: str, cache_dir: Path | None = None) -> Embedder:

@@ -291,9 +291,10 @@ class Coverage:
     def __init__(self, question: str, pool: Sequence[Candidate]) -> None:
         tokens = tokenize([question, *(c.text for c in pool)])
         self.wanted = set(tokens[0])
+        # A sentence quoted by two chunks is one sentence: rarity counts distinct sentences.
         self.held = {c.text: set(words) & self.wanted for c, words in zip(pool, tokens[1:], strict=True)}
         frequency = Counter(word for words in self.held.values() for word in words)
-        self.rarity = {word: math.log(1 + len(pool) / (1 + frequency[word])) for word in self.wanted}
+        self.rarity = {word: math.log(1 + len(self.held) / (1 + frequency[word])) for word in self.wanted}
 
     def scores(self, chosen: Sequence[Candidate], pool: Sequence[Candidate]) -> list[float]:
         if not chosen:
@@ -311,6 +312,26 @@ def _allowed(candidate: Candidate, chosen: Sequence[Candidate], per_document: Co
     return all(fuzz.token_set_ratio(candidate.text, other.text) < DUPLICATE_RATIO for other in chosen)
 
 
+Bonuses = Callable[[Sequence[Candidate]], list[float | None]]  # given those chosen: each candidate's, None if out
+
+
+def _facet_bonuses(pool: Sequence[Candidate]) -> Bonuses:
+    """A report's facet is not a chain of hops: each sentence must hold the facet's own words."""
+    return lambda chosen: [0.0 if c.words > 0 else None for c in pool]
+
+
+def _question_bonuses(focus: str, pool: Sequence[Candidate]) -> Bonuses:
+    """How a candidate continues the chain of those chosen (``hop_scores``; None if it does not) and
+    ``COVER_WEIGHT`` times the part of the question they leave unanswered that it holds (``Coverage``)."""
+    coverage = Coverage(focus, pool)
+
+    def bonuses(chosen: Sequence[Candidate]) -> list[float | None]:
+        hops, cover = hop_scores(focus, chosen, pool), coverage.scores(chosen, pool)
+        return [None if hop is None else hop + COVER_WEIGHT * share for hop, share in zip(hops, cover, strict=True)]
+
+    return bonuses
+
+
 def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subject: str = "") -> list[Candidate]:
     """The best candidates one at a time, each step re-scored for how it continues the chain of those chosen
     (``hop_scores``) and for the part of the question they leave unanswered (``Coverage``), skipping what is not
@@ -318,15 +339,13 @@ def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subjec
     near-duplicates and a document's beyond ``PER_DOCUMENT``. With a ``subject`` (a report's facet) only
     sentences about the subject that hold the facet's words are candidates."""
     pool = [c for c in ranked if (about_subject(subject, c) if subject else answer_candidate(c))]
-    coverage = None if subject else Coverage(focus, pool)
+    bonuses = _facet_bonuses(pool) if subject else _question_bonuses(focus, pool)
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
     while pool and len(chosen) < max_claims:
-        # A report's facet is not a chain of hops: each sentence must hold the facet's own words.
-        hops = [0.0 if c.words > 0 else None for c in pool] if subject else hop_scores(focus, chosen, pool)
-        cover = coverage.scores(chosen, pool) if coverage else [0.0] * len(pool)
-        linked = [i for i, hop in enumerate(hops) if hop is not None]
-        order = sorted(linked, key=lambda i: (-(pool[i].score + (hops[i] or 0.0) + COVER_WEIGHT * cover[i]), i))
+        extra = bonuses(chosen)
+        linked = [i for i, bonus in enumerate(extra) if bonus is not None]
+        order = sorted(linked, key=lambda i: (-(pool[i].score + (extra[i] or 0.0)), i))
         pick = next((i for i in order if _allowed(pool[i], chosen, per_document)), None)
         if pick is None:
             break

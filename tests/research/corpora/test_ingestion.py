@@ -265,7 +265,7 @@ def test_a_worker_that_lost_an_archive_stores_none_of_its_members(
 
     monkeypatch.setattr(ingestion, "advance", stored_then_swept)
     if lost == "while expanding":  # the lease was still held when expansion began: its final write finds it gone
-        monkeypatch.setattr(archives, "held", lambda item: True)
+        monkeypatch.setattr(archives, "hold", lambda item, doing: None)
     assert ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False) is None
     item.refresh_from_db()
     assert item.stage == Stage.STORED  # not expanded, not failed: the new holder expands it

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from research.reports.text import fold, names, numbers, quote_span, sentences, unsupported_terms
 
 
@@ -7,42 +9,42 @@ def test_fold_drops_case_accents_punctuation_and_spacing() -> None:
     assert fold("  Société  Générale,\n raised €1.2 BILLION!") == "societe generale raised 1 2 billion"
 
 
-def test_sentences_split_at_ends_but_not_after_abbreviations_or_initials() -> None:
-    text = "Acme Inc. raised $5M in 2024. Its CEO is J. Smith! Does it sell? Yes.\n\nA new paragraph"
-    assert sentences(text) == [
-        "Acme Inc. raised $5M in 2024.",
-        "Its CEO is J. Smith!",
-        "Does it sell?",
-        "Yes.",
-        "A new paragraph",
-    ]
-
-
-def test_a_datelines_abbreviated_month_does_not_end_a_sentence() -> None:
-    text = "DENVER, Jan. 20, 2026 \u2013 Tavelnor today announced a deal. It closes in Sept. 2026."
-    assert sentences(text) == [
-        "DENVER, Jan. 20, 2026 \u2013 Tavelnor today announced a deal.",
-        "It closes in Sept. 2026.",
-    ]
-
-
-def test_a_title_before_a_name_does_not_end_a_sentence() -> None:
-    text = "The current leader is Hon. Winnie Kiiza of the FDC. Gen. Sir John Monash led it. Smith et al. agree."
-    assert sentences(text) == [
-        "The current leader is Hon. Winnie Kiiza of the FDC.",
-        "Gen. Sir John Monash led it.",
-        "Smith et al. agree.",
-    ]
-
-
-def test_sentences_split_after_a_closing_curly_quote() -> None:
-    text = "We will grow together.\u201d \u201cFrom day one, our mission was clear,\u201d said Rhys Calloway. Next."
-    assert sentences(text) == [
-        "We will grow together.",
-        "\u201cFrom day one, our mission was clear,\u201d said Rhys Calloway.",
-        "Next.",
-    ]
-    assert sentences("He said \u2018Go.\u2019 Then left.") == ["He said \u2018Go.", "Then left."]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Acme Inc. raised $5M in 2024. Its CEO is J. Smith! Does it sell? Yes.\n\nA new paragraph",
+            ["Acme Inc. raised $5M in 2024.", "Its CEO is J. Smith!", "Does it sell?", "Yes.", "A new paragraph"],
+            id="ends, not abbreviations or initials",
+        ),
+        pytest.param(
+            "DENVER, Jan. 20, 2026 \u2013 Tavelnor today announced a deal. It closes in Sept. 2026.",
+            ["DENVER, Jan. 20, 2026 \u2013 Tavelnor today announced a deal.", "It closes in Sept. 2026."],
+            id="a dateline's abbreviated month",
+        ),
+        pytest.param(
+            "The current leader is Hon. Winnie Kiiza of the FDC. Gen. Sir John Monash led it. Smith et al. agree.",
+            [
+                "The current leader is Hon. Winnie Kiiza of the FDC.",
+                "Gen. Sir John Monash led it.",
+                "Smith et al. agree.",
+            ],
+            id="a title before a name",
+        ),
+        pytest.param(
+            "We will grow together.\u201d \u201cFrom day one, our mission was clear,\u201d said Rhys Calloway. Next.",
+            [
+                "We will grow together.",
+                "\u201cFrom day one, our mission was clear,\u201d said Rhys Calloway.",
+                "Next.",
+            ],
+            id="after a closing curly quote",
+        ),
+        pytest.param("He said \u2018Go.\u2019 Then left.", ["He said \u2018Go.", "Then left."], id="single quotes"),
+    ],
+)
+def test_sentences_split_at_ends_and_only_there(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected
 
 
 def test_numbers_are_compared_as_digits() -> None:
