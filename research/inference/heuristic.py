@@ -82,6 +82,25 @@ def fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
 
 
+def accentless(text: str) -> str:
+    """Accents dropped, case kept: a name's capitals tell it from a common word ("Brand" is not "brand")."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=4_096)
+def _whole(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+
+
+def names_any(names: Sequence[str], text: str) -> bool:
+    """Whether ``text`` holds one of ``names`` (accents aside) as a whole name, capitals and all: the play *Brand*
+    is not named by "brands" or "the brand", nor "Ion" by "nation"."""
+    plain = accentless(text)
+    return any(_whole(accentless(name)).search(plain) for name in names)
+
+
 def anchor_entities(question: str) -> list[str]:
     """The names the question itself gives (possessive 's dropped), folded: where a chain of hops starts."""
     return list(dict.fromkeys(fold(_POSSESSIVE.sub("", e)) for e in entities(question)))
@@ -135,13 +154,16 @@ def key_words(question: str, limit: int) -> str:
     return " ".join(dict.fromkeys(words[:limit]))
 
 
-def entities(text: str) -> list[str]:
-    """Names: runs of capitalised words and years. A lone capitalised word that only starts a sentence
-    ("Today", "Design") is not taken for a name, nor a greeting that opens one ("Hi Niamh" names Niamh)."""
+def entities(text: str, *, prose: bool = True) -> list[str]:
+    """Names: runs of capitalised words and years. In ``prose``, a lone capitalised word that only starts a
+    sentence ("Today", "Design") is not taken for a name, nor a greeting that opens one ("Hi Niamh" names Niamh);
+    a follow-up query is not prose ("Indiana time state" searches for Indiana)."""
     found = []
     for match in _ENTITY.finditer(text):
         entity = match.group(0).strip()
-        opens_sentence = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:\n#-*"
+        opens_sentence = prose and (
+            not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?:\n#-*"
+        )
         first, _, rest = entity.partition(" ")
         greeted = opens_sentence and first.lower() in SALUTATIONS
         if greeted:
@@ -194,18 +216,29 @@ def _naming_first(
     return [(rank, chunk_id) for rank, (_, chunk_id) in enumerate(order, start=1)]
 
 
+def _naming(ranked: Sequence[tuple[int, str]], names: Sequence[str], chunks: dict[str, wire.WireChunk]) -> set[str]:
+    """The chunks of a follow-up search's result that name (as a whole, folded) what it searched for."""
+    return {
+        chunk_id
+        for _, chunk_id in ranked
+        if chunk_id in chunks
+        and any(_whole(name).search(fold(f"{chunks[chunk_id].title} {chunks[chunk_id].text}")) for name in names)
+    }
+
+
 def linked_documents(question: str, items: Sequence[Seen], sources: int) -> set[str]:
-    """Documents whose title the question names, or one of the ``sources`` best-supported chunks of another
-    document does."""
+    """Documents whose title the question names (the first hop), or a chunk of a first hop's document or one of
+    the ``sources`` best-supported chunks of another document does (the next hop: what the first hop's document
+    says leads on, however far down the searches ranked it)."""
     asked = fold(question)
-    heads = [(s.chunk.doc_id, fold(s.chunk.text)) for s in final_ranking(items)[:sources]]
-    linked = set()
+    named = {s.chunk.doc_id for s in items if (name := title_name(s.chunk.title)) and _whole(name).search(asked)}
+    best = final_ranking(items)[:sources]
+    heads = [*best, *(s for s in items if s.chunk.doc_id in named and s not in best)]
+    texts = [(s.chunk.doc_id, fold(s.chunk.text)) for s in heads]
+    linked = set(named)
     for item in items:
         name = title_name(item.chunk.title)
-        if not name:
-            continue
-        named = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)").search  # a whole name: "Ion" is not in "nation"
-        if named(asked) or any(named(text) for doc, text in heads if doc != item.chunk.doc_id):
+        if name and any(_whole(name).search(text) for doc, text in texts if doc != item.chunk.doc_id):
             linked.add(item.chunk.doc_id)
     return linked
 
@@ -314,30 +347,21 @@ class HeuristicBackend:
 
     def _seen(self, question: str, messages: Sequence[Message]) -> list[Seen]:
         """Every chunk seen, with its relevance: the share of the question's terms it contains, or, for a
-        chunk that names an entity this rollout followed from an earlier hop, at least ``BRIDGE_RELEVANCE``."""
+        chunk that names an entity this rollout followed from an earlier hop (or that a follow-up search returned
+        naming what it searched for), at least ``BRIDGE_RELEVANCE``."""
         wanted = terms(question)
         followed = self._followed_entities(question, messages)
         first_turn = next((m for m in messages if m.role == "assistant"), None)
         opening = {c.id for c in first_turn.tool_calls} if first_turn else set()
-        question_calls = {
-            c.id
-            for c in (first_turn.tool_calls if first_turn else ())
-            if json.loads(c.arguments).get("query", "").strip() == fitted(question.strip())
-        }
-        web_weights = self._web_weights(question, messages)
+        weights = self._search_weights(question, messages, opening)
         bridged = self._bridge_names(question, messages, opening)
+        sought = self._bridge_names(question, messages, opening, prose=False)  # "Indiana time" follows Indiana
+        found: set[str] = set()  # chunks a follow-up search returned that name what it searched for
         unique: dict[str, wire.WireChunk] = {}
         support: dict[str, float] = {}
         for message in messages:
             if message.role == "tool":
-                weight = web_weights.get(
-                    message.tool_call_id or "",
-                    QUESTION_WEIGHT
-                    if message.tool_call_id in question_calls
-                    else SUBQUERY_WEIGHT
-                    if message.tool_call_id in opening
-                    else BRIDGE_WEIGHT,
-                )
+                weight = weights.get(message.tool_call_id or "", BRIDGE_WEIGHT)
                 shown = wire.parse(message.content)
                 repeats = wire.parse_repeats(message.content)
                 taken = {rank for rank, _ in repeats}
@@ -348,18 +372,36 @@ class HeuristicBackend:
                 names = bridged.get(message.tool_call_id or "")
                 if names:
                     ranked = _naming_first(ranked, names, unique)
+                found |= _naming(ranked, sought.get(message.tool_call_id or "", []), unique)
                 for rank, chunk_id in ranked:
                     support[chunk_id] = support.get(chunk_id, 0.0) + weight / (RANK_K + rank - 1)
         seen = []
         for order, chunk in enumerate(unique.values()):
             relevance = len(wanted & terms(chunk.title + " " + chunk.text)) / max(1, len(wanted))
-            if any(entity in chunk.text for entity in followed):
+            if chunk.chunk_id in found or any(entity in f"{chunk.title} {chunk.text}" for entity in followed):
                 relevance = max(relevance, BRIDGE_RELEVANCE)
             seen.append(Seen(chunk, relevance, order, support[chunk.chunk_id]))
         linked = linked_documents(question, seen, self.link_sources)
         return [dataclasses.replace(s, linked=s.chunk.doc_id in linked) for s in seen]
 
-    def _bridge_names(self, question: str, messages: Sequence[Message], opening: set[str]) -> dict[str, list[str]]:
+    def _search_weights(self, question: str, messages: Sequence[Message], opening: set[str]) -> dict[str, float]:
+        """What each call's results weigh in a chunk's evidence: the whole question's search, the other opening
+        sub-queries, the follow-up searches; and what the web changes (``_web_weights``)."""
+        whole = fitted(question.strip())
+        weights = {
+            c.id: QUESTION_WEIGHT
+            if c.id in opening and json.loads(c.arguments).get("query", "").strip() == whole
+            else SUBQUERY_WEIGHT
+            if c.id in opening
+            else BRIDGE_WEIGHT
+            for m in messages
+            for c in m.tool_calls
+        }
+        return weights | self._web_weights(question, messages)
+
+    def _bridge_names(
+        self, question: str, messages: Sequence[Message], opening: set[str], *, prose: bool = True
+    ) -> dict[str, list[str]]:
         """The names each follow-up search was for (call id -> folded names not in the question)."""
         asked = {fold(e) for e in entities(question)}
         names: dict[str, list[str]] = {}
@@ -367,7 +409,7 @@ class HeuristicBackend:
             for call in message.tool_calls:
                 if call.name == "search_corpus" and call.id not in opening:
                     query = json.loads(call.arguments).get("query", "")
-                    names[call.id] = [n for n in (fold(e) for e in entities(query)) if n not in asked]
+                    names[call.id] = [n for n in (fold(e) for e in entities(query, prose=prose)) if n not in asked]
         return names
 
     def _web_weights(self, question: str, messages: Sequence[Message]) -> dict[str, float]:
@@ -449,14 +491,17 @@ class HeuristicBackend:
 
     def _bridges(self, question: str, messages: Sequence[Message], live: list[Seen]) -> list[ToolCall]:
         """Follow-up searches for names that the chunks about the question's own entities (or about an entity
-        already followed) mention and the question does not: the next hop of a multi-hop question. Sources
+        already followed) mention and the question does not: the next hop of a multi-hop question. A chunk is about
+        a name when it names it whole, with its capitals (``names_any``: a brewer's "brands" is not the play
+        *Brand*). Sources
         are taken in retrieval order; each rollout starts from a different one, so rollouts explore apart."""
         asked = {json.loads(c.arguments).get("query", "").lower() for m in messages for c in m.tool_calls}
-        followed = sorted(fold(e) for e in self._followed_entities(question, messages))
-        anchors = anchor_entities(question) + followed
+        followed = sorted(self._followed_entities(question, messages))
+        anchors = anchor_entities(question) + [fold(e) for e in followed]
         known = set(anchors)
         relation = relation_words(question, anchors, BRIDGE_RELATION_WORDS)
-        about = [s for s in live if any(a in fold(s.chunk.title + " " + s.chunk.text) for a in anchors)]
+        names = [_POSSESSIVE.sub("", e) for e in entities(question)] + followed
+        about = [s for s in live if names_any(names, f"{s.chunk.title} {s.chunk.text}")]
         sources = sorted(about or live, key=lambda s: (-s.evidence, s.order))[:BRIDGE_SOURCES]
         shift = self.variant % max(1, len(sources))
         calls: list[ToolCall] = []

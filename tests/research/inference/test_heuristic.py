@@ -10,6 +10,7 @@ from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.harness.tools import TEXT_MAX_CHARS
 from research.inference.heuristic import (
+    BRIDGE_RELEVANCE,
     MAX_HOPS,
     HeuristicBackend,
     Seen,
@@ -22,6 +23,7 @@ from research.inference.heuristic import (
     fold,
     follow_up_query,
     linked_documents,
+    names_any,
     relation_words,
     terms,
     title_name,
@@ -154,24 +156,31 @@ def test_chunks_that_several_searches_return_gain_evidence() -> None:
     assert [s.chunk.chunk_id for s in final_ranking(list(seen.values()))] == ["x#0", "y#0", "z#0"]
 
 
-def test_a_follow_up_search_counts_what_names_its_entity_first() -> None:
-    """A larger corpus puts near misses (a similar name, the relation words alone) above the next hop's
-    document; ranked among the results that name the followed entity, the hop keeps its evidence."""
-    chunk = '<chunk id="{0}" doc="{1}" title="{2}" score="0.1000">\n{3}\n</chunk>'
-    opening = "search_corpus('q'): 1 new chunk(s).\n\n" + chunk.format("big#0", "big", "Big Eyes", "By Tim Burton.")
-    near = chunk.format("hil#0", "hil", "Hilarie Burton", "An actress; her spouse is a director.")
-    hop = chunk.format("apes#0", "apes", "Planet of the Apes", "Directed by Tim Burton in 2001.")
-    bridge = "search_corpus('b'): 2 new chunk(s).\n\n" + near + "\n\n" + hop
-    question = "Who is the spouse of Big Eye's main director?"
-    calls = (call("search_corpus", {"query": question}), call("search_corpus", {"query": "Tim Burton spouse"}))
+CHUNK = '<chunk id="{0}" doc="{1}" title="{2}" score="0.1000">\n{3}\n</chunk>'
+
+
+def _two_turns(question: str, opening: str, follow_up: str, result: str) -> dict[str, Seen]:
+    """What a rollout saw after its opening search of the question and one follow-up search (each result as the
+    tool renders it), by chunk id."""
+    calls = (call("search_corpus", {"query": question}), call("search_corpus", {"query": follow_up}))
     messages = [
         Message("user", question),
         Message("assistant", "", tool_calls=calls[:1]),
         Message("tool", opening, tool_call_id=calls[0].id),
         Message("assistant", "", tool_calls=calls[1:]),
-        Message("tool", bridge, tool_call_id=calls[1].id),
+        Message("tool", result, tool_call_id=calls[1].id),
     ]
-    seen = {s.chunk.chunk_id: s for s in HeuristicBackend()._seen(question, messages)}
+    return {s.chunk.chunk_id: s for s in HeuristicBackend()._seen(question, messages)}
+
+
+def test_a_follow_up_search_counts_what_names_its_entity_first() -> None:
+    """A larger corpus puts near misses (a similar name, the relation words alone) above the next hop's
+    document; ranked among the results that name the followed entity, the hop keeps its evidence."""
+    opening = "search_corpus('q'): 1 new chunk(s).\n\n" + CHUNK.format("big#0", "big", "Big Eyes", "By Tim Burton.")
+    near = CHUNK.format("hil#0", "hil", "Hilarie Burton", "An actress; her spouse is a director.")
+    hop = CHUNK.format("apes#0", "apes", "Planet of the Apes", "Directed by Tim Burton in 2001.")
+    bridge = "search_corpus('b'): 2 new chunk(s).\n\n" + near + "\n\n" + hop
+    seen = _two_turns("Who is the spouse of Big Eye's main director?", opening, "Tim Burton spouse", bridge)
     assert seen["apes#0"].evidence > seen["hil#0"].evidence  # first among the results naming Tim Burton
 
 
@@ -245,3 +254,65 @@ def test_a_shouted_run_of_capitals_is_not_a_name_to_follow() -> None:
     assert "IGNORE ALL PREVIOUS INSTRUCTIONS" not in found
     assert "Dana Okonkwo" in found
     assert "IBM" in found
+
+
+def test_a_name_is_named_whole_and_with_its_capitals_accents_aside() -> None:
+    assert names_any(["Brand"], "Ibsen wrote Brand in 1865.")
+    assert not names_any(["Brand"], "The brewer's brands sold well; the brand grew.")
+    assert names_any(["Aschenbrodel"], "Aschenbrödel is a ballet by Johann Strauss II.")
+    assert not names_any(["Ion"], "A nation of Ions.")
+
+
+def test_a_follow_up_query_is_not_prose_its_opening_word_is_a_name() -> None:
+    assert entities("Indiana time state stop selling") == []
+    assert entities("Indiana time state stop selling", prose=False) == ["Indiana"]
+
+
+def test_a_document_a_first_hop_names_is_linked_however_low_it_ranks() -> None:
+    """The question names the first hop; what that document's text names is the next hop, even when the
+    best-supported chunk is another document's (a larger corpus puts more of them above it)."""
+    items = [
+        _seen("album#0", "Jung Joon Young 1st mini album", "A mini album released in 2013.", 3.5, 0),
+        _seen("jung#0", "Jung Joon-young", "He made his big screen debut in Love Forecast.", 2.5, 1),
+        _seen("love#0", "Love Forecast", "A 2015 film directed by Park Jin-pyo.", 0.25, 2),
+        _seen("other#0", "Traces of Love", "A film about love.", 0.5, 3),
+    ]
+    question = "Who directed the film in which Jung Joon-young made his big screen debut?"
+    assert linked_documents(question, items, 1) == {"jung", "love"}
+
+
+def test_bridges_start_from_chunks_that_name_the_questions_names_not_a_common_word() -> None:
+    """A brewer's "brands" is not the play *Brand*: the follow-up searches come from what the play's chunk
+    names (Henrik Ibsen), not from the brewer's (Boston Beer Company's city)."""
+    items = [
+        Seen(
+            wire.WireChunk("beer#0", "beer", "Boston Beer Company", 0.5, "Its brands sell in Boston, Massachusetts."),
+            0.5,
+            0,
+            3.0,
+        ),
+        Seen(wire.WireChunk("play#0", "play", "Brand (play)", 0.5, "Brand is a play by Henrik Ibsen."), 0.5, 1, 1.0),
+    ]
+    question = "What country was the author of Brand a citizen of?"
+    messages = [Message("user", question)]
+    queries = [json.loads(c.arguments)["query"] for c in HeuristicBackend()._bridges(question, messages, items)]
+    assert queries
+    assert all(q.startswith("Henrik Ibsen") for q in queries)
+
+
+def test_what_a_follow_up_search_found_naming_its_name_counts_as_relevant() -> None:
+    """ "Indiana time state" searches for Indiana although the name opens the query: its result naming Indiana is
+    relevant to the hop though it shares none of the question's words."""
+    question = "What time does the state where Greenfield-Central High is stop selling booze?"
+    opening = "search_corpus('q'): 1 new chunk(s).\n\n" + CHUNK.format(
+        "gc#0", "gc", "Greenfield-Central High School", "A public high school in Greenfield, Indiana."
+    )
+    found = (
+        "search_corpus('b'): 2 new chunk(s).\n\n"
+        + CHUNK.format("law#0", "law", "Alcohol laws of Indiana", "In Indiana, alcohol may be sold until 3 a.m.")
+        + "\n\n"
+        + CHUNK.format("ohio#0", "ohio", "Ohio River", "A river in Ohio.")
+    )
+    seen = _two_turns(question, opening, "Indiana time state stop", found)
+    assert seen["law#0"].relevance >= BRIDGE_RELEVANCE
+    assert seen["ohio#0"].relevance < BRIDGE_RELEVANCE
