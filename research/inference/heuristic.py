@@ -216,14 +216,16 @@ def _naming_first(
     return [(rank, chunk_id) for rank, (_, chunk_id) in enumerate(order, start=1)]
 
 
-def _naming(ranked: Sequence[tuple[int, str]], names: Sequence[str], chunks: dict[str, wire.WireChunk]) -> set[str]:
-    """The chunks of a follow-up search's result that name (as a whole, folded) what it searched for."""
-    return {
-        chunk_id
-        for _, chunk_id in ranked
-        if chunk_id in chunks
-        and any(_whole(name).search(fold(f"{chunks[chunk_id].title} {chunks[chunk_id].text}")) for name in names)
-    }
+def _first_naming(
+    ranked: Sequence[tuple[int, str]], names: Sequence[str], chunks: dict[str, wire.WireChunk]
+) -> set[str]:
+    """The best-ranked chunk of a follow-up search's result that names (whole, folded) what it searched for: the
+    hop's document. (Every result naming it would be too many: a search for "Welsh" or "China" returns ten.)"""
+    for _, chunk_id in sorted(ranked):
+        chunk = chunks.get(chunk_id)
+        if chunk and any(_whole(name).search(fold(f"{chunk.title} {chunk.text}")) for name in names):
+            return {chunk_id}
+    return set()
 
 
 def linked_documents(question: str, items: Sequence[Seen], sources: int) -> set[str]:
@@ -347,8 +349,8 @@ class HeuristicBackend:
 
     def _seen(self, question: str, messages: Sequence[Message]) -> list[Seen]:
         """Every chunk seen, with its relevance: the share of the question's terms it contains, or, for a
-        chunk that names an entity this rollout followed from an earlier hop (or that a follow-up search returned
-        naming what it searched for), at least ``BRIDGE_RELEVANCE``."""
+        chunk that names an entity this rollout followed from an earlier hop (or that is a follow-up search's best
+        result naming what it searched for), at least ``BRIDGE_RELEVANCE``."""
         wanted = terms(question)
         followed = self._followed_entities(question, messages)
         first_turn = next((m for m in messages if m.role == "assistant"), None)
@@ -356,7 +358,7 @@ class HeuristicBackend:
         weights = self._search_weights(question, messages, opening)
         bridged = self._bridge_names(question, messages, opening)
         sought = self._bridge_names(question, messages, opening, prose=False)  # "Indiana time" follows Indiana
-        found: set[str] = set()  # chunks a follow-up search returned that name what it searched for
+        found: set[str] = set()  # each follow-up search's best result that names what it searched for
         unique: dict[str, wire.WireChunk] = {}
         support: dict[str, float] = {}
         for message in messages:
@@ -372,7 +374,7 @@ class HeuristicBackend:
                 names = bridged.get(message.tool_call_id or "")
                 if names:
                     ranked = _naming_first(ranked, names, unique)
-                found |= _naming(ranked, sought.get(message.tool_call_id or "", []), unique)
+                found |= _first_naming(ranked, sought.get(message.tool_call_id or "", []), unique)
                 for rank, chunk_id in ranked:
                     support[chunk_id] = support.get(chunk_id, 0.0) + weight / (RANK_K + rank - 1)
         seen = []

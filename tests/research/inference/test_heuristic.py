@@ -301,18 +301,21 @@ def test_bridges_start_from_chunks_that_name_the_questions_names_not_a_common_wo
 
 
 def test_what_a_follow_up_search_found_naming_its_name_counts_as_relevant() -> None:
-    """ "Indiana time state" searches for Indiana although the name opens the query: its result naming Indiana is
-    relevant to the hop though it shares none of the question's words."""
+    """ "Indiana time state" searches for Indiana although the name opens the query: its best result naming
+    Indiana is relevant to the hop though it shares none of the question's words."""
     question = "What time does the state where Greenfield-Central High is stop selling booze?"
     opening = "search_corpus('q'): 1 new chunk(s).\n\n" + CHUNK.format(
         "gc#0", "gc", "Greenfield-Central High School", "A public high school in Greenfield, Indiana."
     )
     found = (
-        "search_corpus('b'): 2 new chunk(s).\n\n"
+        "search_corpus('b'): 3 new chunk(s).\n\n"
         + CHUNK.format("law#0", "law", "Alcohol laws of Indiana", "In Indiana, alcohol may be sold until 3 a.m.")
         + "\n\n"
         + CHUNK.format("ohio#0", "ohio", "Ohio River", "A river in Ohio.")
+        + "\n\n"
+        + CHUNK.format("wind#0", "wind", "Wind power in Indiana", "Indiana has wind farms.")
     )
     seen = _two_turns(question, opening, "Indiana time state stop", found)
     assert seen["law#0"].relevance >= BRIDGE_RELEVANCE
     assert seen["ohio#0"].relevance < BRIDGE_RELEVANCE
+    assert seen["wind#0"].relevance < BRIDGE_RELEVANCE  # the search's best result naming Indiana is the hop
