@@ -74,19 +74,17 @@ def terms(text: str) -> frozenset[str]:
     )
 
 
+def accentless(text: str) -> str:
+    """Accents dropped, case kept: a name's capitals tell it from a common word ("Brand" is not "brand")."""
+    if text.isascii():  # nothing to drop: NFKD leaves ASCII as it is
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 @lru_cache(maxsize=16_384)
 def fold(text: str) -> str:
     """Lower-cased, accents dropped: "Aschenbrödel" and "Aschenbrodel" name the same thing."""
-    if text.isascii():  # nothing to drop: NFKD leaves ASCII as it is
-        return text.lower()
-    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
-
-
-def accentless(text: str) -> str:
-    """Accents dropped, case kept: a name's capitals tell it from a common word ("Brand" is not "brand")."""
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return accentless(text.lower())
 
 
 @lru_cache(maxsize=4_096)
@@ -221,9 +219,10 @@ def _first_naming(
 ) -> set[str]:
     """The best-ranked chunk of a follow-up search's result that names (whole, folded) what it searched for: the
     hop's document. (Every result naming it would be too many: a search for "Welsh" or "China" returns ten.)"""
-    for _, chunk_id in sorted(ranked):
+    for _, chunk_id in sorted(ranked) if names else ():
         chunk = chunks.get(chunk_id)
-        if chunk and any(_whole(name).search(fold(f"{chunk.title} {chunk.text}")) for name in names):
+        text = fold(f"{chunk.title} {chunk.text}") if chunk else ""
+        if any(_whole(name).search(text) for name in names):
             return {chunk_id}
     return set()
 
@@ -495,8 +494,8 @@ class HeuristicBackend:
         """Follow-up searches for names that the chunks about the question's own entities (or about an entity
         already followed) mention and the question does not: the next hop of a multi-hop question. A chunk is about
         a name when it names it whole, with its capitals (``names_any``: a brewer's "brands" is not the play
-        *Brand*). Sources
-        are taken in retrieval order; each rollout starts from a different one, so rollouts explore apart."""
+        *Brand*). Sources are taken in retrieval order; each rollout starts from a different one, so rollouts
+        explore apart."""
         asked = {json.loads(c.arguments).get("query", "").lower() for m in messages for c in m.tool_calls}
         followed = sorted(self._followed_entities(question, messages))
         anchors = anchor_entities(question) + [fold(e) for e in followed]
