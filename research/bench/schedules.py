@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from research.corpora import ingestion
 from research.corpora import services as corpora
-from research.demo.seed import demo_corpus_files
+from research.demo.files import demo_corpus_files
 from research.investigations import services as investigations
 from research.models import (
     TERMINAL_RUN_STATUSES,

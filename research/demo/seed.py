@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from research.corpora.services import IncomingFile, corpus_create, upload_create
+from research.demo.files import DEMO_QUESTIONS, demo_corpus_files
 from research.models import Corpus, Membership, Role, Upload, Workspace
 from research.workspaces.services import workspace_create
 
@@ -18,10 +19,7 @@ DEMO_USERNAME = "demo"
 DEMO_WORKSPACE = "Demo workspace"
 DEMO_WORKSPACE_SLUG = "demo-workspace"
 DEMO_CORPUS = "Demo corpus"
-DEMO_CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 DEMO_EMAIL = "demo@example.com"
-DEMO_FORMAT_FOLDERS = ("html", "pdf", "email", "csv", "markdown")
-DEMO_QUESTIONS = DEMO_CORPUS_DIR / "questions.jsonl"  # the question bank: questions, answers, supporting files
 
 
 @dataclass(frozen=True)
@@ -59,16 +57,6 @@ def demo_seed(*, login_file: Path) -> DemoLogin:
             slug=DEMO_WORKSPACE_SLUG if free else None,  # the address the README's commands name
         )
     return DemoLogin(username=DEMO_USERNAME, password=password, workspace=workspace, created=created)
-
-
-def demo_corpus_files() -> list[Path]:
-    """The demo corpus as uploaded: every file of the format folders (not the PDF sources or the README)."""
-    return sorted(
-        path
-        for folder in DEMO_FORMAT_FOLDERS
-        for path in (DEMO_CORPUS_DIR / folder).glob("*")
-        if path.is_file() and not path.name.startswith(".")
-    )
 
 
 def demo_corpus_seed(*, workspace: Workspace, marker: Path | None = None, enqueue: bool = True) -> Upload | None:

@@ -1,20 +1,33 @@
-"""Measuring written reports against a gold file (research/demo/corpus/reports_gold.json): which of its key facts
+"""Measuring written reports against a gold file (the demo corpus's research/demo/corpus/reports_gold.json, or a
+benchmark corpus's gold.json, research/evaluation/benchmark.py): which of its key facts
 the reports state, in the right facet (``fact_recall``; the share of all its facts too); how many shown claims
 are gold facts of the right company, key or not (``claim_precision``), as TREC's nugget evaluations score vital
 and acceptable nuggets: the gold lists every fact of each company the corpus states, far more than a report of
 a few claims per facet can hold, so recall is measured on the key ones and precision on all; claims about
-another company; whether every shown citation's quote is in its chunk; the ICP judge's decided accuracy and
-coverage. Framework-free: the caller gives the reports and the chunks' texts."""
+another company; whether every shown citation's quote is in its chunk; the facets reported empty although the
+gold holds a fact for them; the ICP judge's decided accuracy, coverage, and the verdicts decided from another
+quote than the one the gold says decides them. Framework-free: the caller gives the reports and the chunks'
+texts.
+
+Two gold layouts are read: the demo's (``competitors`` and ``prospects`` lists, many companies) and a benchmark
+corpus's (one ``subject`` with its ``names``, ``facts``, ``icp_gold`` verdicts with their quotes, ``questions``).
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cleanco import basename
+from rapidfuzz import fuzz
+
 from research.protocol.report import Claim, Report, Section
 from research.reports.citations import quote_in
-from research.reports.text import fold, names_company
+from research.reports.text import fold
+
+EVIDENCE_MATCH = 90.0  # rapidfuzz partial_ratio (folded) at which a cited quote is the gold's deciding quote
 
 
 @dataclass(frozen=True)
@@ -37,35 +50,107 @@ class GoldFact:
 
 
 @dataclass(frozen=True)
+class Question:
+    """A question a user asks of the corpus, its other wordings, and the parts any right answer holds."""
+
+    question: str
+    paraphrases: tuple[str, ...]
+    parts: tuple[str, ...]
+
+    def parts_found(self, text: str) -> int:
+        folded = f" {fold(text)} "
+        return sum(f" {fold(part)} " in folded for part in self.parts)
+
+
+@dataclass(frozen=True)
 class Gold:
     as_of: str
     icp: list[dict[str, Any]]
     facts: dict[str, list[GoldFact]]  # by competitor
     absent: dict[str, list[str]]  # facets deliberately without evidence, by competitor
     prospects: dict[str, dict[str, str]]  # company -> criterion name -> verdict
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # company -> the other names its documents use
+    others: tuple[str, ...] = ()  # other companies the corpus names (look-alikes first)
+    icp_quotes: dict[str, dict[str, str]] = field(default_factory=dict)  # company -> criterion -> deciding quote
+    questions: tuple[Question, ...] = ()
+    split: str = "dev"
+    language: str = "en"
 
     @property
     def companies(self) -> list[str]:
-        return [*self.facts, *self.prospects]
+        return [*self.facts, *(p for p in self.prospects if p not in self.facts), *self.others]
+
+    def names_other(self, company: str, text: str) -> bool:
+        """Whether ``text`` names another company of the corpus and none of ``company``'s names outside those
+        (a look-alike's name holds the subject's short name: "Brightwell Energy" is not "Brightwell")."""
+        folded = f" {fold(text)} "
+        found = False
+        for other in sorted((o for o in self.companies if o != company), key=len, reverse=True):
+            for name in _name_forms(other):
+                if f" {name} " in folded:
+                    folded, found = folded.replace(f" {name} ", " | "), True
+        own = [form for name in (company, *self.names.get(company, ())) for form in _name_forms(name)]
+        return found and not any(f" {name} " in folded for name in own)
+
+
+def _name_forms(name: str) -> set[str]:
+    """A company's name folded, with and without its legal form ("Brightwell People Ltd", "Brightwell People")."""
+    return {form for form in (fold(name), fold(basename(name))) if form}
+
+
+def _facts_of(company: str, items: Any) -> list[GoldFact]:
+    return [
+        GoldFact(
+            company,
+            str(fact["facet"]),
+            str(fact["fact"]),
+            tuple(str(term) for term in fact["all"]),
+            tuple(str(facet) for facet in fact.get("also", ())),
+            bool(fact.get("key", False)),
+        )
+        for fact in items
+    ]
+
+
+def _questions(items: Any) -> tuple[Question, ...]:
+    return tuple(
+        Question(
+            str(item["question"]),
+            tuple(str(p) for p in item.get("paraphrases", ())),
+            tuple(str(p) for p in item["answer_parts"]),
+        )
+        for item in items
+    )
+
+
+def _benchmark_gold(data: Mapping[str, Any]) -> Gold:
+    subject = data["subject"]
+    company = str(subject["company"])
+    verdicts = {str(name): item for name, item in data["icp_gold"].items()}
+    return Gold(
+        as_of=str(data["as_of"]),
+        icp=list(data["icp"]),
+        facts={company: _facts_of(company, data["facts"])},
+        absent={company: [str(facet) for facet in data.get("absent", [])]},
+        prospects={company: {name: str(item["verdict"]) for name, item in verdicts.items()}},
+        names={company: tuple(str(name) for name in subject.get("names", ()))},
+        others=tuple(str(name) for name in [*subject.get("lookalikes", ()), *subject.get("others", ())]),
+        icp_quotes={company: {name: str(item["quote"]) for name, item in verdicts.items() if item.get("quote")}},
+        questions=_questions(data.get("questions", ())),
+        split=str(data.get("split", "dev")),
+        language=str(data.get("language", "en")),
+    )
 
 
 def gold_from(data: Mapping[str, Any]) -> Gold:
-    """The gold file's content; KeyError or TypeError on a malformed one."""
+    """The gold file's content (either layout); KeyError or TypeError on a malformed one."""
+    if "subject" in data:
+        return _benchmark_gold(data)
     facts: dict[str, list[GoldFact]] = {}
     absent: dict[str, list[str]] = {}
     for item in data["competitors"]:
         company = str(item["company"])
-        facts[company] = [
-            GoldFact(
-                company,
-                str(fact["facet"]),
-                str(fact["fact"]),
-                tuple(str(term) for term in fact["all"]),
-                tuple(str(facet) for facet in fact.get("also", ())),
-                bool(fact.get("key", False)),
-            )
-            for fact in item["facts"]
-        ]
+        facts[company] = _facts_of(company, item["facts"])
         absent[company] = [str(facet) for facet in item.get("absent", [])]
     prospects = {str(item["company"]): {str(k): str(v) for k, v in item["icp"].items()} for item in data["prospects"]}
     return Gold(str(data["as_of"]), list(data["icp"]), facts, absent, prospects)
@@ -87,9 +172,13 @@ class ReportFigures:
     citations_verified: int = 0
     absent: int = 0
     absent_said: int = 0
+    facets_with_evidence: int = 0  # report sections whose facet has a gold fact
+    empty_with_evidence: list[str] = field(default_factory=list)  # ... that the report said nothing in
     criteria: int = 0
     decided: int = 0
     decided_right: int = 0
+    wrong_evidence: list[str] = field(default_factory=list)  # decided wrongly, from another quote than the gold's
+    other_evidence: list[str] = field(default_factory=list)  # decided rightly from another quote than the gold's
     seconds: list[float] = field(default_factory=list)
     icp_seconds: list[float] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)  # key facts not stated in their facet
@@ -111,7 +200,9 @@ class ReportFigures:
             "citations_verified": share(self.citations_verified, self.citations),
             "wrong_company_claims": len(self.wrong_company),
             "absent_facets_said": share(self.absent_said, self.absent),
+            "empty_facets_with_evidence": share(len(self.empty_with_evidence), self.facets_with_evidence),
             "icp_decided_accuracy": share(self.decided_right, self.decided),
+            "icp_wrong_evidence": len(self.wrong_evidence),
             "icp_coverage": share(self.decided, self.criteria),
             "seconds_per_report": mean(self.seconds),
             "seconds_per_icp_check": mean(self.icp_seconds),
@@ -126,7 +217,19 @@ class ReportFigures:
             "missed_facts": self.missed,
             "claims_not_in_gold": self.unmatched,
             "wrong_verdicts": self.wrong_verdicts,
+            "empty_facets": self.empty_with_evidence,
+            "icp_wrong_evidence_examples": self.wrong_evidence,
+            "icp_other_evidence": self.other_evidence,
         }
+
+
+def merged(parts: Sequence[ReportFigures]) -> ReportFigures:
+    """One set of counts over several corpora's (their counts added, their lists joined)."""
+    total = ReportFigures()
+    for part in parts:
+        for item in dataclasses.fields(ReportFigures):
+            setattr(total, item.name, getattr(total, item.name) + getattr(part, item.name))
+    return total
 
 
 ChunkText = Callable[[str, str], str | None]  # (doc_id, chunk_id) -> the chunk's text, None when not stored
@@ -163,6 +266,20 @@ def _facts_counted(
             figures.missed.append(f"{company} / {fact.facet}: {fact.fact}{where}")
 
 
+def _empty_counted(figures: ReportFigures, gold: Gold, company: str, by_facet: Mapping[str, Section]) -> None:
+    """The facets the gold holds no fact for that the report said so of, and those it holds one for that the
+    report left empty."""
+    for facet in gold.absent.get(company, []):
+        figures.absent += 1
+        figures.absent_said += int(facet in by_facet and by_facet[facet].not_found)
+    with_evidence = {facet for fact in gold.facts.get(company, []) for facet in fact.facets}
+    for facet, section in by_facet.items():
+        if facet in with_evidence:
+            figures.facets_with_evidence += 1
+            if not section.claims:
+                figures.empty_with_evidence.append(f"{company} / {facet}")
+
+
 def add_competitor(figures: ReportFigures, gold: Gold, report: Report, chunk_text: ChunkText, seconds: float) -> None:
     """Count one competitor report (``report.subject`` is the company)."""
     company = report.subject
@@ -178,19 +295,24 @@ def add_competitor(figures: ReportFigures, gold: Gold, report: Report, chunk_tex
             else:
                 figures.unmatched.append(f"{company} / {section.facet}: {claim.text[:200]}")
     figures.claims += len(shown)
-    others = [name for name in gold.companies if name != company]
-    for claim in shown:
-        if not names_company(company, claim.text) and any(names_company(other, claim.text) for other in others):
+    for claim in shown:  # a gold fact of the company is its own ("we agreed to acquire Marrowpine AI")
+        if gold.names_other(company, claim.text) and not any(fact.stated_by(claim.text) for fact in facts):
             figures.wrong_company.append(f"{company}: {claim.text[:160]}")
-    for facet in gold.absent.get(company, []):
-        figures.absent += 1
-        figures.absent_said += int(facet in by_facet and by_facet[facet].not_found)
+    _empty_counted(figures, gold, company, by_facet)
     _citations_checked(figures, [*shown, *report.summary], chunk_text)
+
+
+def same_quote(gold: str, cited: str) -> bool:
+    """Whether a cited quote is the gold's deciding quote: one holds the other, folded, within a small tolerance
+    (a CSV row's quote may be its cells or its whole "column: value" text)."""
+    a, b = fold(gold), fold(cited)
+    return bool(a and b) and fuzz.partial_ratio(a, b) >= EVIDENCE_MATCH
 
 
 def add_icp(figures: ReportFigures, gold: Gold, report: Report, chunk_text: ChunkText, seconds: float) -> None:
     """Count one ICP check: each criterion the judge decided is right when the gold says the same."""
     expected = gold.prospects.get(report.subject, {})
+    quotes = gold.icp_quotes.get(report.subject, {})
     figures.icp_seconds.append(seconds)
     for item in report.criteria:
         figures.criteria += 1
@@ -201,5 +323,10 @@ def add_icp(figures: ReportFigures, gold: Gold, report: Report, chunk_text: Chun
         figures.decided_right += int(right)
         if not right:
             figures.wrong_verdicts.append(f"{report.subject} / {item.name}: {item.verdict} ({item.reason})")
+        gold_quote = quotes.get(item.name)
+        if gold_quote and not any(same_quote(gold_quote, c.quote) for c in item.citations):
+            quoted = " | ".join(c.quote[:120] for c in item.citations)
+            found = figures.wrong_evidence if not right else figures.other_evidence
+            found.append(f"{report.subject} / {item.name}: {item.verdict} from {quoted!r}")
     cited = [Claim(text=item.reason, citations=item.citations) for item in report.criteria if item.citations]
     _citations_checked(figures, cited, chunk_text)

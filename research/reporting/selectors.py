@@ -49,6 +49,15 @@ def source_of(document: Document) -> str:
     return document.source_name
 
 
+# a page's copyright line and site, its site's name, a mail's sender
+PUBLISHER_FIELDS = ("publisher", "sitename", "from")
+
+
+def publisher_of(metadata: dict[str, object]) -> str:
+    """Who a document says published it (research.reports.names tells a company's own documents by it)."""
+    return "; ".join(str(metadata[key]) for key in PUBLISHER_FIELDS if metadata.get(key))
+
+
 def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evidence]:
     """The chunks of the run's ranked documents, in ranking order (each document's chunks in the order the
     rollouts kept them), read from the run's own corpora only: a chunk id the run's corpora do not hold is
@@ -66,7 +75,8 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
         if row is None:
             continue
         document = row.document
-        date = document.metadata.get("date") if isinstance(document.metadata, dict) else None
+        metadata = document.metadata if isinstance(document.metadata, dict) else {}
+        date = metadata.get("date")
         evidence.append(
             Evidence(
                 chunk_id=chunk_id,
@@ -76,6 +86,7 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
                 text=row.text,
                 date=str(date) if date else None,
                 rank=rank,
+                publisher=publisher_of(metadata),
             )
         )
     return evidence

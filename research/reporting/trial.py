@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.test import override_settings
 
 from research.corpora import ingestion
 from research.corpora import services as corpora
-from research.demo.seed import demo_corpus_files
+from research.demo.files import demo_corpus_files
 from research.models import Chunk, Corpus, Membership, Run, RunTemplate, UploadFile, Workspace
 from research.runs import services as runs
 from research.runs.execution import run_execute
@@ -46,10 +47,20 @@ def trial_workspace(name: str) -> Membership:
     return Membership.objects.select_related("workspace", "user").get(workspace=workspace, user=user)
 
 
-def demo_corpus_ingest(owner: Membership, progress: Callable[[int, int], None] = lambda done, total: None) -> Corpus:
+Progress = Callable[[int, int], None]
+
+
+def demo_corpus_ingest(owner: Membership, progress: Progress = lambda done, total: None) -> Corpus:
     """The demo corpus, ingested here and now (as the worker would), file by file."""
-    corpus = corpora.corpus_create(actor=owner, name="Demo corpus")
-    incoming = [corpora.IncomingFile(name=path.name, chunks=[path.read_bytes()]) for path in demo_corpus_files()]
+    return corpus_ingest(owner, "Demo corpus", demo_corpus_files(), progress)
+
+
+def corpus_ingest(
+    owner: Membership, name: str, files: Sequence[Path], progress: Progress = lambda done, total: None
+) -> Corpus:
+    """A corpus of these files, ingested here and now (as the worker would), file by file."""
+    corpus = corpora.corpus_create(actor=owner, name=name)
+    incoming = [corpora.IncomingFile(name=path.name, chunks=[path.read_bytes()]) for path in files]
     upload = corpora.upload_create(actor=owner, corpus=corpus, files=incoming, enqueue=False)
     items = list(UploadFile.objects.filter(upload=upload))
     for number, item in enumerate(items, start=1):

@@ -33,6 +33,7 @@ class Evidence:
     text: str
     date: str | None = None
     rank: int = 0  # its document's place in the run's ranking (0 = first)
+    publisher: str = ""  # who the document says published it: a page's copyright line and site, a mail's sender
 
 
 def quote_in(quote: str, text: str) -> bool:

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from research.protocol.report import Claim, Removed, Report, Section
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, verified
-from research.reports.extractive import facet_fits, topic
-from research.reports.text import about
+from research.reports.extractive import facet_fits, facet_words
+from research.reports.names import Company, known_as, names_note
+from research.reports.structure import row_about, rows_of
 from research.reports.writers import Brief, Draft, Writer
 from research.retrieval.sparse import tokenize
 
@@ -58,56 +59,67 @@ COMPETITOR_FACETS = (
         "products",
         "Products and launches",
         "What products has {company} launched, released or announced (product, launch, release, feature)?",
-        "generally available availability edition version beta preview new offering service",
+        "generally available availability edition version beta preview new offering service software app module"
+        " lance lancement produit nouveau nouvelle version fonctionnalité offre logiciel module bêta disponible",
     ),
     Facet(
         "pricing",
         "Pricing",
         "What does {company} charge (price, plan, pricing, cost, fee, discount, minimum)?",
-        "priced per user month year list usage-based billing bills charges subscription paid tier at no additional",
+        "priced per user month year list usage-based billing bills charges subscription paid tier at no additional"
+        " EUR GBP AUD CAD USD hectare seat transaction tarif tarifs prix formule abonnement mois remise facturé HT",
     ),
     Facet(
         "funding",
         "Funding and finances",
         "What funding or financial results has {company} reported (raised, round, Series, investors, valuation,"
         " revenue, profit, closed)?",
-        "acquisition acquire paid million billion cash stock earnings fiscal financial IPO backed venture",
+        "acquisition acquire paid million billion cash stock earnings fiscal financial IPO backed venture ARR"
+        " profitable loss-making levée fonds millions investisseurs série chiffre affaires rentable",
     ),
     Facet(
         "leadership",
         "Leadership and hiring",
         "Who leads {company} and who is it hiring (CEO, founder, executive, appointed, joined, hiring, role)?",
-        "chief officer co-founder president head vice VP engineers engineering roles hires left join",
+        "chief officer co-founder president head vice VP engineers engineering roles hires left join team people"
+        " employees staff headcount directeur directrice président présidente cofondateur cofondatrice nommé"
+        " dirigeant recrute recrutement salariés collaborateurs personnes équipe",
     ),
     Facet(
         "customers",
         "Customers",
         "Which customers use {company} (customer, client, deployed, chose, signed)?",
-        "customers organisations organizations users teams serves used by accounts companies countries",
+        "customers organisations organizations users teams serves used by accounts companies countries merchants"
+        " employers practices shops retailers firms trusted clients cabinets utilisent utilisateurs établissements",
     ),
     Facet(
         "partnerships",
         "Partnerships",
         "Which partners does {company} work with (partner, partnership, integration, marketplace, alliance)?",
-        "partners integrates integrations listing listed reseller ISV alliances",
+        "partners integrates integrations listing listed reseller ISV alliances distributor distributes channel"
+        " referral partenaire partenaires partenariat intégration intégré distributeur",
     ),
     Facet(
         "technology",
         "Technology",
         "What technology is {company} built on (architecture, built, engine, stack, storage, index, runs on)?",
-        "indexes compute memory disk query queries open-source cloud hosting deployed servers governance layer",
+        "indexes compute memory disk query queries open-source cloud hosting deployed servers governance layer"
+        " AWS Azure GCP Kubernetes Python Java Django PostgreSQL Kafka region hosted stack framework database"
+        " hébergé hébergement infrastructure technologie architecture serveurs",
     ),
     Facet(
         "reviews",
         "Reviews and reputation",
         "What do analysts and customers say about {company} (analyst, review, rated, strengths, weaknesses)?",
-        "analysts expects expect preferred praised criticised widely reputation strength weakness says said",
+        "analysts expects expect preferred praised criticised widely reputation strength weakness says said rated"
+        " rates rating ranks leader challenger performer stars reviewers avis note analyste étoiles",
     ),
     Facet(
         "news",
         "News",
-        "What recent news involves {company} (announced, news, today, acquired, press)?",
-        "announces conference event registration completed community call webinar hosts week",
+        "What recent news involves {company} (announced, news, acquired, press)?",
+        "announces conference event registration completed community call webinar hosts week acquired acquires"
+        " merger layoffs laid off cut jobs redundancies annonce rachat rachète acquisition licenciements fusion",
     ),
 )
 PROSPECT_FACETS = (
@@ -161,11 +173,18 @@ def facets_for(template: str, aspects: Sequence[str] = ()) -> tuple[Facet, ...]:
     return TEMPLATE_FACETS[template] + extra
 
 
-def about_company(company: str, claim: Claim, evidence: dict[str, Evidence]) -> bool:
-    """A claim is about the company when its text names it, or opens with "It"/"The company" in a document whose
-    title names it (``research.reports.text.about``)."""
-    titles = [evidence[c.chunk_id].title for c in claim.citations if c.chunk_id in evidence]
-    return about(company, claim.text, titles)
+def about_company(company: Company, claim: Claim, evidence: dict[str, Evidence]) -> bool:
+    """A claim is about the company when it is about it in one of the chunks it cites (``Company.about``: it names
+    it, speaks in the company's own document, or opens with "It"/"The company" in a document whose title names
+    it)."""
+    return any(_about_in(company, claim.text, evidence[c.chunk_id]) for c in claim.citations if c.chunk_id in evidence)
+
+
+def _about_in(company: Company, text: str, chunk: Evidence) -> bool:
+    """A claim read from a row of the chunk is about the company as its row is (``row_about``); a sentence as
+    ``Company.about`` says."""
+    row = next((row for row in rows_of(chunk.text) if row.text == text), None)
+    return row_about(company, row, chunk) if row is not None else company.about(text, chunk)
 
 
 @dataclass(frozen=True)
@@ -186,26 +205,29 @@ def pooled(own: FacetEvidence, facets: Sequence[FacetEvidence]) -> tuple[Evidenc
 
 
 def _checked(
-    company: str, facet: Facet, evidence: Sequence[Evidence], draft: Draft, stale_before: str | None
+    company: Company, facet: Facet, evidence: Sequence[Evidence], draft: Draft, stale_before: str | None
 ) -> tuple[Section, list[Removed]]:
     chunks = by_chunk(evidence)
     shown, removed = verified(draft.claims, chunks, stale_before=stale_before)
     kept = [claim for claim in shown if about_company(company, claim, chunks)]
-    removed += [Removed(text=claim.text, reason=f"it is not about {company}") for claim in shown if claim not in kept]
+    removed += [
+        Removed(text=claim.text, reason=f"it is not about {company.subject}") for claim in shown if claim not in kept
+    ]
     return Section(facet=facet.key, title=facet.title, claims=tuple(kept), not_found=not kept), removed
 
 
-def _drafts(company: str, facets: Sequence[FacetEvidence], writer: Writer) -> tuple[list[Brief], list[Draft], bool]:
+def _drafts(company: Company, facets: Sequence[FacetEvidence], writer: Writer) -> tuple[list[Brief], list[Draft], bool]:
     """Each facet's draft, and whether the writer already placed each claim in one facet (a writer with
     ``write_facets`` writes all facets at once; any other proposes ``PROPOSED_CLAIMS`` a facet, placed later)."""
     together = getattr(writer, "write_facets", None)
     briefs = [
         Brief(
-            focus=item.facet.ask(company),
+            focus=item.facet.ask(company.subject),
             evidence=pooled(item, facets)[: POOL_CHUNKS if together else PROMPT_CHUNKS],
             max_claims=FACET_CLAIMS if together else PROPOSED_CLAIMS,
-            subject=company,
+            subject=company.subject,
             words=item.facet.words,
+            company=company,
         )
         for item in facets
     ]
@@ -215,10 +237,11 @@ def _drafts(company: str, facets: Sequence[FacetEvidence], writer: Writer) -> tu
 
 
 def vocabulary(company: str, facet: Facet) -> set[str]:
-    """The facet's own words (its question's, less the company and question words, and its ``words``), stemmed
-    as the sparse index stems them."""
-    asked = topic(Brief(focus=facet.ask(company), evidence=(), subject=company))
-    return set(tokenize([f"{asked} {facet.words}"])[0])
+    """The facet's own words (``facet_words``: its question's cue words and its ``words``), stemmed as the sparse
+    index stems them."""
+    return set(
+        tokenize([facet_words(Brief(focus=facet.ask(company), evidence=(), subject=company, words=facet.words))])[0]
+    )
 
 
 def placed(company: str, facets: Sequence[Facet], proposed: Sequence[Section]) -> list[Section]:
@@ -293,9 +316,11 @@ def company_report(
     removed: list[Removed] = []
     notes: list[str] = []
     used = writer.name
-    briefs, drafts, placed_already = _drafts(company, facets, writer)
+    known = known_as(company, [e for item in facets for e in item.evidence])
+    notes.append(names_note(known))
+    briefs, drafts, placed_already = _drafts(known, facets, writer)
     for item, brief, draft in zip(facets, briefs, drafts, strict=True):
-        section, lost = _checked(company, item.facet, brief.evidence, draft, stale_before)
+        section, lost = _checked(known, item.facet, brief.evidence, draft, stale_before)
         sections.append(section)
         removed += [r for r in lost if r not in removed]
         notes += [note for note in draft.notes if note not in notes]

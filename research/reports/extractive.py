@@ -27,7 +27,9 @@ from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
 from research.reports.citations import Evidence
-from research.reports.text import about, fold, names, names_company, published_by, sentences
+from research.reports.names import Company
+from research.reports.structure import Row, row_about, rows_of
+from research.reports.text import fold, names, sentences
 from research.reports.writers import Brief, Draft, WriterSettings
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
@@ -72,10 +74,12 @@ class Candidate:
     score: float = 0.0
     words: float = 0.0  # the share of the focus's words it holds (0: it shares none)
     previous: str = ""  # the sentence before it in its chunk ("" for the chunk's first)
+    row: Row | None = None  # a claim read from a table row or a record, with the lines it quotes
 
 
-def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
-    """Every sentence of the evidence of a claim's length, once per chunk."""
+def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Candidate]:
+    """Every sentence of the evidence of a claim's length, once per chunk; with ``rows`` (a report's facets) each
+    table row and record too (research.reports.structure)."""
     ranks: dict[str, int] = {}
     found: list[Candidate] = []
     for item in evidence:
@@ -85,6 +89,8 @@ def candidates(evidence: Sequence[Evidence]) -> list[Candidate]:
             if MIN_CHARS <= len(sentence) <= MAX_CHARS:
                 found.append(Candidate(sentence, item, rank, previous=previous))
             previous = sentence
+        if rows:
+            found += [Candidate(row.text, item, rank, row=row) for row in rows_of(item.text)]
     return found
 
 
@@ -118,10 +124,21 @@ def topic(brief: Brief) -> str:
     return f"{_QUESTION_WORDS.sub(' ', without)} {brief.words}".strip()
 
 
+_CUES = re.compile(r"\(([^)]*)\)")
+
+
+def facet_words(brief: Brief) -> str:
+    """What places a sentence in a report's facet: the cue words its question lists in parentheses ("(price, plan,
+    ...)") and its ``words``; the question's other words ("What ... has X reported") say nothing of the facet. A
+    question without cues (a member's aspect) places by its ``topic``."""
+    cues = " ".join(_CUES.findall(brief.focus))
+    return f"{cues} {brief.words}".strip() if cues else topic(brief)
+
+
 def scored(brief: Brief, embedder: Embedder | None, keep: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """The candidates of ``brief`` (those ``keep`` accepts) by relevance, best first (ties: earlier in the
     evidence)."""
-    found = [c for c in candidates(brief.evidence) if keep is None or keep(c)]
+    found = [c for c in candidates(brief.evidence, rows=bool(brief.subject)) if keep is None or keep(c)]
     texts = [candidate.text for candidate in found]
     meaning_weight, word_weight, prior_weight = WEIGHTS_WITH_MEANING if embedder else WEIGHTS_WORDS_ONLY
     meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(topic(brief), texts)
@@ -150,7 +167,7 @@ _INSTRUCTION = re.compile(
     r"|position|avoid|emphasi[sz]e|highlight|push|focus|schedule|contact|remember|make sure|ensure|share|propose"
     r"|mention|identify|lead with|follow up|reach out|loop in|flag|prioriti[sz]e|do not|don't|never))\s+(?=[a-z])"
 )
-_FIRST_PERSON = re.compile(r"\b(?:I|[Ww]e|[Oo]ur|[Uu]s|[Mm]y)\b")
+_FIRST_PERSON = re.compile(r"\b(?:I|[Ww]e|[Oo]ur|[Uu]s|[Mm]y|[Nn]ous|[Nn]otre|[Nn]os|[Jj]e)\b")
 
 
 def headline(text: str) -> bool:
@@ -197,29 +214,27 @@ def answer_sentence(text: str) -> bool:
     return statement(text) and text.rstrip()[-1:] in '.!"\u201d)'
 
 
-def about_subject(subject: str, candidate: Candidate) -> bool:
-    """Whether a sentence is a statement about the report's company (``research.reports.text.about``), not an
-    instruction to the reader (``_INSTRUCTION``: "Escalate to CI as soon as a customer mentions Tavelnor"). Two
-    more rules than the citation check's: a sentence opening with "It" must follow one that names the company
-    (its chunk's first may lean on the title), and one in the first person ("we", "our") counts only when it
-    opens with the company's name ("Stellique released 3.0, which narrows one of our differences") or when the
-    company published the document (``published_by``: its own release, careers page or site) and the sentence is
-    not a quotation (a release quotes the acquired company's CEO): elsewhere "we" is the document's author, a
-    team's notes on a competitor as often as the company itself."""
-    evidence = candidate.evidence
-    return _about_subject(subject, candidate.text, evidence.title, evidence.source, candidate.previous)
+def about_subject(company: Company, candidate: Candidate) -> bool:
+    """Whether a sentence is a statement about the report's company (``Company.about``: it names it, speaks in
+    its own document, or refers back to it), not an instruction to the reader (``_INSTRUCTION``: "Escalate to CI
+    as soon as a customer mentions Tavelnor"). One more rule than the citation check's: a sentence in the first
+    person ("we", "our", "nous") counts only when it opens with the company's name ("Stellique released 3.0,
+    which narrows one of our differences") or when the document is the company's own (``Company.speaks_in``:
+    its site, release, careers page or e-mail) and the sentence is not a quotation (a release quotes a
+    customer): elsewhere "we" is the document's author, a team's notes on a competitor as often as the company
+    itself."""
+    if candidate.row is not None:
+        return row_about(company, candidate.row, candidate.evidence)
+    return _about_subject(company, candidate.text, candidate.evidence, candidate.previous)
 
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
-def _about_subject(subject: str, text: str, title: str, source: str, previous: str) -> bool:
-    if not statement(text) or _INSTRUCTION.match(text) or not about(subject, text, [title]):
+def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
+    if not statement(text) or _INSTRUCTION.match(text) or not company.about(text, evidence, previous):
         return False
-    quoted = text.lstrip()[:1] in "\"\u201c\u2018'"  # a quotation's "we" is its speaker's, named elsewhere
-    speaks = f"{fold(text)} ".startswith(f"{fold(subject)} ") or (published_by(subject, source) and not quoted)
-    if _FIRST_PERSON.search(text) and not speaks:
-        return False
-    opens_with_it = not names_company(subject, text)
-    return not opens_with_it or not previous or names_company(subject, previous)
+    quoted = text.lstrip()[:1] in "\"\u201c\u2018'\u00ab"  # a quotation's "we" is its speaker's, named elsewhere
+    opens = any(f"{fold(text)} ".startswith(f"{name} ") for name in company.names)
+    return not _FIRST_PERSON.search(text) or opens or (company.speaks_in(evidence) and not quoted)
 
 
 # Where a question asks something: its start, a sentence's start ("Tavelnor is hiring ... Whose product ...?")
@@ -332,14 +347,16 @@ def _question_bonuses(focus: str, pool: Sequence[Candidate]) -> Bonuses:
     return bonuses
 
 
-def selected(ranked: Sequence[Candidate], *, focus: str, max_claims: int, subject: str = "") -> list[Candidate]:
+def selected(
+    ranked: Sequence[Candidate], *, focus: str, max_claims: int, company: Company | None = None
+) -> list[Candidate]:
     """The best candidates one at a time, each step re-scored for how it continues the chain of those chosen
     (``hop_scores``) and for the part of the question they leave unanswered (``Coverage``), skipping what is not
     a sentence of an answer (``answer_candidate``: a document's title line, a field list, a table row),
     near-duplicates and a document's beyond ``PER_DOCUMENT``. With a ``subject`` (a report's facet) only
     sentences about the subject that hold the facet's words are candidates."""
-    pool = [c for c in ranked if (about_subject(subject, c) if subject else answer_candidate(c))]
-    bonuses = _facet_bonuses(pool) if subject else _question_bonuses(focus, pool)
+    pool = [c for c in ranked if (about_subject(company, c) if company else answer_candidate(c))]
+    bonuses = _facet_bonuses(pool) if company else _question_bonuses(focus, pool)
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
     while pool and len(chosen) < max_claims:
@@ -398,7 +415,8 @@ class ExtractiveWriter:
 
     def write(self, brief: Brief) -> Draft:
         ranked = scored(brief, self.embedder)
-        chosen = selected(ranked, focus=topic(brief), max_claims=brief.max_claims, subject=brief.subject)
+        company = brief.known() if brief.subject.strip() else None
+        chosen = selected(ranked, focus=topic(brief), max_claims=brief.max_claims, company=company)
         return Draft(claims=tuple(_claim(c) for c in chosen), writer=self.name)
 
     def write_facets(self, briefs: Sequence[Brief]) -> list[Draft]:
@@ -410,8 +428,13 @@ class ExtractiveWriter:
 
 
 def _claim(candidate: Candidate) -> Claim:
-    citation = Citation(chunk_id=candidate.evidence.chunk_id, doc_id=candidate.evidence.doc_id, quote=candidate.text)
-    return Claim(text=candidate.text, citations=(citation,))
+    """The candidate as a claim: a sentence quotes itself, a row the lines it stands on."""
+    quotes = candidate.row.quotes if candidate.row is not None else (candidate.text,)
+    item = candidate.evidence
+    return Claim(
+        text=candidate.text,
+        citations=tuple(Citation(chunk_id=item.chunk_id, doc_id=item.doc_id, quote=q) for q in quotes),
+    )
 
 
 def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
@@ -431,12 +454,12 @@ def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> lis
     a document's beyond ``PER_DOCUMENT`` skipped."""
     scores: list[dict[str, Candidate]] = []
     for brief in briefs:
-        about = functools.partial(about_subject, brief.subject)  # decided before the costly scoring
+        about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
         ranked = [c for c in scored(brief, embedder, about) if c.words > 0]
         scores.append({})
         for candidate in ranked:
             scores[-1].setdefault(candidate.text, candidate)
-    vocabularies = [set(tokenize([topic(brief)])[0]) for brief in briefs]
+    vocabularies = [set(tokenize([facet_words(brief)])[0]) for brief in briefs]
     held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
     return _picked(briefs, _homes(scores, held), held)
 

@@ -27,7 +27,9 @@ from typing import Any, Protocol
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, claim_problem
-from research.reports.text import about, fold, names_company, sentences
+from research.reports.names import Company, known_as, names_note
+from research.reports.structure import fields_of, row_company
+from research.reports.text import fold, sentences
 
 MAX_CRITERIA = 12
 MAX_WEIGHT = 100.0
@@ -283,10 +285,13 @@ CITIES = {
     for city in cities.split(",")
 }
 COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
+# Where a company's headquarters are: "headquartered in", "our headquarters are on ... in", "based in", "siège ...
+# à"; not an office, a region or a data centre ("opening a sales office in Madrid", "a cloud region in Frankfurt").
 _HQ = re.compile(
-    r"(?i)\b(?:headquartered|headquarters|based|located|hq|head office|offices?|registered)\b[^.;]{0,30}?\bin\b"
-    r"\s+(.{2,80})"
+    r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
+    r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
 )
+_BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
 
 
 def place_country(text: str) -> str | None:
@@ -413,35 +418,30 @@ class Sentence:
         return Citation(chunk_id=item.chunk_id, doc_id=item.doc_id, quote=self.text, source=item.source)
 
 
-def company_sentences(company: str, evidence: Iterable[Evidence]) -> list[Sentence]:
-    """Every sentence of the evidence that is about ``company`` (``research.reports.text.about``), once."""
+def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Sentence]:
+    """Every sentence of the evidence that is about ``company`` (``Company.about``), once. A record (a CSV or CRM
+    row as ingested) is about the company only when its name column names it (``row_company``): a row that
+    mentions it elsewhere (a prospect's tech stack, a look-alike's row) is about another company."""
     seen: set[str] = set()
     found: list[Sentence] = []
     for item in evidence:
+        fields = fields_of(item.text)
+        named = row_company(fields)
+        if fields and named is not None and not (company.named_in(named) and not company.lookalike_in(named)):
+            continue
+        previous = ""
         for text in sentences(item.text):
-            if text not in seen and about(company, text, [item.title]):
+            if text not in seen and (named is not None or company.about(text, item, previous)):
                 seen.add(text)
                 found.append(Sentence(text, item))
+            previous = text
     return found
 
 
-_FIELD = re.compile(r"(?:^|\s)([a-z][a-z_]{1,30}):\s")
 EMPLOYEE_FIELDS = ("employees", "employee_count", "num_employees", "headcount", "staff", "fte")
 REVENUE_FIELDS = ("revenue", "annual_revenue", "revenue_usd", "arr")
 COUNTRY_FIELDS = ("hq_country", "headquarters_country", "country")
 CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
-
-
-def fields_of(text: str) -> dict[str, str]:
-    """A record's ``name: value`` fields (a CSV row as ingested), or nothing for a sentence of prose."""
-    marks = list(_FIELD.finditer(text))
-    if len(marks) < 3:
-        return {}
-    found: dict[str, str] = {}
-    for mark, following in zip(marks, [*marks[1:], None], strict=True):
-        end = following.start() if following else len(text)
-        found.setdefault(mark.group(1).casefold(), text[mark.end() : end].strip())
-    return found
 
 
 def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
@@ -450,6 +450,22 @@ def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
         if match:
             return _value(match.group(1), match.group(2))
     return None
+
+
+# A number of people laid off, hired or planned is no headcount: "laid off 25 people", "plans to hire 40 engineers".
+_NOT_HEADCOUNT = re.compile(
+    r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|cut|cuts|cutting|layoffs? of|redundanc\w*|hire|hires|hired"
+    r"|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by|another|licenci\w*"
+    r"|recrut\w*|embaucher?)\b[^.;]{0,25}$"
+)
+
+
+# Staff that are not the company's: another's ("Ledgerwisp's 22 employees"), its customers' ("employers with 25 to
+# 2,500 staff").
+_OTHERS_STAFF = re.compile(
+    r"(?:\b[A-Z][\w-]*['\u2019]s\s*$|\b(?:employers|customers|companies|businesses|clients|organi[sz]ations|firms"
+    r"|merchants|practices|cabinets|entreprises|structures)\s+(?:with|of|from|up to|de)\b[^.;]{0,20}$)"
+)
 
 
 def _numbers_in(sentence: str, metric: str) -> list[float]:
@@ -473,6 +489,9 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
         ]
     for pattern in patterns:
         for match in re.finditer(pattern, sentence):
+            before = sentence[max(0, match.start() - 40) : match.start()]
+            if metric == "employees" and (_NOT_HEADCOUNT.search(before) or _OTHERS_STAFF.search(before)):
+                continue
             found.append(_value(match.group(1), match.group(2)))
     return found
 
@@ -499,12 +518,23 @@ def _record_country(text: str) -> str | None:
     return None
 
 
-def _judge_region(rule: RegionRule, found: Sequence[Sentence]) -> Judged | None:
+def _based(text: str, company: Company) -> str | None:
+    """The place of "Utrecht-based ..." when it is the company's: the company is named just after it ("the
+    Utrecht-based payments company Tjalkwerf") or the sentence opens with it ("The Lyon-based startup ...")."""
+    for match in _BASED.finditer(text):
+        opens = text[: match.start()].strip(" \"'\u201c").casefold() in ("", "the", "a", "an")
+        if opens or company.named_in(text[match.end() : match.end() + 40]):
+            return match.group(1)
+    return None
+
+
+def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company) -> Judged | None:
     for sentence in found:
         country = _record_country(sentence.text)
         if country is None:
             match = _HQ.search(sentence.text)
-            country = place_country(match.group(1)) if match else None
+            place = match.group(1) if match else _based(sentence.text, company)
+            country = place_country(place) if place else None
         if country is None:
             continue
         inside = country in rule.countries
@@ -610,26 +640,28 @@ class ModelJudge(Protocol):
 
 def judge(
     criterion: Criterion,
-    company: str,
+    company: Company | str,
     evidence: Sequence[Evidence],
     *,
     as_of: datetime.date,
     model: ModelJudge | None = None,
 ) -> Judged:
     """The criterion's verdict for ``company`` from ``evidence`` (never match or no_match without a quote); a
-    criterion the rules cannot read goes to ``model`` when there is one."""
+    criterion the rules cannot read goes to ``model`` when there is one. ``company`` typed as a name is known by
+    the names the evidence shows (``known_as``)."""
+    company = company if isinstance(company, Company) else known_as(company, evidence)
     found = company_sentences(company, evidence)
     rule = rule_for(criterion)
     if rule is None and model is not None:
-        about_it = [item for item in evidence if names_company(company, item.text)] or list(evidence)
-        answer = model(criterion, company, about_it)
+        about_it = [item for item in evidence if company.named_in(item.text)] or list(evidence)
+        answer = model(criterion, company.subject, about_it)
         return Judged(criterion.name, answer.verdict, answer.reason, answer.citations, criterion.weight)
     decided: Judged | None = None
     match rule:
         case NumericRule():
             decided = _judge_numeric(rule, found)
         case RegionRule():
-            decided = _judge_region(rule, found)
+            decided = _judge_region(rule, found, company)
         case TechRule():
             decided = _judge_tech(rule, found)
         case EventRule():
@@ -639,7 +671,7 @@ def judge(
     if rule is None:
         reason = "the offline judge cannot decide this kind of criterion (a language-model writer can)"
     else:
-        reason = f"no sentence about {company} in the searched corpora decides it"
+        reason = f"no sentence about {company.subject} in the searched corpora decides it"
     return Judged(criterion.name, "unknown", reason, (), criterion.weight)
 
 
@@ -682,16 +714,20 @@ def icp_report(
     """Every criterion judged for ``company`` from the run's ``evidence``, checked, with the fit score over the
     decided criteria and the coverage beside it."""
     chunks = by_chunk(evidence)
+    known = known_as(company, evidence)
     results: list[Judged] = []
     removed: list[Removed] = []
     for criterion in criteria:
-        judged, lost = _checked(judge(criterion, company, evidence, as_of=as_of, model=model), chunks)
+        judged, lost = _checked(judge(criterion, known, evidence, as_of=as_of, model=model), chunks)
         results.append(judged)
         removed += [lost] if lost else []
     cited = [Claim(text=j.reason, citations=j.citations) for j in results if j.citations]
     score, covered = fit_score(results), coverage(results)
     decided = sum(1 for j in results if j.verdict != "unknown")
-    notes = [f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()})."]
+    notes = [
+        f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()}).",
+        names_note(known),
+    ]
     return Report(
         template="icp",
         writer="rules" if model is None else "rules + openai",  # (README, "Reports")

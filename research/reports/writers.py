@@ -14,6 +14,7 @@ from typing import Protocol
 from research.protocol.registry import Registry
 from research.protocol.report import Claim
 from research.reports.citations import Evidence
+from research.reports.names import Company
 from research.retrieval.embedders import Embedder
 
 
@@ -26,6 +27,11 @@ class Brief:
     max_claims: int = 5
     subject: str = ""  # the company a report is about (claims about others are not its claims)
     words: str = ""  # a report facet's vocabulary beyond its focus: what marks a sentence as the facet's
+    company: Company | None = None  # the subject's names and look-alikes (None: the subject's typed names only)
+
+    def known(self) -> Company:
+        """The company a report is about, known by its names (research.reports.names)."""
+        return self.company if self.company is not None else Company.plain(self.subject)
 
 
 @dataclass(frozen=True)

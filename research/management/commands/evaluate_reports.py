@@ -1,10 +1,10 @@
-"""`manage.py evaluate_reports --json PATH`: competitor reports and ICP checks on the demo corpus, measured
-against its gold file (research/demo/corpus/reports_gold.json), printed and written as JSON.
+"""`manage.py evaluate_reports [--split dev|test|all] --json PATH`: competitor reports and ICP checks on the report
+benchmark's corpora (research/evaluation/benchmark.py: the demo corpus and research/evaluation/report_corpora/),
+each measured against its gold file, the figures printed and written as JSON per split and per corpus.
 
-It creates a workspace of its own (an evaluation user as owner), ingests the demo corpus into it in this
-process, runs a competitor report per gold competitor and an ICP check per gold prospect (the worker's code
-path, in this process; the ICP windows end on the gold file's ``as_of``), then deletes the workspace unless
-``--keep``.
+It creates a workspace of its own (an evaluation user as owner), ingests each corpus into it in this process,
+runs a competitor report per gold competitor and an ICP check per gold prospect (the worker's code path, in this
+process; the ICP windows end on the gold file's ``as_of``), then deletes the workspace unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -16,14 +16,15 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from research.demo.seed import DEMO_CORPUS_DIR
-from research.evaluation.reports import Gold, ReportFigures, add_competitor, add_icp, gold_from
+from research.demo.files import DEMO_CORPUS_DIR, demo_corpus_files
+from research.evaluation.benchmark import BenchmarkCorpus, benchmark_corpora, read_gold
+from research.evaluation.reports import ReportFigures, add_competitor, add_icp, merged
 from research.models import Corpus, Membership, RunTemplate
 from research.protocol.report import Report
 from research.reporting.selectors import report_of
 from research.reporting.trial import (
     chunk_texts,
-    demo_corpus_ingest,
+    corpus_ingest,
     in_process_events,
     trial_clean,
     trial_run,
@@ -31,14 +32,18 @@ from research.reporting.trial import (
 )
 from research.reports.writers import WRITERS
 
-GOLD = DEMO_CORPUS_DIR / "reports_gold.json"
+DETAILS = (
+    *("counts", "wrong_company_examples", "missed_facts", "claims_not_in_gold", "wrong_verdicts", "empty_facets"),
+    *("icp_wrong_evidence_examples", "icp_other_evidence"),
+)
 
 
 class Command(BaseCommand):
-    help = "Measure competitor reports and ICP checks on the demo corpus against its gold file."
+    help = "Measure competitor reports and ICP checks on the report benchmark's corpora against their gold files."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--gold", type=Path, default=GOLD)
+        parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+        parser.add_argument("--corpus", action="append", default=[], help="only this corpus (repeatable)")
         parser.add_argument("--writer", choices=WRITERS.names, help="default: WRITER_BACKEND")
         parser.add_argument("--max-turns", type=int, default=8, help="turns per facet's rollout")
         parser.add_argument("--keep", action="store_true", help="keep the evaluation workspace and its runs")
@@ -46,38 +51,59 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            gold = gold_from(json.loads(Path(options["gold"]).read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError) as error:
-            raise CommandError(f"{options['gold']}: not a usable gold file ({type(error).__name__}: {error})") from None
+            demo = BenchmarkCorpus("demo", read_gold(DEMO_CORPUS_DIR / "reports_gold.json"), tuple(demo_corpus_files()))
+            chosen = benchmark_corpora(options["split"], options["corpus"], first=[demo])
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        if not chosen:
+            raise CommandError(f"no benchmark corpus in the {options['split']} split")
         if options["writer"]:
             settings.WRITER_BACKEND = options["writer"]
+        per_corpus: dict[str, ReportFigures] = {}
         with in_process_events():
             owner = trial_workspace("Report evaluation")
             try:
-                corpus = self._ingest(owner)
-                figures = self._measure(owner, corpus, gold, options["max_turns"])
+                for item in chosen:
+                    per_corpus[item.name] = self._measure(owner, item, options["max_turns"])
             finally:
                 if not options["keep"]:
                     trial_clean(owner)
-        body = {"gold": str(options["gold"]), "writer": settings.WRITER_BACKEND, **figures.figures()}
+        splits = {
+            split: merged([per_corpus[c.name] for c in chosen if c.split == split])
+            for split in ("dev", "test")
+            if any(c.split == split for c in chosen)
+        }
+        body = {
+            "split": options["split"],
+            "writer": settings.WRITER_BACKEND,
+            "splits": {split: figures.figures() for split, figures in splits.items()},
+            "corpora": {name: {"split": c.split, **per_corpus[name].figures()} for c in chosen for name in [c.name]},
+        }
         options["json"].write_text(json.dumps(body, indent=2) + "\n")
-        for key, value in body.items():
-            if key not in ("counts", "wrong_company_examples", "missed_facts", "claims_not_in_gold", "wrong_verdicts"):
-                self.stdout.write(f"{key:>24}: {value}")
-        self.stdout.write(f"{'counts':>24}: {body['counts']}")
-        for example in body["wrong_company_examples"]:
-            self.stdout.write(f"  wrong company: {example}")
-        for example in body["wrong_verdicts"]:
-            self.stdout.write(f"  wrong ICP verdict: {example}")
-        self.stdout.write(f"missed facts and claims not in the gold file: listed in {options['json']}")
+        self._print(body, options["json"])
 
-    def _ingest(self, owner: Membership) -> Corpus:
+    def _print(self, body: dict[str, Any], target: Path) -> None:
+        for name, figures in body["corpora"].items():
+            self.stdout.write(
+                f"{name:>26} ({figures['split']}): fact_recall {figures['fact_recall']}, claim_precision "
+                f"{figures['claim_precision']}, empty {figures['empty_facets_with_evidence']}, ICP accuracy "
+                f"{figures['icp_decided_accuracy']} coverage {figures['icp_coverage']}"
+            )
+        for split, figures in body["splits"].items():
+            self.stdout.write(f"== {split}")
+            for key, value in figures.items():
+                if key not in DETAILS:
+                    self.stdout.write(f"{key:>28}: {value}")
+            self.stdout.write(f"{'counts':>28}: {figures['counts']}")
+        self.stdout.write(f"missed facts, claims not in the gold files and wrong verdicts: listed in {target}")
+
+    def _ingest(self, owner: Membership, item: BenchmarkCorpus) -> Corpus:
         def progress(done: int, total: int) -> None:
-            self.stdout.write(f"\ringesting the demo corpus: {done}/{total} files", ending="")
+            self.stdout.write(f"\ringesting {item.name}: {done}/{total} files", ending="")
             self.stdout.flush()
 
-        corpus = demo_corpus_ingest(owner, progress)
-        self.stdout.write(f"\ningested: {len(chunk_texts(corpus))} chunks")
+        corpus = corpus_ingest(owner, f"Benchmark {item.name}", item.files, progress)
+        self.stdout.write(f"\ningested {item.name}: {len(chunk_texts(corpus))} chunks")
         return corpus
 
     def _report(
@@ -91,12 +117,14 @@ class Command(BaseCommand):
             raise CommandError(f"the {template} report on {company} was not written: {run.status_reason}")
         return report, seconds
 
-    def _measure(self, owner: Membership, corpus: Corpus, gold: Gold, max_turns: int) -> ReportFigures:
+    def _measure(self, owner: Membership, item: BenchmarkCorpus, max_turns: int) -> ReportFigures:
+        corpus = self._ingest(owner, item)
         texts = chunk_texts(corpus)
 
         def chunk_text(doc_id: str, chunk_id: str) -> str | None:
             return texts.get((doc_id, chunk_id))
 
+        gold = item.gold
         figures = ReportFigures()
         for company in gold.facts:
             report, seconds = self._report(owner, corpus, RunTemplate.COMPETITOR, company, max_turns=max_turns)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html as html_module
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 import trafilatura
@@ -40,6 +42,28 @@ def parse_html(source: Source, options: ParseOptions, budget: OutputBudget) -> P
 
 
 _TIME_TAG = re.compile(r"</?time\b[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]+>")
+# "(c) 2026 Tjalkwerf Payments B.V.", "© 2025-2026 Brightwell People Ltd. All rights reserved", "Copyright 2026 ..."
+_COPYRIGHT = re.compile(
+    r"(?:\u00a9|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-\u2013]\s*\d{4})?)?[\s,]*([A-Z][^|\n<]{1,80}?)"
+    r"\s*(?:\.?\s*(?:all rights|tous droits)|\||\n|$)",
+    re.IGNORECASE,
+)
+_HREF_HOST = re.compile(r"""href=["']https?://(?:www\.)?([a-z0-9.-]+)""", re.IGNORECASE)
+
+
+def publisher_of(html: str) -> str | None:
+    """Who a page says published it, for telling a company's own pages (research.reports.names): its copyright
+    line and the host most of its absolute links go to (a site links to itself), joined by "; ". Not its title: a
+    news site's article is titled with the company it is about."""
+    found: list[str] = []
+    plain = html_module.unescape(_TAG.sub("\n", html))
+    found += [" ".join(match.group(1).split()).rstrip(" .,") for match in _COPYRIGHT.finditer(plain)][-1:]
+    hosts = Counter(host.casefold().rstrip(".") for host in _HREF_HOST.findall(html))
+    if hosts:
+        host, count = hosts.most_common(1)[0]
+        found += [host] if count * 2 >= sum(hosts.values()) else []
+    return "; ".join(dict.fromkeys(item for item in found if item)) or None
 
 
 def extract_page(html: str) -> Page:
@@ -70,6 +94,7 @@ def extract_page(html: str) -> Page:
             "description": extracted.description,
             "sitename": extracted.sitename,
             "language": extracted.language,
+            "publisher": publisher_of(html),
         }
     )
     return Page(text=text, title=extracted.title, metadata=metadata)

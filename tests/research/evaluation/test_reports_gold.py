@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from research.demo.seed import DEMO_CORPUS_DIR
+from research.demo.files import DEMO_CORPUS_DIR
 from research.evaluation.reports import gold_from
 from research.models import Workspace
 from research.reports.company import COMPETITOR_FACETS
@@ -57,8 +57,10 @@ def test_every_icp_criterion_is_read_by_the_offline_judge() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_evaluate_reports_runs_on_the_demo_corpus(tmp_path: Path) -> None:
     target = tmp_path / "reports.json"
-    call_command("evaluate_reports", json=target, max_turns=3)
-    figures = json.loads(target.read_text())
+    call_command("evaluate_reports", json=target, max_turns=3, corpus=["demo"])
+    body = json.loads(target.read_text())
+    assert set(body["splits"]) == {"dev"}
+    figures = body["corpora"]["demo"]
     assert figures["citations_verified"] == 1.0
     assert figures["counts"]["gold_facts"] == sum(len(c["facts"]) for c in GOLD["competitors"])
     assert figures["counts"]["criteria_judged"] == len(GOLD["icp"]) * len(GOLD["prospects"])

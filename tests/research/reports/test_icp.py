@@ -166,3 +166,50 @@ def test_a_record_row_is_read_by_its_fields() -> None:
     revenue = judge(Criterion("Revenue", "Revenue above $10M"), "Kilnbrook Logistics", found, as_of=AS_OF)
     assert revenue.verdict == "unknown"  # a band is not a revenue figure, and the notes' numbers are not either
     assert judge(Criterion("K8s", "Runs on Kubernetes"), "Kilnbrook Logistics", found, as_of=AS_OF).verdict == "match"
+
+
+SIZE = Criterion("Size", "Between 200 and 2,000 employees")
+EU = Criterion("EU", "Headquartered in the European Union")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "In February Tjalkwerf laid off 38 employees in Utrecht.",
+        "Tjalkwerf plans to hire 60 engineers by 2027.",
+        "Ledgerwisp's 22 employees join Tjalkwerf in Vilnius.",
+        "Tjalkwerf sells to employers with 25 to 2,500 staff.",
+    ],
+)
+def test_people_laid_off_hired_or_someone_else_s_are_not_the_headcount(text: str) -> None:
+    judged = judge(SIZE, "Tjalkwerf Payments B.V.", evidence(text, title="News"), as_of=AS_OF)
+    assert judged.verdict == "unknown", judged.reason
+
+
+def test_the_headcount_beside_a_layoff_decides() -> None:
+    found = evidence("Tjalkwerf laid off 38 employees. Today Tjalkwerf is a team of 265 people.", title="News")
+    assert judge(SIZE, "Tjalkwerf Payments B.V.", found, as_of=AS_OF).verdict == "match"
+
+
+@pytest.mark.parametrize(
+    ("text", "verdict"),
+    [
+        ("Tjalkwerf is opening a sales office in Madrid.", "unknown"),  # an office, not the headquarters
+        ("Tjalkwerf acquired Shiftmarrow Ltd, the Lisbon-based maker of rota software.", "unknown"),  # another's
+        ("UTRECHT - Utrecht-based payments company Tjalkwerf has raised EUR 72m.", "match"),
+        ("Tjalkwerf a son siège social à Lyon.", "match"),
+    ],
+)
+def test_headquarters_are_not_an_office_or_another_company_s_city(text: str, verdict: str) -> None:
+    assert judge(EU, "Tjalkwerf Payments B.V.", evidence(text, title="News"), as_of=AS_OF).verdict == verdict
+
+
+def test_a_crm_row_decides_only_for_the_company_its_name_column_names() -> None:
+    rows = evidence(
+        "account: Grachtenfiets B.V.\ncity: Amsterdam\ncountry: NL\nemployees: 85\ncurrent_psp: Tjalkwerf",
+        "account: Tjalkwerk Pay GmbH\ncity: Dusseldorf\nemployees: 45\nsegment: SMB",
+        title="crm export",
+    )
+    assert judge(SIZE, "Tjalkwerf Payments B.V.", rows, as_of=AS_OF).verdict == "unknown"
+    own = evidence("account: Tjalkwerf Payments B.V.\ncity: Utrecht\nemployees: 265", title="crm export")
+    assert judge(SIZE, "Tjalkwerf Payments B.V.", rows + own, as_of=AS_OF).verdict == "match"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.demo.seed import DEMO_CORPUS_DIR as DEMO
+from research.demo.files import DEMO_CORPUS_DIR as DEMO
 from research.retrieval.parsing import ParseError, ParseOptions, parse_bytes
 from tests.research.retrieval import samples
 
@@ -59,7 +59,7 @@ def test_it_extracts_the_main_text_of_html_and_drops_boilerplate() -> None:
     for boilerplate in ("Pricing page link", "newsletter banner", "All rights reserved", "SECRET-TRACKER", "color"):
         assert boilerplate not in document.text
     assert document.title == "Reciprocal rank fusion"
-    assert document.metadata == {"author": "Ada Lovelace"}
+    assert document.metadata == {"author": "Ada Lovelace", "publisher": "Example Corp"}  # its copyright line
     assert document.kind == "html"
 
 

@@ -1,0 +1,201 @@
+"""A company known by its names, and whose voice a document is.
+
+From what a member typed ("Tjalkwerf Payments B.V.") and what a run retrieved:
+
+- its names: the name as typed, without its legal form (``cleanco``: "Tjalkwerf Payments"), without the generic
+  words a company's name ends with ("Tjalkwerf"), its first word when the documents use it alone, and the
+  labels of its web domains ("tjalkwerf.example" -> "tjalkwerf") when they spell one of those names;
+- its look-alikes, which are never the company: another company that shares its first word and carries a legal
+  form of its own ("Tjalkwerf Energy Ltd"), and a word one or two letters away from one of its names
+  ("Tjalkwerk", rapidfuzz's Levenshtein distance);
+- whose voice a document is (``speaks_in``): the company's own site, release, careers page or e-mail, known by
+  its file name or web address (``published_by``), or by its publisher as the parser read it (a copyright line,
+  the site's name or address, an e-mail's sender).
+
+A sentence is about the company (``about``) when it names it (outside a look-alike's name); when it speaks in
+the company's own document and names no look-alike; or when it opens with "It", "The company", "The
+Utrecht-based firm", "La société" ... and the sentence before it, or else its document's title, names it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from cleanco import basename
+from rapidfuzz.distance import Levenshtein
+
+from research.reports.citations import Evidence
+from research.reports.text import fold, published_by
+
+# Words a company's name often ends with that say what it does, not who it is: "Stellique Data" is "Stellique".
+# Hand-written (no library lists them); only trailing words are dropped, and never the name's first word.
+GENERIC_WORDS = frozenset(
+    """ai analytics app apps cloud company data digital group holding holdings international labs lab networks
+    payments people platform platforms software solutions systems technologies technology tech services
+    logiciels solutions sante santé transport transports logistique""".split()
+)
+_HOST = re.compile(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+\b")
+# The phrases that refer back to a company named before: "It", "Its", "The company", "The Utrecht-based payments
+# firm", "La société", "L'entreprise", "La start-up lyonnaise", "Elle".
+_REFERS_BACK = re.compile(
+    r"^(?:it|its|they|their|the\s+(?:[\w-]+\s+){0,3}(?:company|company's|firm|firm's|startup|start-up|scale-up"
+    r"|vendor|provider|business|group|platform|team)"
+    r"|elle|la\s+soci[ée]t[ée]|l['\u2019]entreprise|la\s+start-?up|la\s+jeune\s+pousse|l['\u2019][ée]diteur"
+    r"|le\s+groupe|la\s+scale-?up)\b",
+    re.IGNORECASE,
+)
+# In the company's own document a sentence that does not name it speaks for it, unless it is someone else's words
+# (a quotation, "said ..."), about a person ("At Stellique she led ..."), or a title line (no closing stop).
+_SOMEONE_ELSE = re.compile(
+    r"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|he|she|his|her|him)\b",
+    re.IGNORECASE,
+)
+_CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
+LOOKALIKE_DISTANCE = 2  # at most this many edits from one of the company's names, and not the name: a look-alike
+_CAPITALISED_WORD = re.compile(r"\b[A-Z][\w'\u2019&-]*")
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
+@dataclass(frozen=True)
+class Company:
+    """A company's names (folded, longest first) and its look-alikes' (folded)."""
+
+    subject: str
+    names: tuple[str, ...]
+    lookalikes: tuple[str, ...] = ()
+
+    @classmethod
+    def plain(cls, subject: str) -> Company:
+        """The names the typed subject gives by itself: as typed, without its legal form, without generic words."""
+        return cls(subject.strip(), _longest_first(_typed_names(subject)))
+
+    def _without_lookalikes(self, text: str) -> str:
+        folded = f" {fold(text)} "
+        for name in self.lookalikes:
+            folded = folded.replace(f" {name} ", " | ")
+        return folded
+
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names the company as whole words, outside its look-alikes' names."""
+        folded = self._without_lookalikes(text)
+        return any(f" {name} " in folded for name in self.names)
+
+    def lookalike_in(self, text: str) -> bool:
+        folded = f" {fold(text)} "
+        return any(f" {name} " in folded for name in self.lookalikes)
+
+    def speaks_in(self, evidence: Evidence) -> bool:
+        """Whether the document is the company's own: its file name or address opens with one of its names, or
+        its publisher (copyright line, site, sender) names it."""
+        if any(published_by(name, evidence.source) for name in self.names):
+            return True
+        return (
+            bool(evidence.publisher) and self.named_in(evidence.publisher) and not self.lookalike_in(evidence.publisher)
+        )
+
+    def about(self, text: str, evidence: Evidence, previous: str | None = None) -> bool:
+        """Whether a sentence of ``evidence`` is about the company (see the module's docstring); ``previous`` is
+        the sentence before it in its chunk ("" for the chunk's first; None: not known, the title decides)."""
+        if self.named_in(text):
+            return True
+        if self.lookalike_in(text):
+            return False
+        if self.speaks_in(evidence):
+            return own_voice(text)
+        if not _REFERS_BACK.match(text.strip()):
+            return False
+        return self.named_in(previous) if previous else self.named_in(evidence.title)
+
+
+def own_voice(text: str) -> bool:
+    """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
+    sentence in nobody else's words, about no person (``_SOMEONE_ELSE``)."""
+    return bool(_CLOSED.search(text)) and not _SOMEONE_ELSE.search(text)
+
+
+def _typed_names(subject: str) -> list[str]:
+    typed = subject.strip()
+    base = basename(typed).strip(" ,.") or typed
+    words = base.split()
+    while len(words) > 1 and fold(words[-1]) in GENERIC_WORDS:
+        words.pop()
+    return [name for name in {fold(typed), fold(base), fold(" ".join(words))} if name]
+
+
+def _longest_first(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(names), key=lambda name: (-len(name), name)))
+
+
+def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[str]) -> set[str]:
+    """Other companies whose name opens with the company's first word and carries a legal form of its own
+    ("Brightwell Energy Ltd"): their names without the legal form, folded."""
+    found: set[str] = set()
+    pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+[A-Z][\w'\u2019&.-]*){{1,4}})")
+    for text in texts:
+        for match in pattern.finditer(text):
+            phrase = match.group(0).rstrip(".,")
+            base = basename(phrase).strip(" ,.")
+            folded = fold(base)
+            if base != phrase and folded and not any(name.startswith(folded) for name in base_names):
+                found.add(folded)
+    return found
+
+
+def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:
+    """Capitalised words a letter or two away from one of the company's one-word names ("Tjalkwerk" for
+    "Tjalkwerf"), with the capitalised word after them ("Tjalkwerk Pay"), folded."""
+    singles = [name for name in names if " " not in name and len(name) >= 5]
+    found: set[str] = set()
+    for text in texts:
+        words = [_POSSESSIVE.sub("", word) for word in _CAPITALISED_WORD.findall(text)]
+        for index, word in enumerate(words):
+            folded = fold(word)
+            if any(folded != n and Levenshtein.distance(folded, n) <= LOOKALIKE_DISTANCE for n in singles):
+                following = words[index + 1] if index + 1 < len(words) else ""
+                phrase = f"{word} {following}" if following and f"{word} {following}" in text else word
+                found.add(fold(basename(phrase).strip(" ,.")) or folded)
+    return found
+
+
+def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
+    """The company the member typed, with the names and look-alikes the run's evidence shows (see the module's
+    docstring)."""
+    plain = Company.plain(subject)
+    texts = [text for item in evidence for text in (item.title, item.text, item.publisher) if text]
+    typed = subject.strip().split()
+    first = typed[0].strip(",.") if typed else ""
+    lookalikes = _lookalike_phrases(first, plain.names, texts) if first else set()
+    names = set(plain.names)
+    folded_first = fold(first)
+    if folded_first and len(folded_first) >= 3 and folded_first not in names:
+        used_alone = Counter(
+            f" {folded_first} " in _blank(f" {fold(text)} ", [*lookalikes, *plain.names]) for text in texts
+        )
+        if used_alone[True]:
+            names.add(folded_first)
+    joined = {name.replace(" ", ""): name for name in names}
+    for text in texts:
+        for host in _HOST.findall(text.casefold()):
+            for label in host.split(".")[:-1]:
+                if label.replace("-", "") in joined:
+                    names.add(fold(label))
+    lookalikes |= _near_words(sorted(names), texts)
+    lookalikes -= names
+    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes))
+
+
+def _blank(folded: str, names: Iterable[str]) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        folded = folded.replace(f" {name} ", " | ")
+    return folded
+
+
+def names_note(company: Company) -> str:
+    """What the report took the company's names to be, and which look-alikes it left out."""
+    note = f"Read as {company.subject}: " + ", ".join(f'"{name}"' for name in company.names) + "."
+    if company.lookalikes:
+        note += " Not the same company: " + ", ".join(f'"{name}"' for name in company.lookalikes) + "."
+    return note
