@@ -31,7 +31,7 @@ from research.reports.structure import row_about, rows_of
 from research.reports.writers import Brief, Draft, Writer
 from research.retrieval.sparse import tokenize
 
-FACET_CLAIMS = 6
+FACET_CLAIMS = 8
 PROPOSED_CLAIMS = 2 * FACET_CLAIMS  # what a facet's writer may propose before each claim is placed in one facet
 POOL_CHUNKS = 60  # the most chunks a facet's writer reads: its own rollout's, then the other facets'
 PROMPT_CHUNKS = 24  # a writer without ``write_facets`` (a model, a prompt a facet) reads fewer, its own first

@@ -35,7 +35,9 @@ from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
 
 MIN_CHARS, MAX_CHARS = 25, 600  # shorter sentences say too little alone; longer ones are rarely sentences
+MIN_WORDS = 5  # a report's claim of fewer words is a label ("Product: Thistlewick Payroll.")
 PER_DOCUMENT = 2
+ROWS_PER_DOCUMENT = 3  # a price list's rows are facts of their own: a facet takes up to this many besides sentences
 # A sentence that fits a second facet at least SECOND_HOME as well as its best is placed in both ("backed by venture
 # investors and serves customers in 60 countries" is funding and customers); a facet prefers the sentences that
 # are its own: a candidate's score times the share of its facet words that are this facet's, to the PURITY.
@@ -230,7 +232,9 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
 def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
-    if not statement(text) or _INSTRUCTION.match(text) or not company.about(text, evidence, previous):
+    if not answer_sentence(text) or len(text.split()) < MIN_WORDS or _INSTRUCTION.match(text):
+        return False
+    if not company.about(text, evidence, previous):
         return False
     quoted = text.lstrip()[:1] in "\"\u201c\u2018'\u00ab"  # a quotation's "we" is its speaker's, named elsewhere
     opens = any(f"{fold(text)} ".startswith(f"{name} ") for name in company.names)
@@ -321,8 +325,13 @@ class Coverage:
         return [sum(self.rarity[word] for word in self.held[c.text] & left) / total for c in pool]
 
 
+def _kept_as(candidate: Candidate) -> str:
+    """What a document's limit counts a candidate under: its sentences, or apart from them its rows."""
+    return f"{candidate.evidence.doc_id}#rows" if candidate.row is not None else candidate.evidence.doc_id
+
+
 def _allowed(candidate: Candidate, chosen: Sequence[Candidate], per_document: Counter[str]) -> bool:
-    if per_document[candidate.evidence.doc_id] >= PER_DOCUMENT:
+    if per_document[_kept_as(candidate)] >= (ROWS_PER_DOCUMENT if candidate.row is not None else PER_DOCUMENT):
         return False
     return all(fuzz.token_set_ratio(candidate.text, other.text) < DUPLICATE_RATIO for other in chosen)
 
@@ -367,7 +376,7 @@ def selected(
         if pick is None:
             break
         chosen.append(pool.pop(pick))
-        per_document[chosen[-1].evidence.doc_id] += 1
+        per_document[_kept_as(chosen[-1])] += 1
     return chosen
 
 
@@ -504,7 +513,7 @@ def _picked(
             if _allowed(candidate, [c for c in chosen if c.text != candidate.text], per_document):
                 picked.append(candidate)
                 chosen.append(candidate)
-                per_document[candidate.evidence.doc_id] += 1
+                per_document[_kept_as(candidate)] += 1
         result.append(picked)
     return result
 

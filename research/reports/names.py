@@ -54,6 +54,11 @@ _SOMEONE_ELSE = re.compile(
     re.IGNORECASE,
 )
 _CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
+_MENTIONS_BACK = re.compile(
+    r"\b(?:the company|the firm|the startup|the start-up|the vendor|the provider|la soci[ée]t[ée]|l['\u2019]entreprise"
+    r"|l['\u2019][ée]diteur|la start-?up)\b",
+    re.IGNORECASE,
+)
 LOOKALIKE_DISTANCE = 2  # at most this many edits from one of the company's names, and not the name: a look-alike
 _CAPITALISED_WORD = re.compile(r"\b[A-Z][\w'\u2019&-]*")
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
@@ -105,9 +110,10 @@ class Company:
             return False
         if self.speaks_in(evidence):
             return own_voice(text)
-        if not _REFERS_BACK.match(text.strip()):
-            return False
-        return self.named_in(previous) if previous else self.named_in(evidence.title)
+        if _REFERS_BACK.match(text.strip()):
+            return self.named_in(previous) if previous else self.named_in(evidence.title)
+        # "..., but the company remains loss-making." in a document about it (its title names it)
+        return bool(_MENTIONS_BACK.search(text)) and (self.named_in(previous or "") or self.named_in(evidence.title))
 
 
 def own_voice(text: str) -> bool:
@@ -116,13 +122,18 @@ def own_voice(text: str) -> bool:
     return bool(_CLOSED.search(text)) and not _SOMEONE_ELSE.search(text)
 
 
+def _without_generic(name: str) -> str:
+    """A name without the generic words it ends with ("Stellique Data" -> "stellique"), folded."""
+    words = fold(name).split()
+    while len(words) > 1 and words[-1] in GENERIC_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
 def _typed_names(subject: str) -> list[str]:
     typed = subject.strip()
     base = basename(typed).strip(" ,.") or typed
-    words = base.split()
-    while len(words) > 1 and fold(words[-1]) in GENERIC_WORDS:
-        words.pop()
-    return [name for name in {fold(typed), fold(base), fold(" ".join(words))} if name]
+    return [name for name in {fold(typed), fold(base), _without_generic(base)} if name]
 
 
 def _longest_first(names: Iterable[str]) -> tuple[str, ...]:
@@ -138,8 +149,8 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
         for match in pattern.finditer(text):
             phrase = match.group(0).rstrip(".,")
             base = basename(phrase).strip(" ,.")
-            folded = fold(base)
-            if base != phrase and folded and not any(name.startswith(folded) for name in base_names):
+            folded, bare = fold(base), _without_generic(base)
+            if base != phrase and folded and not any(name.startswith(f) for name in base_names for f in (folded, bare)):
                 found.add(folded)
     return found
 

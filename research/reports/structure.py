@@ -111,10 +111,14 @@ def rows_of(text: str) -> list[Row]:
 
 def row_about(company: Company, row: Row, evidence: Evidence) -> bool:
     """A record is about the company its name column names (any other column's mention is another company's
-    row); a table row is when it names the company or stands in the company's own document."""
+    row); a table row is when it stands in the company's own document or one of its cells names it (a battlecard's
+    comparison whose column is headed with the company's name is ours, not a claim about it)."""
     if company.lookalike_in(row.text):
         return False
     if row.record:
         named = row_company(fields_of(evidence.text))
         return company.named_in(named if named is not None else row.text)
-    return company.named_in(row.text) or company.speaks_in(evidence)
+    if company.speaks_in(evidence):
+        return True
+    cells = row.quotes[-1]  # the row's own line: a company named only as a column's header is a comparison
+    return company.named_in(cells)

@@ -9,9 +9,11 @@ from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
-# A sentence ends at . ! ? (then a space and an upper-case letter, a digit or a quote, straight or curly) or at a
-# blank line.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]\u201d\u2019]?\s+(?=[\"'(\[\u201c\u2018]?[A-Z0-9])|\n\s*\n")
+# A sentence ends at . ! ? (then a space and an upper-case letter, accented ones too, a digit or a quote, straight,
+# curly or French) or at a blank line.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"')\]\u201d\u2019\u00bb]?\s+(?=[\"'(\[\u201c\u2018\u00ab]?[A-Z0-9\u00c0-\u00d6\u00d8-\u00de])|\n\s*\n"
+)
 _ABBREVIATIONS = frozenset(
     {"mr", "mrs", "ms", "dr", "prof", "inc", "ltd", "co", "corp", "st", "vs", "no", "jr", "sr", "e.g", "i.e", "u.s"}
     # titles before a name ("the position is Hon. Winnie Kiiza", "Gen. Sir John Monash"), "et al."

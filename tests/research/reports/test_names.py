@@ -89,3 +89,10 @@ def test_a_sentence_that_refers_back_is_about_the_company_named_before(text: str
     article = evidence(f"{previous} {text}", title="News")
     assert company.about(text, article, previous)
     assert not company.about(text, article, "The market grew.")
+
+
+def test_the_legal_name_of_a_short_name_typed_is_no_lookalike() -> None:
+    page = evidence("Stellique Data GmbH, Berlin. Stellique Energy Ltd is a utility.", title="Imprint")
+    company = known_as("Stellique", [page])
+    assert company.named_in("Stellique Data GmbH released Stellique 3.0.")
+    assert company.lookalikes == ("stellique energy",)
