@@ -11,6 +11,7 @@ from research.protocol.report import report_from_dict
 from research.reports.citations import Evidence
 from research.reports.company import TEMPLATE_FACETS, Facet, facets_for, literal
 from research.reports.icp import Criterion, criteria_from, search_question
+from research.retrieval.language import language_of
 
 
 def run_facets(run: Run) -> tuple[Facet, ...]:
@@ -23,6 +24,15 @@ def run_facets(run: Run) -> tuple[Facet, ...]:
         return ()
     aspects = options.get("aspects", [])
     return facets_for(run.template, [str(aspect) for aspect in aspects if isinstance(aspect, str)])
+
+
+LANGUAGE_SAMPLE = 200  # chunks read to tell a run's corpora's language
+
+
+def run_language(run: Run) -> str:
+    """The language of the run's corpora ("en" or "fr", research.retrieval.language), from a sample of chunks."""
+    texts = Chunk.objects.filter(document__corpus__in=run.corpora.all()).values_list("text", flat=True)
+    return language_of(texts[:LANGUAGE_SAMPLE])
 
 
 def run_criteria(run: Run) -> list[Criterion]:

@@ -29,6 +29,7 @@ from research.reports.extractive import facet_fits, facet_words
 from research.reports.names import Company, known_as, names_note
 from research.reports.structure import row_about, rows_of
 from research.reports.writers import Brief, Draft, Writer
+from research.retrieval.language import language_of
 from research.retrieval.sparse import tokenize
 
 FACET_CLAIMS = 8
@@ -49,9 +50,12 @@ class Facet:
     title: str
     question: str  # with {company}: what the facet's rollout searches for
     words: str = ""  # the facet's vocabulary beyond its question's: what places a claim in it (``placed``)
+    french: str = ""  # the words a French corpus states the facet with: its rollout searches them too
 
-    def ask(self, company: str) -> str:
-        return self.question.format(company=company)
+    def ask(self, company: str, language: str = "en") -> str:
+        """The facet's question about ``company``; for a French corpus with its French words in parentheses."""
+        asked = self.question.format(company=company)
+        return f"{asked} ({self.french})" if language == "fr" and self.french else asked
 
 
 COMPETITOR_FACETS = (
@@ -61,6 +65,7 @@ COMPETITOR_FACETS = (
         "What products has {company} launched, released or announced (product, launch, release, feature)?",
         "generally available availability edition version beta preview new offering service software app module"
         " lance lancement produit nouveau nouvelle version fonctionnalité offre logiciel module bêta disponible",
+        "produit, lance, lancement, nouvelle version, fonctionnalité, offre",
     ),
     Facet(
         "pricing",
@@ -68,6 +73,7 @@ COMPETITOR_FACETS = (
         "What does {company} charge (price, plan, pricing, cost, fee, discount, minimum)?",
         "priced per user month year list usage-based billing bills charges subscription paid tier at no additional"
         " EUR GBP AUD CAD USD hectare seat transaction tarif tarifs prix formule abonnement mois remise facturé HT",
+        "tarifs, prix, formule, abonnement, par mois, remise",
     ),
     Facet(
         "funding",
@@ -76,6 +82,7 @@ COMPETITOR_FACETS = (
         " revenue, profit, closed)?",
         "acquisition acquire paid million billion cash stock earnings fiscal financial IPO backed venture ARR"
         " profitable loss-making levée fonds millions investisseurs série chiffre affaires rentable",
+        "levée de fonds, lève, millions d'euros, investisseurs, série, chiffre d'affaires",
     ),
     Facet(
         "leadership",
@@ -84,6 +91,7 @@ COMPETITOR_FACETS = (
         "chief officer co-founder president head vice VP engineers engineering roles hires left join team people"
         " employees staff headcount directeur directrice président présidente cofondateur cofondatrice nommé"
         " dirigeant recrute recrutement salariés collaborateurs personnes équipe",
+        "président, fondateur, directeur, nommé, recrute, recrutement, salariés",
     ),
     Facet(
         "customers",
@@ -91,6 +99,7 @@ COMPETITOR_FACETS = (
         "Which customers use {company} (customer, client, deployed, chose, signed)?",
         "customers organisations organizations users teams serves used by accounts companies countries merchants"
         " employers practices shops retailers firms trusted clients cabinets utilisent utilisateurs établissements",
+        "clients, utilisent, équipés, choisi, signé",
     ),
     Facet(
         "partnerships",
@@ -98,6 +107,7 @@ COMPETITOR_FACETS = (
         "Which partners does {company} work with (partner, partnership, integration, marketplace, alliance)?",
         "partners integrates integrations listing listed reseller ISV alliances distributor distributes channel"
         " referral partenaire partenaires partenariat intégration intégré distributeur",
+        "partenaire, partenariat, intégration, distributeur, réseau",
     ),
     Facet(
         "technology",
@@ -106,6 +116,7 @@ COMPETITOR_FACETS = (
         "indexes compute memory disk query queries open-source cloud hosting deployed servers governance layer"
         " AWS Azure GCP Kubernetes Python Java Django PostgreSQL Kafka region hosted stack framework database"
         " hébergé hébergement infrastructure technologie architecture serveurs",
+        "technologie, hébergé, hébergement, infrastructure, architecture, stack",
     ),
     Facet(
         "reviews",
@@ -113,6 +124,7 @@ COMPETITOR_FACETS = (
         "What do analysts and customers say about {company} (analyst, review, rated, strengths, weaknesses)?",
         "analysts expects expect preferred praised criticised widely reputation strength weakness says said rated"
         " rates rating ranks leader challenger performer stars reviewers avis note analyste étoiles",
+        "avis, note, analyste, points forts, points faibles",
     ),
     Facet(
         "news",
@@ -120,6 +132,7 @@ COMPETITOR_FACETS = (
         "What recent news involves {company} (announced, news, acquired, press)?",
         "announces conference event registration completed community call webinar hosts week acquired acquires"
         " merger layoffs laid off cut jobs redundancies annonce rachat rachète acquisition licenciements fusion",
+        "annonce, actualité, rachat, acquisition, presse",
     ),
 )
 PROSPECT_FACETS = (
@@ -218,11 +231,13 @@ def _checked(
 
 def _drafts(company: Company, facets: Sequence[FacetEvidence], writer: Writer) -> tuple[list[Brief], list[Draft], bool]:
     """Each facet's draft, and whether the writer already placed each claim in one facet (a writer with
-    ``write_facets`` writes all facets at once; any other proposes ``PROPOSED_CLAIMS`` a facet, placed later)."""
+    ``write_facets`` writes all facets at once; any other proposes ``PROPOSED_CLAIMS`` a facet, placed later).
+    A French corpus's facets are asked with their French words too."""
     together = getattr(writer, "write_facets", None)
+    language = language_of(e.text for item in facets for e in item.evidence)
     briefs = [
         Brief(
-            focus=item.facet.ask(company.subject),
+            focus=item.facet.ask(company.subject, language),
             evidence=pooled(item, facets)[: POOL_CHUNKS if together else PROMPT_CHUNKS],
             max_claims=FACET_CLAIMS if together else PROPOSED_CLAIMS,
             subject=company.subject,

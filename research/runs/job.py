@@ -18,7 +18,7 @@ from research.inference.registry import BackendFactory, InferenceSettings
 from research.inference.registry import backend_factory as backends_for
 from research.models import Corpus, CorpusKind, Membership, Role, Run
 from research.platform.composition import configured, token_counter, web_search_provider
-from research.reporting.selectors import run_facets
+from research.reporting.selectors import run_facets, run_language
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import corpora_searched
 from research.web.port import RunWeb
@@ -121,7 +121,7 @@ def run_harness(
         corpus=corpus,
         backend_for=backend_factory(single_subject=bool(facets)),
         config=harness_config(rollouts=rollouts, budget=run.budget, max_turns=run.max_turns),
-        facets=[(facet.title, facet.ask(run.subject)) for facet in facets],
+        facets=[(facet.title, facet.ask(run.subject, run_language(run) if facets else "en")) for facet in facets],
         sink=sink,
         count=token_counter().count,
         cancelled=cancelled,
