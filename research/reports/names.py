@@ -55,7 +55,8 @@ _SOMEONE_ELSE = re.compile(
 )
 _CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
 _MENTIONS_BACK = re.compile(
-    r"\b(?:the company|the firm|the startup|the start-up|the vendor|the provider|la soci[ée]t[ée]|l['\u2019]entreprise"
+    r"\b(?:the company|the firm|the startup|the start-up|the vendor|the provider|them|la soci[ée]t[ée]"
+    r"|l['\u2019]entreprise"
     r"|l['\u2019][ée]diteur|la start-?up)\b",
     re.IGNORECASE,
 )

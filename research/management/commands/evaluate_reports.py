@@ -34,7 +34,7 @@ from research.reports.writers import WRITERS
 
 DETAILS = (
     *("counts", "wrong_company_examples", "missed_facts", "claims_not_in_gold", "wrong_verdicts", "empty_facets"),
-    *("icp_wrong_evidence_examples", "icp_other_evidence"),
+    *("icp_wrong_evidence_examples", "icp_other_evidence", "icp_undecided"),
 )
 
 

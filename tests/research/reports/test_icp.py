@@ -65,7 +65,9 @@ def test_place_names_map_to_countries() -> None:
     assert place_country("Lyon, France") == "france"
     assert place_country("the heart of Berlin") == "germany"
     assert place_country("London") == "united kingdom"
-    assert place_country("Atlantis") is None
+    assert place_country("Kent Town, Adelaide") == "australia"  # GeoNames' cities, not a hand list
+    assert place_country("Nantes") == "france"
+    assert place_country("Quellbraeville") is None  # (Atlantis is a town in South Africa)
 
 
 def test_a_numeric_range_is_decided_with_its_quote() -> None:
@@ -179,6 +181,7 @@ EU = Criterion("EU", "Headquartered in the European Union")
         "Tjalkwerf plans to hire 60 engineers by 2027.",
         "Ledgerwisp's 22 employees join Tjalkwerf in Vilnius.",
         "Tjalkwerf sells to employers with 25 to 2,500 staff.",
+        "More than 1,200 employers pay over 310,000 people through Tjalkwerf.",
     ],
 )
 def test_people_laid_off_hired_or_someone_else_s_are_not_the_headcount(text: str) -> None:
@@ -213,3 +216,54 @@ def test_a_crm_row_decides_only_for_the_company_its_name_column_names() -> None:
     assert judge(SIZE, "Tjalkwerf Payments B.V.", rows, as_of=AS_OF).verdict == "unknown"
     own = evidence("account: Tjalkwerf Payments B.V.\ncity: Utrecht\nemployees: 265", title="crm export")
     assert judge(SIZE, "Tjalkwerf Payments B.V.", rows + own, as_of=AS_OF).verdict == "match"
+
+
+@pytest.mark.parametrize(
+    ("description", "rule"),
+    [
+        ("Entre 50 et 200 salariés", NumericRule("employees", 50, 200)),
+        ("Plus de 1 200 salariés", NumericRule("employees", 1200, None)),
+        ("Annual revenue above AUD 50 million", NumericRule("revenue", 50e6, None)),
+        ("Siège social en France", RegionRule("France", frozenset({"france"}))),
+        ("A levé des fonds au cours des 12 derniers mois", EventRule("funding", 365)),
+        ("A nommé un nouveau dirigeant au cours des 12 derniers mois", EventRule("executive", 365)),
+        ("No layoffs in the last 12 months", EventRule("layoffs", 365, absent=True)),
+    ],
+)
+def test_french_criteria_currency_codes_and_absences_are_read(description: str, rule: object) -> None:
+    assert rule_for(Criterion("c", description)) == rule
+
+
+def test_french_sentences_decide() -> None:
+    found = evidence(
+        "Praxelune compte 240 salariés à Nantes.",
+        "Nantes, 14 avril 2026 - Praxelune a levé 18 millions d'euros.",
+        "Praxelune a son siège social à Nantes.",
+        title="Praxelune",
+    )
+    company = "Praxelune SAS"
+    assert judge(Criterion("t", "Entre 50 et 200 salariés"), company, found, as_of=AS_OF).verdict == "no_match"
+    funding = Criterion("f", "A levé des fonds au cours des 12 derniers mois")
+    assert judge(funding, company, found, as_of=AS_OF).verdict == "match"
+    assert judge(Criterion("s", "Siège social en France"), company, found, as_of=AS_OF).verdict == "match"
+
+
+def test_no_layoffs_is_no_match_after_a_layoff_in_the_window_and_unknown_otherwise() -> None:
+    criterion = Criterion("Layoffs", "No layoffs in the last 12 months")
+    recent = evidence("In February 2026 Thistlewick laid off 35 people.", title="Thistlewick")
+    assert judge(criterion, "Thistlewick", recent, as_of=AS_OF).verdict == "no_match"
+    old = evidence("In 2019 Thistlewick laid off 35 people.", title="Thistlewick")
+    assert judge(criterion, "Thistlewick", old, as_of=AS_OF).verdict == "unknown"
+
+
+def test_an_executive_hire_and_a_revenue_without_a_verb_are_read() -> None:
+    found = evidence(
+        "Quellbrae announced a new technology chief. Lachlan Ferrowby has joined them as Chief Technology Officer.",
+        "Quellbrae annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million.",
+        title="Quellbrae has a new CTO",
+        date="2026-08-24",
+    )
+    executive = Criterion("Exec", "Appointed a new executive in the last 12 months")
+    assert judge(executive, "Quellbrae AgSystems Pty Ltd", found, as_of=AS_OF).verdict == "match"
+    revenue = Criterion("Revenue", "Annual revenue above AUD 50 million")
+    assert judge(revenue, "Quellbrae AgSystems Pty Ltd", found, as_of=AS_OF).verdict == "no_match"
