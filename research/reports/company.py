@@ -243,6 +243,7 @@ def _drafts(company: Company, facets: Sequence[FacetEvidence], writer: Writer) -
             subject=company.subject,
             words=item.facet.words,
             company=company,
+            facet=item.facet.key,
         )
         for item in facets
     ]

@@ -470,18 +470,34 @@ def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> lis
             scores[-1].setdefault(candidate.text, candidate)
     vocabularies = [set(tokenize([facet_words(brief)])[0]) for brief in briefs]
     held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
-    return _picked(briefs, _homes(scores, held), held)
+    news = next((index for index, brief in enumerate(briefs) if brief.facet == "news"), None)
+    return _picked(briefs, _homes(scores, held, news), held)
 
 
-def _homes(scores: Sequence[dict[str, Candidate]], held: dict[str, list[float]]) -> list[list[Candidate]]:
+# An acquisition, a merger, a layoff or a leadership change is news first, whatever other facet's words it holds.
+NEWS_EVENT = re.compile(
+    r"(?i)\b(acquired|acquires|to acquire|acquisition of|merger|merged|laid off|lay(?:s|ing)? off|layoffs?"
+    r"|job cuts|redundanc\w+|steps? down|stepped down|resign\w*|appointed|joins (?:\w+ )?as|rach[eè]te|rachat"
+    r"|fusion|licenci\w+|nomm[ée]e?)\b"
+)
+
+
+def _homes(
+    scores: Sequence[dict[str, Candidate]], held: dict[str, list[float]], news: int | None = None
+) -> list[list[Candidate]]:
     """Each facet's placed sentences: a sentence in the facet it fits best (ties: the better score, then the
-    earlier facet), and in the next best when that fits at least ``SECOND_HOME`` as well."""
+    earlier facet), and in the next best when that fits at least ``SECOND_HOME`` as well; a ``NEWS_EVENT``
+    sentence first in the ``news`` facet (when the report has one), and in the facet it fits best besides."""
     home: list[list[Candidate]] = [[] for _ in scores]
-    for text, fit in held.items():
+    for text, fits in held.items():
         facets = sorted(
             (index for index, by_text in enumerate(scores) if text in by_text),
-            key=lambda index: (-fit[index], -scores[index][text].score, index),
+            key=lambda index: (-fits[index], -scores[index][text].score, index),
         )
+        fit = list(fits)
+        if news is not None and news in facets and NEWS_EVENT.search(text):
+            facets = [news, *(index for index in facets if index != news)]
+            fit[news] = max(fit)
         first, *rest = facets
         home[first].append(scores[first][text])
         if rest and fit[rest[0]] > 0 and fit[rest[0]] >= SECOND_HOME * fit[first]:

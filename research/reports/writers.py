@@ -28,6 +28,7 @@ class Brief:
     subject: str = ""  # the company a report is about (claims about others are not its claims)
     words: str = ""  # a report facet's vocabulary beyond its focus: what marks a sentence as the facet's
     company: Company | None = None  # the subject's names and look-alikes (None: the subject's typed names only)
+    facet: str = ""  # a report facet's key ("news", ...)
 
     def known(self) -> Company:
         """The company a report is about, known by its names (research.reports.names)."""

@@ -216,3 +216,15 @@ def test_it_counts_the_output_limit_over_all_documents_of_a_file() -> None:
     assert len(parse_bytes("t.csv", data, ParseOptions(max_output_chars=1000)).documents) == 20
     with pytest.raises(ParseError, match="longer than the limit"):
         parse_bytes("t.csv", data, ParseOptions(max_output_chars=300))
+
+
+def test_markdown_front_matter_is_metadata_not_text() -> None:
+    data = b"---\ndate: 2026-10-02\ntitle: Battlecard: Tjalkwerf\ntags: [psp, nl]\n---\n# Heading\n\nTjalkwerf charges 1.4%.\n"
+    [document] = parse_bytes("battlecard.md", data).documents
+    assert document.metadata == {"date": "2026-10-02"}
+    assert document.title == "Battlecard: Tjalkwerf"
+    assert "date:" not in document.text
+    assert document.text.startswith("# Heading")
+    [broken] = parse_bytes("notes.md", b"---\n- a list\n---\nBody text.\n").documents
+    assert broken.metadata == {}
+    assert "Body text." in broken.text
