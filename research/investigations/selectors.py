@@ -9,8 +9,10 @@ from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
 from research.investigations.access import can_edit, readable
-from research.models import Investigation, Membership, Run, RunStatus
+from research.models import Chunk, Corpus, Document, Investigation, Membership, Run, RunStatus
+from research.protocol.report import Citation
 from research.reporting.selectors import report_of
+from research.reports.citations import quote_in
 from research.reports.diff import RunDiff, run_diff
 
 SORTS = {"activity": "-last_activity_at", "title": "title", "created": "-created_at"}
@@ -73,12 +75,35 @@ def run_ranking(run: Run) -> list[tuple[str, str]]:
     return [(str(item.get("doc_id", "")), str(item.get("title") or item.get("doc_id", ""))) for item in items]
 
 
+@dataclass
+class StoredEvidence:
+    """What the newer run's corpora hold now (``research.reports.diff.Stored``): a claim the newer report left out
+    is no longer supported only when its cited chunk is gone or no longer holds its quote."""
+
+    corpora: list[Corpus]
+
+    def holds(self, citation: Citation) -> bool:
+        chunks = Chunk.objects.filter(
+            document__corpus__in=self.corpora, document__doc_id=citation.doc_id, chunk_id=citation.chunk_id
+        )
+        text = chunks.values_list("text", flat=True).first()
+        return text is not None and quote_in(citation.quote, text)
+
+    def exists(self, doc_id: str) -> bool:
+        return Document.objects.filter(corpus__in=self.corpora, doc_id=doc_id).exists()
+
+
 def runs_compare(*, older: Run, newer: Run) -> RunDiff:
-    """What changed from ``older`` to ``newer`` (their stored reports and rankings)."""
+    """What changed from ``older`` to ``newer`` (their stored reports and rankings, and what the newer run's
+    corpora hold now)."""
     if older.created_at > newer.created_at:
         older, newer = newer, older
     return run_diff(
-        report_of(older), report_of(newer), older_ranking=run_ranking(older), newer_ranking=run_ranking(newer)
+        report_of(older),
+        report_of(newer),
+        older_ranking=run_ranking(older),
+        newer_ranking=run_ranking(newer),
+        stored=StoredEvidence(list(newer.corpora.all())),
     )
 
 

@@ -2,20 +2,24 @@
 
 The same question run twice gives prose that differs in wording and order, so a line diff is noise. Two
 claims are the same claim when their folded texts are equal, or nearly so (``rapidfuzz``'s token-sort ratio
-of at least ``SAME_CLAIM``, which absorbs a model writer's rewording of the same sentence), within the same
-section (a sentence that moved to another facet is a change there). A claim of the older report that the
-newer one no longer states is *no longer supported*: the newer run's evidence did not back it. Sources are
-compared by document id, ICP verdicts by criterion name, a question's documents by their place in the ranking.
+of at least ``SAME_CLAIM``, which absorbs a model writer's rewording of the same sentence), in the same section
+first, then in any other (a claim that moved to another facet is *moved*, not new). A claim of the older report
+that the newer one no longer states is *no longer supported* only when its evidence changed or vanished (its
+cited chunk is gone, or no longer holds its quote, as ``Stored`` tells); while its evidence still holds it is
+*not restated* (the newer report chose other claims), which is no change. Sources are compared by document id
+(a source the newer report no longer cites is *removed* only when its document is gone), ICP verdicts by
+criterion name, a question's documents by their place in the ranking.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rapidfuzz import fuzz
 
-from research.protocol.report import Claim, CriterionResult, Report, Source
+from research.protocol.report import Citation, Claim, CriterionResult, Report, Source
 from research.reports.text import fold, names, numbers
 
 SAME_CLAIM = 92.0  # token-sort ratio (0-100) from which two folded claim texts count as one claim
@@ -44,11 +48,21 @@ class RankingChange:
     rank: int  # its place (1-based) in the run it appears in
 
 
+class Stored(Protocol):
+    """What the corpora hold now: whether a cited chunk still holds its quote, whether a document still exists."""
+
+    def holds(self, citation: Citation) -> bool: ...
+
+    def exists(self, doc_id: str) -> bool: ...
+
+
 @dataclass(frozen=True)
 class RunDiff:
     added: tuple[ClaimChange, ...] = ()
     no_longer_supported: tuple[ClaimChange, ...] = ()
-    unchanged: int = 0  # claims in both
+    unchanged: int = 0  # claims in both (in the same section or another: ``moved``)
+    moved: int = 0  # claims in both, in another section
+    not_restated: tuple[ClaimChange, ...] = ()  # claims the newer report left out while their evidence holds
     sources_added: tuple[Source, ...] = ()
     sources_removed: tuple[Source, ...] = ()
     verdicts: tuple[VerdictChange, ...] = ()
@@ -101,7 +115,8 @@ def _unmatched(claims: Sequence[Claim], others: Sequence[Claim]) -> list[Claim]:
 
 
 def claims_diff(older: Report, newer: Report) -> tuple[list[ClaimChange], list[ClaimChange], int]:
-    """(added, no longer supported, unchanged count), section by section."""
+    """(added, no longer stated, unchanged count), section by section (see ``moved`` for claims that changed
+    section)."""
     before = {key: (title, claims) for key, title, claims in _sections(older)}
     added: list[ClaimChange] = []
     gone: list[ClaimChange] = []
@@ -118,6 +133,17 @@ def claims_diff(older: Report, newer: Report) -> tuple[list[ClaimChange], list[C
         if key not in seen:
             gone += [ClaimChange(key, title, claim) for claim in claims]
     return added, gone, unchanged
+
+
+def moved(
+    older: Report, newer: Report, added: Sequence[ClaimChange], gone: Sequence[ClaimChange]
+) -> tuple[list[ClaimChange], list[ClaimChange], int]:
+    """(added, gone, moved count): a claim the other report states in another section is neither new nor gone."""
+    before = [claim for _, _, claims in _sections(older) for claim in claims]
+    after = [claim for _, _, claims in _sections(newer) for claim in claims]
+    kept_added = [c for c in added if not any(same_claim(c.claim.text, other.text) for other in before)]
+    kept_gone = [c for c in gone if not any(same_claim(c.claim.text, other.text) for other in after)]
+    return kept_added, kept_gone, len(added) - len(kept_added)
 
 
 def verdicts_diff(older: Report, newer: Report) -> list[VerdictChange]:
@@ -148,22 +174,31 @@ def run_diff(
     *,
     older_ranking: Sequence[tuple[str, str]] = (),
     newer_ranking: Sequence[tuple[str, str]] = (),
+    stored: Stored | None = None,
 ) -> RunDiff:
-    """Everything that changed from the older run to the newer; a run without a report compares by ranking."""
+    """Everything that changed from the older run to the newer; a run without a report compares by ranking.
+    With ``stored`` (what the corpora hold now), a claim left out is no longer supported only when its evidence
+    changed or vanished, and a source no longer cited is removed only when its document is gone."""
     entered, left = ranking_diff(older_ranking, newer_ranking)
     if older is None or newer is None:
         missing = "the older run" if older is None else "the newer run"
         note = f"{missing} has no written report: only its ranked documents are compared."
         return RunDiff(entered=tuple(entered), left=tuple(left), notes=(note,) if older or newer else ())
     added, gone, unchanged = claims_diff(older, newer)
+    added, gone, moves = moved(older, newer, added, gone)
+    holds = [c for c in gone if stored is not None and c.claim.citations and all(map(stored.holds, c.claim.citations))]
     old_sources = {source.doc_id: source for source in older.sources}
     new_sources = {source.doc_id: source for source in newer.sources}
     return RunDiff(
         added=tuple(added),
-        no_longer_supported=tuple(gone),
-        unchanged=unchanged,
+        no_longer_supported=tuple(c for c in gone if c not in holds),
+        unchanged=unchanged + moves,
+        moved=moves,
+        not_restated=tuple(holds),
         sources_added=tuple(s for doc, s in new_sources.items() if doc not in old_sources),
-        sources_removed=tuple(s for doc, s in old_sources.items() if doc not in new_sources),
+        sources_removed=tuple(
+            s for doc, s in old_sources.items() if doc not in new_sources and (stored is None or not stored.exists(doc))
+        ),
         verdicts=tuple(verdicts_diff(older, newer)),
         fit_score=(older.fit_score, newer.fit_score),
         entered=tuple(entered),

@@ -82,6 +82,8 @@ def digest_body(
             "added": len(diff.added),
             "no_longer_supported": len(diff.no_longer_supported),
             "unchanged": diff.unchanged,
+            "moved": diff.moved,
+            "not_restated": len(diff.not_restated),
             "verdicts": len(diff.verdicts),
             "sources_added": len(diff.sources_added),
             "sources_removed": len(diff.sources_removed),

@@ -64,12 +64,42 @@ def test_identical_reports_have_no_change() -> None:
     assert diff.unchanged == 3
 
 
-def test_a_claim_that_moved_to_another_section_is_a_change_in_both() -> None:
+def test_a_claim_that_moved_to_another_section_is_neither_new_nor_gone() -> None:
     older = _report(["Halvorix opened a Berlin office."], [], ["d1"])
     newer = _report([], ["Halvorix opened a Berlin office."], ["d1"])
     diff = run_diff(older, newer)
-    assert {c.section for c in diff.added} == {"news"}
-    assert {c.section for c in diff.no_longer_supported} == {"summary", "pricing"}
+    assert not diff.added
+    assert not diff.no_longer_supported
+    assert diff.moved == 1
+    assert not diff.changed
+
+
+class Corpora:
+    """What the corpora hold now: the chunks by id, the documents by id."""
+
+    def __init__(self, chunks: dict[str, str]) -> None:
+        self.chunks = chunks
+
+    def holds(self, citation: Citation) -> bool:
+        return citation.quote in self.chunks.get(citation.chunk_id, "")
+
+    def exists(self, doc_id: str) -> bool:
+        return any(chunk.startswith(f"{doc_id}#") for chunk in self.chunks)
+
+
+def test_a_claim_left_out_while_its_evidence_holds_is_not_restated_not_unsupported() -> None:
+    older = _report(["Halvorix charges 49 dollars a seat.", "Halvorix bills yearly."], [], ["d1", "d3"])
+    newer = _report(["Halvorix bills yearly."], [], ["d1"])
+    unchanged = Corpora({"d1#0": "Halvorix charges 49 dollars a seat. Halvorix bills yearly.", "d3#0": "x"})
+    diff = run_diff(older, newer, stored=unchanged)
+    assert [c.claim.text for c in diff.not_restated] == ["Halvorix charges 49 dollars a seat."]
+    assert not diff.no_longer_supported
+    assert not diff.sources_removed  # d3 still exists
+    assert not diff.changed
+    changed = Corpora({"d1#0": "Halvorix charges 59 dollars a seat. Halvorix bills yearly."})
+    diff = run_diff(older, newer, stored=changed)
+    assert {c.claim.text for c in diff.no_longer_supported} == {"Halvorix charges 49 dollars a seat."}
+    assert [s.doc_id for s in diff.sources_removed] == ["d3"]  # its document is gone
 
 
 def test_near_identical_wording_is_the_same_claim_but_a_changed_number_is_not() -> None:

@@ -219,7 +219,7 @@ def test_it_counts_the_output_limit_over_all_documents_of_a_file() -> None:
 
 
 def test_markdown_front_matter_is_metadata_not_text() -> None:
-    data = b"---\ndate: 2026-10-02\ntitle: Battlecard: Tjalkwerf\ntags: [psp, nl]\n---\n# Heading\n\nTjalkwerf charges 1.4%.\n"
+    data = b"---\ndate: 2026-10-02\ntitle: Battlecard: Tjalkwerf\ntags: [psp, nl]\n---\n# Heading\n\nIt charges 1.4%.\n"
     [document] = parse_bytes("battlecard.md", data).documents
     assert document.metadata == {"date": "2026-10-02"}
     assert document.title == "Battlecard: Tjalkwerf"

@@ -17,7 +17,19 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from research.investigations import services as investigations
-from research.models import Digest, Investigation, Notification, NotifyMode, Run, RunStatus, Schedule, Visibility
+from research.investigations.selectors import runs_compare
+from research.models import (
+    Chunk,
+    Digest,
+    Document,
+    Investigation,
+    Notification,
+    NotifyMode,
+    Run,
+    RunStatus,
+    Schedule,
+    Visibility,
+)
 from research.schedules import digests, services
 from tests.research.investigations.conftest import Team, finished_run
 
@@ -262,3 +274,19 @@ def test_a_digest_being_sent_by_another_worker_is_not_sent_twice(team: Team) -> 
     assert mail.outbox == []
     Digest.objects.filter(pk=digest.pk).update(sending_until=None)  # it is done (or died and its hold expired)
     assert len(digests.digest_email(digest=digest).sent.delivered) == 4
+
+
+def test_a_claim_left_out_while_its_chunk_still_holds_it_is_no_change(team: Team) -> None:
+    """A re-run over an unchanged corpus that states fewer claims: the dropped claim's chunk still holds its quote,
+    so it is "not restated", not "no longer supported"; once the chunk changes, it is no longer supported."""
+    document = Document.objects.create(
+        corpus=team.corpus, doc_id="press", title="Press release", source_name="press.md", kind="markdown"
+    )
+    chunk = Chunk.objects.create(document=document, index=0, chunk_id="press#0", text=f"{KEPT} {DROPPED}")
+    run = _scheduled_pair(team, newer=[KEPT])
+    digest = digests.digest_make(run_id=run.pk)
+    assert digest is not None
+    assert not digest.changed
+    assert (digest.body["counts"]["no_longer_supported"], digest.body["counts"]["not_restated"]) == (0, 1)
+    Chunk.objects.filter(pk=chunk.pk).update(text=f"{KEPT} Halvorix prices its Standard plan at 59 dollars.")
+    assert [c.claim.text for c in runs_compare(older=digest.previous_run, newer=run).no_longer_supported] == [DROPPED]
