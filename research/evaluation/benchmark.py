@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from research.evaluation.reports import Gold, gold_from
+from research.evaluation.reports import Gold, Question, gold_from
 from research.reports.text import fold
 from research.retrieval.parsing.dispatch import parse_bytes
 
@@ -38,6 +38,18 @@ def read_gold(path: Path) -> Gold:
         return gold_from(json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"{path}: not a usable gold file ({type(error).__name__}: {error})") from None
+
+
+def questions_from_lines(text: str) -> tuple[Question, ...]:
+    """The questions of a JSON-lines question bank (the demo's) that name their answer parts."""
+    items = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return tuple(
+        Question(
+            str(item["question"]), tuple(map(str, item.get("paraphrases", ()))), tuple(map(str, item["answer_parts"]))
+        )
+        for item in items
+        if item.get("answer_parts")
+    )
 
 
 def corpus_files(folder: Path) -> tuple[Path, ...]:

@@ -180,6 +180,13 @@ class ReportFigures:
     wrong_evidence: list[str] = field(default_factory=list)  # decided wrongly, from another quote than the gold's
     other_evidence: list[str] = field(default_factory=list)  # decided rightly from another quote than the gold's
     undecided: list[str] = field(default_factory=list)  # criteria judged unknown that the gold decides
+    parts: int = 0  # answer parts asked, over every wording of every question
+    parts_found: int = 0
+    wordings: int = 0
+    wordings_whole: int = 0  # answers holding every part their question asks for
+    paraphrases: int = 0
+    paraphrases_agreeing: int = 0  # paraphrase answers finding the same parts as the question's own wording
+    partial_answers: list[str] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     icp_seconds: list[float] = field(default_factory=list)
     missed: list[str] = field(default_factory=list)  # key facts not stated in their facet
@@ -205,6 +212,9 @@ class ReportFigures:
             "icp_decided_accuracy": share(self.decided_right, self.decided),
             "icp_wrong_evidence": len(self.wrong_evidence),
             "icp_coverage": share(self.decided, self.criteria),
+            "answer_parts_found": share(self.parts_found, self.parts),
+            "answers_with_every_part": share(self.wordings_whole, self.wordings),
+            "paraphrase_agreement": share(self.paraphrases_agreeing, self.paraphrases),
             "seconds_per_report": mean(self.seconds),
             "seconds_per_icp_check": mean(self.icp_seconds),
             "counts": {
@@ -222,6 +232,7 @@ class ReportFigures:
             "icp_wrong_evidence_examples": self.wrong_evidence,
             "icp_other_evidence": self.other_evidence,
             "icp_undecided": self.undecided,
+            "partial_answers": self.partial_answers,
         }
 
 
@@ -302,6 +313,30 @@ def add_competitor(figures: ReportFigures, gold: Gold, report: Report, chunk_tex
             figures.wrong_company.append(f"{company}: {claim.text[:160]}")
     _empty_counted(figures, gold, company, by_facet)
     _citations_checked(figures, [*shown, *report.summary], chunk_text)
+
+
+def answer_text(report: Report) -> str:
+    """Everything a question's written answer states."""
+    return " ".join(claim.text for claim in [*report.summary, *(c for s in report.sections for c in s.claims)])
+
+
+def add_question(figures: ReportFigures, question: Question, answers: Sequence[Report]) -> None:
+    """Count one question's answers, its own wording's first then its paraphrases': the parts each answer holds,
+    and whether each paraphrase's answer finds the same parts as the question's own."""
+    found = []
+    for wording, report in zip((question.question, *question.paraphrases), answers, strict=True):
+        text = f" {fold(answer_text(report))} "
+        held = frozenset(part for part in question.parts if f" {fold(part)} " in text)
+        found.append(held)
+        figures.parts += len(question.parts)
+        figures.parts_found += len(held)
+        figures.wordings += 1
+        figures.wordings_whole += int(len(held) == len(question.parts))
+        if len(held) < len(question.parts):
+            missing = ", ".join(part for part in question.parts if part not in held)
+            figures.partial_answers.append(f"{wording[:120]} (missing: {missing})")
+    figures.paraphrases += len(found) - 1
+    figures.paraphrases_agreeing += sum(held == found[0] for held in found[1:])
 
 
 def same_quote(gold: str, cited: str) -> bool:

@@ -9,6 +9,7 @@ process; the ICP windows end on the gold file's ``as_of``), then deletes the wor
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from research.demo.files import DEMO_CORPUS_DIR, demo_corpus_files
-from research.evaluation.benchmark import BenchmarkCorpus, benchmark_corpora, read_gold
-from research.evaluation.reports import ReportFigures, add_competitor, add_icp, merged
+from research.demo.files import DEMO_CORPUS_DIR, DEMO_QUESTIONS, demo_corpus_files
+from research.evaluation.benchmark import BenchmarkCorpus, benchmark_corpora, questions_from_lines, read_gold
+from research.evaluation.reports import ReportFigures, add_competitor, add_icp, add_question, merged
 from research.models import Corpus, Membership, RunTemplate
 from research.protocol.report import Report
 from research.reporting.selectors import report_of
@@ -34,7 +35,7 @@ from research.reports.writers import WRITERS
 
 DETAILS = (
     *("counts", "wrong_company_examples", "missed_facts", "claims_not_in_gold", "wrong_verdicts", "empty_facets"),
-    *("icp_wrong_evidence_examples", "icp_other_evidence", "icp_undecided"),
+    *("icp_wrong_evidence_examples", "icp_other_evidence", "icp_undecided", "partial_answers"),
 )
 
 
@@ -47,11 +48,18 @@ class Command(BaseCommand):
         parser.add_argument("--writer", choices=WRITERS.names, help="default: WRITER_BACKEND")
         parser.add_argument("--max-turns", type=int, default=8, help="turns per facet's rollout")
         parser.add_argument("--keep", action="store_true", help="keep the evaluation workspace and its runs")
+        parser.add_argument(
+            "--no-questions", action="store_true", help="skip the questions and their paraphrases (reports only)"
+        )
         parser.add_argument("--json", required=True, type=Path)
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            demo = BenchmarkCorpus("demo", read_gold(DEMO_CORPUS_DIR / "reports_gold.json"), tuple(demo_corpus_files()))
+            demo_gold = dataclasses.replace(
+                read_gold(DEMO_CORPUS_DIR / "reports_gold.json"),
+                questions=questions_from_lines(DEMO_QUESTIONS.read_text(encoding="utf-8")),
+            )
+            demo = BenchmarkCorpus("demo", demo_gold, tuple(demo_corpus_files()))
             chosen = benchmark_corpora(options["split"], options["corpus"], first=[demo])
         except ValueError as error:
             raise CommandError(str(error)) from None
@@ -64,7 +72,9 @@ class Command(BaseCommand):
             owner = trial_workspace("Report evaluation")
             try:
                 for item in chosen:
-                    per_corpus[item.name] = self._measure(owner, item, options["max_turns"])
+                    per_corpus[item.name] = self._measure(
+                        owner, item, options["max_turns"], not options["no_questions"]
+                    )
             finally:
                 if not options["keep"]:
                     trial_clean(owner)
@@ -117,7 +127,7 @@ class Command(BaseCommand):
             raise CommandError(f"the {template} report on {company} was not written: {run.status_reason}")
         return report, seconds
 
-    def _measure(self, owner: Membership, item: BenchmarkCorpus, max_turns: int) -> ReportFigures:
+    def _measure(self, owner: Membership, item: BenchmarkCorpus, max_turns: int, questions: bool) -> ReportFigures:
         corpus = self._ingest(owner, item)
         texts = chunk_texts(corpus)
 
@@ -133,4 +143,17 @@ class Command(BaseCommand):
             icp = {"criteria": gold.icp, "max_turns": max_turns, "as_of": gold.as_of}
             report, seconds = self._report(owner, corpus, RunTemplate.ICP, company, **icp)
             add_icp(figures, gold, report, chunk_text, seconds)
+        for question in gold.questions if questions else ():
+            answers = [
+                self._answer(owner, corpus, wording, max_turns)
+                for wording in (question.question, *question.paraphrases)
+            ]
+            add_question(figures, question, answers)
         return figures
+
+    def _answer(self, owner: Membership, corpus: Corpus, question: str, max_turns: int) -> Report:
+        run, _ = trial_run(owner, corpus, RunTemplate.QUESTION, question=question, max_turns=max_turns)
+        report = report_of(run)
+        if report is None:
+            raise CommandError(f"the answer to {question!r} was not written: {run.status_reason}")
+        return report

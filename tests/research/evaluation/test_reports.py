@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.evaluation.reports import ReportFigures, add_competitor, add_icp, gold_from
+from research.evaluation.reports import Question, ReportFigures, add_competitor, add_icp, add_question, gold_from
 from research.protocol.report import Citation, Claim, CriterionResult, Report, Section
 
 GOLD = {
@@ -94,3 +94,30 @@ def test_icp_figures() -> None:
 def test_a_malformed_gold_file_is_refused() -> None:
     with pytest.raises(KeyError):
         gold_from({"as_of": "2026-07-15", "icp": []})
+
+
+def test_answer_parts_and_paraphrase_agreement() -> None:
+    question = Question(
+        "Who is the CTO, and since when?",
+        ("Name the CTO and the start date.", "CTO? Start?"),
+        ("Vanterpool", "1 September"),
+    )
+
+    def answer(text: str) -> Report:
+        return Report(template="question", writer="extractive", subject="", summary=(claim(text),))
+
+    figures = ReportFigures()
+    add_question(
+        figures,
+        question,
+        [
+            answer("Idris Vanterpool joins as CTO on 1 September."),
+            answer("Idris Vanterpool joins as CTO on 1 September."),
+            answer("Idris Vanterpool is the CTO."),
+        ],
+    )
+    result = figures.figures()
+    assert result["answer_parts_found"] == 0.833  # 5 of 6 parts
+    assert result["answers_with_every_part"] == 0.667
+    assert result["paraphrase_agreement"] == 0.5  # the second paraphrase's answer misses the date
+    assert result["partial_answers"] == ["CTO? Start? (missing: 1 September)"]

@@ -68,3 +68,17 @@ def test_evaluate_reports_runs_on_the_demo_corpus(tmp_path: Path) -> None:
     assert 0.0 <= figures["fact_recall"] <= figures["fact_recall_any_section"] <= 1.0
     assert figures["icp_decided_accuracy"] is not None
     assert not Workspace.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_evaluate_reports_runs_a_benchmark_corpus_with_its_questions(tmp_path: Path) -> None:
+    target = tmp_path / "reports.json"
+    call_command("evaluate_reports", json=target, max_turns=3, corpus=["payments-nl"])
+    body = json.loads(target.read_text())
+    figures = body["corpora"]["payments-nl"]
+    assert figures["citations_verified"] == 1.0
+    assert figures["counts"]["key_facts"] >= 10
+    assert figures["answer_parts_found"] is not None
+    assert figures["paraphrase_agreement"] is not None
+    assert body["splits"]["dev"]["fact_recall"] == figures["fact_recall"]
+    assert not Workspace.objects.exists()
