@@ -140,7 +140,7 @@ def facet_words(brief: Brief) -> str:
 def scored(brief: Brief, embedder: Embedder | None, keep: Callable[[Candidate], bool] | None = None) -> list[Candidate]:
     """The candidates of ``brief`` (those ``keep`` accepts) by relevance, best first (ties: earlier in the
     evidence)."""
-    found = [c for c in candidates(brief.evidence, rows=bool(brief.subject)) if keep is None or keep(c)]
+    found = [c for c in candidates(brief.evidence, rows=True) if keep is None or keep(c)]
     texts = [candidate.text for candidate in found]
     meaning_weight, word_weight, prior_weight = WEIGHTS_WITH_MEANING if embedder else WEIGHTS_WORDS_ONLY
     meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(topic(brief), texts)
@@ -364,7 +364,7 @@ def selected(
     a sentence of an answer (``answer_candidate``: a document's title line, a field list, a table row),
     near-duplicates and a document's beyond ``PER_DOCUMENT``. With a ``subject`` (a report's facet) only
     sentences about the subject that hold the facet's words are candidates."""
-    pool = [c for c in ranked if (about_subject(company, c) if company else answer_candidate(c))]
+    pool = [c for c in ranked if (about_subject(company, c) if company else c.row is not None or answer_candidate(c))]
     bonuses = _facet_bonuses(pool) if company else _question_bonuses(focus, pool)
     chosen: list[Candidate] = []
     per_document: Counter[str] = Counter()
