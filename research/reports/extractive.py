@@ -454,6 +454,25 @@ def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
     return [sum(1 / shared[word] for word in held & vocabulary) for vocabulary in vocabularies]
 
 
+def superseded(found: Sequence[Candidate]) -> set[str]:
+    """The table rows a newer document states again: a row of the same table header and the same first cell
+    ("European consumer cards") in a document of an earlier date (an archived price list beside the current one)."""
+    newest: dict[tuple[str, str], str] = {}
+    for candidate in found:
+        if candidate.row is not None and not candidate.row.record:
+            key = _row_key(candidate.row)
+            newest[key] = max(newest.get(key, ""), candidate.evidence.date or "")
+    return {
+        c.text
+        for c in found
+        if c.row is not None and not c.row.record and (c.evidence.date or "") < newest[_row_key(c.row)]
+    }
+
+
+def _row_key(row: Row) -> tuple[str, str]:
+    return fold(row.quotes[0]), fold(row.text.split(";", 1)[0])
+
+
 def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> list[list[Candidate]]:
     """A report's facets at once: every sentence about the subject in the facets' evidence is scored for each
     facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score), and also in
@@ -468,6 +487,8 @@ def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> lis
         scores.append({})
         for candidate in ranked:
             scores[-1].setdefault(candidate.text, candidate)
+    old = superseded([c for by_text in scores for c in by_text.values()])
+    scores = [{text: c for text, c in by_text.items() if text not in old} for by_text in scores]
     vocabularies = [set(tokenize([facet_words(brief)])[0]) for brief in briefs]
     held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
     news = next((index for index, brief in enumerate(briefs) if brief.facet == "news"), None)
