@@ -455,9 +455,9 @@ def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
 
 
 def superseded(found: Sequence[Candidate]) -> set[str]:
-    """The table rows a newer document states again: a row of the same table header and the same first cell
+    """The table rows a newer document states again: a row of the same first column and the same first cell
     ("European consumer cards") in a document of an earlier date (an archived price list beside the current one)."""
-    newest: dict[tuple[str, str], str] = {}
+    newest: dict[str, str] = {}
     for candidate in found:
         if candidate.row is not None and not candidate.row.record:
             key = _row_key(candidate.row)
@@ -469,8 +469,9 @@ def superseded(found: Sequence[Candidate]) -> set[str]:
     }
 
 
-def _row_key(row: Row) -> tuple[str, str]:
-    return fold(row.quotes[0]), fold(row.text.split(";", 1)[0])
+def _row_key(row: Row) -> str:
+    """A row's first column and cell ("Payment method: European consumer cards"), folded."""
+    return fold(row.text.split(";", 1)[0])
 
 
 def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> list[list[Candidate]]:
