@@ -75,7 +75,7 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py bench_load --runs 1,2,4,8 --viewers 1,4,10 --json bench-results/load.json
 	$(BENCH_ENV) $(BIN)/python manage.py migrate -v0
 	$(BENCH_ENV) $(BIN)/python manage.py bench_reports --json bench-results/reports_speed.json
-	$(BENCH_ENV) $(BIN)/python manage.py evaluate_reports --json bench-results/reports_demo.json
+	$(BENCH_ENV) $(BIN)/python manage.py evaluate_reports --split all --json bench-results/reports_benchmark.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_schedules --schedules 200 --json bench-results/schedules.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_web --pages 30 --json bench-results/web.json
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
