@@ -454,16 +454,17 @@ def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
     return [sum(1 / shared[word] for word in held & vocabulary) for vocabulary in vocabularies]
 
 
-def superseded(found: Sequence[Candidate]) -> set[str]:
+def superseded(found: Sequence[Candidate]) -> set[tuple[str, str]]:
     """The table rows a newer document states again: a row of the same first column and the same first cell
-    ("European consumer cards") in a document of an earlier date (an archived price list beside the current one)."""
+    ("European consumer cards") in a document of an earlier date (an archived price list beside the current one),
+    as (text, document) pairs: the same text in the newer document stays."""
     newest: dict[str, str] = {}
     for candidate in found:
         if candidate.row is not None and not candidate.row.record:
             key = _row_key(candidate.row)
             newest[key] = max(newest.get(key, ""), candidate.evidence.date or "")
     return {
-        c.text
+        (c.text, c.evidence.doc_id)
         for c in found
         if c.row is not None and not c.row.record and (c.evidence.date or "") < newest[_row_key(c.row)]
     }
@@ -481,15 +482,17 @@ def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> lis
     best first, a sentence's score weighed by how much of its facet words are this facet's (``PURITY``) and by
     whether it holds a figure or a date (``SPECIFIC``), near-duplicates (of another sentence, in any facet) and
     a document's beyond ``PER_DOCUMENT`` skipped."""
-    scores: list[dict[str, Candidate]] = []
+    rankings = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
-        ranked = [c for c in scored(brief, embedder, about) if c.words > 0]
+        rankings.append([c for c in scored(brief, embedder, about) if c.words > 0])
+    old = superseded([c for ranked in rankings for c in ranked])
+    scores: list[dict[str, Candidate]] = []
+    for ranked in rankings:
         scores.append({})
         for candidate in ranked:
-            scores[-1].setdefault(candidate.text, candidate)
-    old = superseded([c for by_text in scores for c in by_text.values()])
-    scores = [{text: c for text, c in by_text.items() if text not in old} for by_text in scores]
+            if (candidate.text, candidate.evidence.doc_id) not in old:
+                scores[-1].setdefault(candidate.text, candidate)
     vocabularies = [set(tokenize([facet_words(brief)])[0]) for brief in briefs]
     held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
     news = next((index for index, brief in enumerate(briefs) if brief.facet == "news"), None)

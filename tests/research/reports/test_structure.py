@@ -56,6 +56,7 @@ def test_a_pricing_table_without_the_name_is_the_company_s_on_its_own_page_only(
 def test_a_row_an_newer_price_list_states_again_supersedes_the_archived_one() -> None:
     table = "| Plan | Price |\n|---|---|\n| Pro | EUR {price} |\n| Team | EUR 20 |"
     archived = Evidence("a1", "a", "Pricing", "old.html", table.format(price=49), date="2025-02-12")
-    current = Evidence("c1", "c", "Pricing", "new.html", table.format(price=59).replace("20", "25"), date="2026-10-01")
+    current = Evidence("c1", "c", "Pricing", "new.html", table.format(price=59), date="2026-10-01")
     found = [c for c in candidates([archived, current], rows=True) if c.row is not None]
-    assert superseded(found) == {"Plan: Pro; Price: EUR 49", "Plan: Team; Price: EUR 20"}
+    # the unchanged Team row stays, from the newer document only
+    assert superseded(found) == {("Plan: Pro; Price: EUR 49", "a"), ("Plan: Team; Price: EUR 20", "a")}
