@@ -16,6 +16,7 @@ corpus's (one ``subject`` with its ``names``, ``facts``, ``icp_gold`` verdicts w
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,9 +94,10 @@ class Gold:
         return found and not any(f" {name} " in folded for name in own)
 
 
-def _name_forms(name: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # asked for every claim of every report, of the same few names
+def _name_forms(name: str) -> frozenset[str]:
     """A company's name folded, with and without its legal form ("Brightwell People Ltd", "Brightwell People")."""
-    return {form for form in (fold(name), fold(basename(name))) if form}
+    return frozenset(form for form in (fold(name), fold(basename(name))) if form)
 
 
 def _facts_of(company: str, items: Any) -> list[GoldFact]:

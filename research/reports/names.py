@@ -20,7 +20,6 @@ Utrecht-based firm", "La société" ... and the sentence before it, or else its 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -176,17 +175,16 @@ def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
     """The company the member typed, with the names and look-alikes the run's evidence shows (see the module's
     docstring)."""
     plain = Company.plain(subject)
-    texts = [text for item in evidence for text in (item.title, item.text, item.publisher) if text]
+    # a report's facets found many of the same chunks: each text is read once
+    texts = list(dict.fromkeys(text for item in evidence for text in (item.title, item.text, item.publisher) if text))
     typed = subject.strip().split()
     first = typed[0].strip(",.") if typed else ""
     lookalikes = _lookalike_phrases(first, plain.names, texts) if first else set()
     names = set(plain.names)
     folded_first = fold(first)
     if folded_first and len(folded_first) >= 3 and folded_first not in names:
-        used_alone = Counter(
-            f" {folded_first} " in _blank(f" {fold(text)} ", [*lookalikes, *plain.names]) for text in texts
-        )
-        if used_alone[True]:
+        others = [*lookalikes, *plain.names]
+        if any(f" {folded_first} " in _blank(f" {fold(text)} ", others) for text in texts):
             names.add(folded_first)
     joined = {name.replace(" ", ""): name for name in names}
     for text in texts:

@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from research.demo.files import DEMO_CORPUS_DIR, DEMO_QUESTIONS, demo_corpus_files
 from research.evaluation.benchmark import BenchmarkCorpus, benchmark_corpora, questions_from_lines, read_gold
 from research.evaluation.reports import ReportFigures, add_competitor, add_icp, add_question, merged
-from research.models import Corpus, Membership, RunTemplate
+from research.models import Corpus, Membership, Run, RunTemplate
 from research.protocol.report import Report
 from research.reporting.selectors import report_of
 from research.reporting.trial import (
@@ -120,12 +120,22 @@ class Command(BaseCommand):
         self, owner: Membership, corpus: Corpus, template: str, company: str, **options: Any
     ) -> tuple[Report, float]:
         """Run one report here; the written report and the run's wall time (CommandError when none was written)."""
-        run, seconds = trial_run(owner, corpus, template, company=company, **options)
+        run, report, seconds = self._written(
+            owner, corpus, template, f"the {template} report on {company}", company=company, **options
+        )
         self.stdout.write(f"{template} {company}: {run.status} in {seconds:.1f} s")
+        return report, seconds
+
+    def _written(
+        self, owner: Membership, corpus: Corpus, template: str, what: str, **options: Any
+    ) -> tuple[Run, Report, float]:
+        """Run one run here: the run, what it wrote and its wall time (CommandError, naming ``what``, when nothing
+        was written)."""
+        run, seconds = trial_run(owner, corpus, template, **options)
         report = report_of(run)
         if report is None:
-            raise CommandError(f"the {template} report on {company} was not written: {run.status_reason}")
-        return report, seconds
+            raise CommandError(f"{what} was not written: {run.status_reason}")
+        return run, report, seconds
 
     def _measure(self, owner: Membership, item: BenchmarkCorpus, max_turns: int, questions: bool) -> ReportFigures:
         corpus = self._ingest(owner, item)
@@ -152,8 +162,5 @@ class Command(BaseCommand):
         return figures
 
     def _answer(self, owner: Membership, corpus: Corpus, question: str, max_turns: int) -> Report:
-        run, _ = trial_run(owner, corpus, RunTemplate.QUESTION, question=question, max_turns=max_turns)
-        report = report_of(run)
-        if report is None:
-            raise CommandError(f"the answer to {question!r} was not written: {run.status_reason}")
-        return report
+        what = f"the answer to {question!r}"
+        return self._written(owner, corpus, RunTemplate.QUESTION, what, question=question, max_turns=max_turns)[1]
