@@ -76,6 +76,7 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py migrate -v0
 	$(BENCH_ENV) $(BIN)/python manage.py bench_reports --json bench-results/reports_speed.json
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate_reports --split all --json bench-results/reports_benchmark.json
+	$(BENCH_ENV) $(BIN)/python manage.py bench_french --json bench-results/french.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_schedules --schedules 200 --json bench-results/schedules.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_web --pages 30 --json bench-results/web.json
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate --format musique --tasks research/evaluation/qa_data/musique/musique_train100.json \

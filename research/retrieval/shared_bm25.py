@@ -13,6 +13,13 @@ A version written before chunk lengths were kept (``SparseSnapshot.lengths`` is 
 fall back to shared IDF with each corpus's own length normalisation (exact IDF, approximate lengths)
 until that corpus is rebuilt. A chunk id present in two corpora (the same document uploaded to both)
 is ranked once, at its best score.
+
+Each corpus is scored with the query tokenized in its own index's language (``SparseSnapshot.language``), as
+it alone would score it; a term's shared document frequency counts every corpus whose index holds that term
+(the same string), so a set of corpora in one language ranks exactly as one index of that language would. In
+a set mixing English and French corpora, each corpus keeps its own stop words and stemming: a term the two
+tokenizers agree on ("recrut", a product name) shares its statistics across them, and one they spell
+differently ("societ" in French, "société" in English) is rare in each, as in one index holding both forms.
 """
 
 from __future__ import annotations
@@ -133,15 +140,18 @@ def query(
     snapshots: Sequence[SparseSnapshot], text: str, *, n: int, exclude: frozenset[str]
 ) -> list[tuple[str, float]]:
     """The ``n`` best (chunk id, BM25 score) pairs over every snapshot as one index, not in ``exclude``; best
-    first, ties by chunk id."""
-    terms = Counter(tokenize([text])[0])
-    if not terms or not snapshots or n <= 0:
+    first, ties by chunk id. The query is tokenized in each snapshot's language."""
+    if not snapshots or n <= 0:
         return []
-    shared = Statistics.of(snapshots, list(terms))
+    terms = {language: Counter(tokenize([text], language)[0]) for language in {s.language for s in snapshots}}
+    every_term = sorted(set().union(*terms.values()))
+    if not every_term:
+        return []
+    shared = Statistics.of(snapshots, every_term)
     hits = [
         hit
         for snapshot in snapshots
-        for hit in _best(snapshot, corpus_scores(snapshot, terms, shared), n + len(exclude))
+        for hit in _best(snapshot, corpus_scores(snapshot, terms[snapshot.language], shared), n + len(exclude))
     ]
     hits.sort(key=lambda hit: (-hit[1], hit[0]))
     ranked = dict.fromkeys(chunk_id for chunk_id, _ in hits if chunk_id not in exclude)
