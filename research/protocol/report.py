@@ -39,11 +39,21 @@ class Removed:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Conflict:
+    """Claims from different sources that state different amounts of one figure ("300+" and "310" customers),
+    shown together rather than one picked."""
+
+    about: str  # the figure's unit as the first claim writes it: "customers", "per hectare"
+    claims: tuple[Claim, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
 class Section:
     facet: str
     title: str
     claims: tuple[Claim, ...] = ()
     not_found: bool = False  # nothing supported was found for this facet
+    conflicts: tuple[Conflict, ...] = ()  # each conflict's claims are in this or another section's claims too
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +109,10 @@ def report_from_dict(data: dict[str, Any]) -> Report:
             title=section["title"],
             claims=tuple(claim_from_dict(claim) for claim in section.get("claims", ())),
             not_found=bool(section.get("not_found", False)),
+            conflicts=tuple(
+                Conflict(about=item["about"], claims=tuple(claim_from_dict(claim) for claim in item["claims"]))
+                for item in section.get("conflicts", ())
+            ),
         )
         for section in data.get("sections", ())
     )

@@ -7,6 +7,7 @@ a document cannot inject links, images or HTML into the export.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -60,13 +61,16 @@ def _titles(report: Report) -> dict[str, tuple[str, str | None]]:
 def claim_blocks(report: Report) -> Iterator[tuple[str | None, Claim | None]]:
     """(section title, claim) in reading order: the summary, then each section (a section with no claim
     yields ``(title, None)``)."""
+    disagree = {claim.text: group.about for s in report.sections for group in s.conflicts for claim in group.claims}
     for claim in report.summary:
         yield None, claim
     for section in report.sections:
         if not section.claims:
             yield section.title, None
         for claim in section.claims:
-            yield section.title, claim
+            about = disagree.get(claim.text)
+            marked = f"{claim.text} (sources disagree on “{about}”: see the other figure)" if about else claim.text
+            yield section.title, dataclasses.replace(claim, text=marked)
     for item in report.criteria:  # an ICP check: each criterion's verdict, cited like a claim
         verdict = VERDICTS.get(item.verdict, item.verdict)
         yield "Criteria", Claim(text=f"{item.name}: {verdict}. {item.reason}", citations=item.citations)

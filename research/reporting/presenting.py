@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Section, Source
+from research.protocol.report import Citation, Claim, Conflict, CriterionResult, Removed, Report, Section, Source
 
 
 def quote_href(doc_id: str, chunk_id: str, text: str) -> str:
@@ -33,11 +33,18 @@ class ClaimView:
 
 
 @dataclass(frozen=True)
+class ConflictView:
+    about: str
+    claims: tuple[ClaimView, ...]
+
+
+@dataclass(frozen=True)
 class SectionView:
     facet: str
     title: str
-    claims: tuple[ClaimView, ...]
+    claims: tuple[ClaimView, ...]  # the section's claims but those its conflicts show
     not_found: bool
+    conflicts: tuple[ConflictView, ...] = ()
 
 
 VERDICTS = {"match": "Match", "no_match": "No match", "unknown": "Unknown"}
@@ -84,7 +91,8 @@ class ReportView:
 
     @property
     def shown(self) -> int:
-        return len(self.summary) + sum(len(section.claims) for section in self.sections)
+        conflicts = sum(len(group.claims) for section in self.sections for group in section.conflicts)
+        return len(self.summary) + sum(len(section.claims) for section in self.sections) + conflicts
 
     @classmethod
     def of(
@@ -120,8 +128,15 @@ class ReportView:
                 item.name, item.description, item.verdict, label, item.reason, item.weight, chips(item.citations)
             )
 
+        def conflict(item: Conflict) -> ConflictView:
+            return ConflictView(item.about, tuple(claim(c) for c in item.claims))
+
         def section(item: Section) -> SectionView:
-            return SectionView(item.facet, item.title, tuple(claim(c) for c in item.claims), item.not_found)
+            in_conflict = {c.text for group in item.conflicts for c in group.claims}
+            plain = tuple(claim(c) for c in item.claims if c.text not in in_conflict)
+            return SectionView(
+                item.facet, item.title, plain, item.not_found, tuple(conflict(c) for c in item.conflicts)
+            )
 
         sources = tuple(SourceView(numbers[s.doc_id], s, source_href(s.doc_id)) for s in report.sources)
         return cls(

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from research.protocol.report import Claim, Removed, Report, Section
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, verified
+from research.reports.conflicts import with_conflicts
 from research.reports.extractive import facet_fits, facet_words
 from research.reports.names import Company, known_as, names_note
 from research.reports.structure import row_about, rows_of
@@ -219,14 +220,18 @@ def pooled(own: FacetEvidence, facets: Sequence[FacetEvidence]) -> tuple[Evidenc
 
 def _checked(
     company: Company, facet: Facet, evidence: Sequence[Evidence], draft: Draft, stale_before: str | None
-) -> tuple[Section, list[Removed]]:
+) -> tuple[Section, list[Removed], list[Claim]]:
+    """The facet's section of the draft's claims that hold and are about the company, the claims removed, and
+    the draft's unpicked claims that would hold (what a shown claim's conflict may bring in)."""
     chunks = by_chunk(evidence)
     shown, removed = verified(draft.claims, chunks, stale_before=stale_before)
     kept = [claim for claim in shown if about_company(company, claim, chunks)]
     removed += [
         Removed(text=claim.text, reason=f"it is not about {company.subject}") for claim in shown if claim not in kept
     ]
-    return Section(facet=facet.key, title=facet.title, claims=tuple(kept), not_found=not kept), removed
+    spare, _ = verified(draft.unpicked, chunks, stale_before=stale_before)
+    spare = [claim for claim in spare if about_company(company, claim, chunks)]
+    return Section(facet=facet.key, title=facet.title, claims=tuple(kept), not_found=not kept), removed, spare
 
 
 def _drafts(company: Company, facets: Sequence[FacetEvidence], writer: Writer) -> tuple[list[Brief], list[Draft], bool]:
@@ -318,6 +323,30 @@ def _openers(
     return section, removed, "Opening lines suggested by the openai writer; each holds only its facts' quotes."
 
 
+def _written(
+    known: Company,
+    facets: Sequence[FacetEvidence],
+    briefs: Sequence[Brief],
+    drafts: Sequence[Draft],
+    stale_before: str | None,
+) -> tuple[list[Section], list[Removed], list[str], str, list[Claim]]:
+    """Each facet's checked section, the claims removed, the writers' notes, the writer of the last draft, and
+    every claim that holds (shown or unpicked: what a conflict may bring in)."""
+    sections: list[Section] = []
+    removed: list[Removed] = []
+    notes: list[str] = []
+    used = ""
+    pool: list[Claim] = []
+    for item, brief, draft in zip(facets, briefs, drafts, strict=True):
+        section, lost, spare = _checked(known, item.facet, brief.evidence, draft, stale_before)
+        sections.append(section)
+        pool += [*section.claims, *spare]
+        removed += [r for r in lost if r not in removed]
+        notes += [note for note in draft.notes if note not in notes]
+        used = draft.writer
+    return sections, removed, notes, used, pool
+
+
 def company_report(
     template: str,
     company: str,
@@ -328,21 +357,14 @@ def company_report(
 ) -> Report:
     """Write, check and assemble the report: a section per facet and a summary (a competitor report: each
     facet's first claim; a prospect brief: the openings, dated claims newest first)."""
-    sections: list[Section] = []
-    removed: list[Removed] = []
-    notes: list[str] = []
-    used = writer.name
     known = known_as(company, [e for item in facets for e in item.evidence])
-    notes.append(names_note(known))
     briefs, drafts, placed_already = _drafts(known, facets, writer)
-    for item, brief, draft in zip(facets, briefs, drafts, strict=True):
-        section, lost = _checked(known, item.facet, brief.evidence, draft, stale_before)
-        sections.append(section)
-        removed += [r for r in lost if r not in removed]
-        notes += [note for note in draft.notes if note not in notes]
-        used = draft.writer
+    sections, removed, notes, used, pool = _written(known, facets, briefs, drafts, stale_before)
+    notes.insert(0, names_note(known))
+    used = used or writer.name
     if not placed_already:
         sections = placed(company, [item.facet for item in facets], sections)
+    sections = with_conflicts(known, sections, pool)
     if template == "prospect":
         dated = [claim for section in sections for claim in section.claims if claim.date]
         newest = sorted(dict.fromkeys(dated), key=lambda claim: claim.date or "", reverse=True)

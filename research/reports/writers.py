@@ -40,6 +40,9 @@ class Draft:
     claims: tuple[Claim, ...]
     writer: str  # the writer that wrote them (a fallback names the one that stood in)
     notes: tuple[str, ...] = ()
+    # claims with a figure the writer found about the subject but did not pick: a shown claim's disagreeing
+    # source is shown beside it (research.reports.conflicts), never picked away silently
+    unpicked: tuple[Claim, ...] = ()
 
 
 class Writer(Protocol):

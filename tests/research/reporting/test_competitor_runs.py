@@ -103,3 +103,28 @@ def test_a_free_question_still_needs_its_question(market, start_run) -> None:  #
     with pytest.raises(ValidationError) as raised:
         start_run([market], question="  ", company="Halvorix")
     assert raised.value.message_dict == {"question": ["Ask a question."]}
+
+
+def test_two_sources_that_disagree_on_a_figure_are_shown_together(owner, start_run) -> None:  # type: ignore[no-untyped-def]
+    corpus = ingest(
+        owner,
+        "Disagreeing",
+        {
+            "site.txt": b"Halvorix serves more than 1,200 customers across Europe.",
+            "analyst.txt": b"Analyst note. By our count Halvorix has around 1,050 paying customers in Europe.",
+        },
+    )
+    run = start_run([corpus], question="", template=RunTemplate.COMPETITOR, company="Halvorix")
+    assert run_execute(run_id=run.pk) == "finished"
+    report = report_of(run)
+    assert report is not None
+    conflicts = [conflict for section in report.sections for conflict in section.conflicts]
+    assert [c.about for c in conflicts] == ["customers"]
+    assert {citation.source for claim in conflicts[0].claims for citation in claim.citations} == {
+        "site.txt",
+        "analyst.txt",
+    }
+    state = run_state(selectors.run_events_all(run_id=run.pk))
+    html = part("answer", **state_context(state))
+    assert "<strong>Sources disagree</strong> on “customers”" in html
+    assert html.count('class="conflict"') == 1
