@@ -180,6 +180,9 @@ class Document(models.Model):
     content_hash = models.CharField(max_length=64)
     metadata = models.JSONField(default=dict, blank=True)
     chunk_count = models.PositiveIntegerField(default=0)
+    # one of our own notes (deal review, battlecard, CRM export): left out of share links and exports unless
+    # included on purpose; guessed at upload (research/corpora/internal.py), set by an editor on its page
+    internal = models.BooleanField(default=False)
     upload_file = models.ForeignKey(UploadFile, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -412,6 +415,7 @@ class ShareLink(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    include_internal = models.BooleanField(default=False)  # shows claims from our own notes (Document.internal)
     access_count = models.PositiveIntegerField(default=0)
     last_accessed_at = models.DateTimeField(null=True, blank=True)
 

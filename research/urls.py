@@ -41,6 +41,7 @@ urlpatterns = [
     path(f"{CORPUS}files/<int:file_id>/", corpora.upload_file_row, name="upload_file_row"),
     path(f"{CORPUS}d/<str:doc_id>/", corpora.document_detail, name="document_detail"),
     path(f"{CORPUS}d/<str:doc_id>/delete/", corpora.document_delete, name="document_delete"),
+    path(f"{CORPUS}d/<str:doc_id>/internal/", corpora.document_internal, name="document_internal"),
     # Runs as JSON; w/<slug>/runs/ and w/<slug>/runs/<id>/ are left for the HTML pages.
     path("w/<slug:slug>/runs.json", runs_api.run_list, name="run_list_json"),
     path("w/<slug:slug>/runs/start/", runs_api.run_start, name="run_start"),

@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from research.corpora import estimate, storage
 from research.corpora.archives import expand_into_members, is_archive
+from research.corpora.internal import internal_guess
 from research.corpora.leases import LeaseLost, advance, claim, hold, lease, release, renew
 from research.models import Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
@@ -102,19 +103,22 @@ def save_documents(item: UploadFile, corpus: Corpus, planned: list[Planned], sta
         if entry.unchanged:
             continue
         parsed = entry.parsed
+        fields = {
+            "title": (parsed.title or storage.safe_display_name(parsed.source_name))[:500],
+            "source_name": parsed.source_name[:1024],
+            "doc_key": parsed.doc_key[:300],
+            "kind": parsed.kind,
+            "content_hash": entry.content_hash,
+            "metadata": parsed.metadata,
+            "chunk_count": len(entry.spans),
+            "upload_file": item,
+        }
+        # a new document's mark is guessed; a changed one keeps the mark an editor may have set
         document, _ = Document.objects.update_or_create(
             corpus=corpus,
             doc_id=entry.doc_id,
-            defaults={
-                "title": (parsed.title or storage.safe_display_name(parsed.source_name))[:500],
-                "source_name": parsed.source_name[:1024],
-                "doc_key": parsed.doc_key[:300],
-                "kind": parsed.kind,
-                "content_hash": entry.content_hash,
-                "metadata": parsed.metadata,
-                "chunk_count": len(entry.spans),
-                "upload_file": item,
-            },
+            defaults=fields,
+            create_defaults={**fields, "internal": internal_guess(parsed)},
         )
         document.chunks.all().delete()
         Chunk.objects.bulk_create(

@@ -169,6 +169,14 @@ def upload_create(*, actor: Membership, corpus: Corpus, files: Sequence[Incoming
     return upload
 
 
+def document_mark(*, actor: Membership, document: Document, internal: bool) -> None:
+    """Mark a document as one of our own notes (left out of share links and exports) or not."""
+    _require_editor(actor)
+    if document.corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("That document is not in your workspace.")
+    Document.objects.filter(pk=document.pk).update(internal=internal)
+
+
 def document_delete(*, actor: Membership, document: Document) -> None:
     """Remove a document from the database and from every index of its corpus."""
     _require_editor(actor)

@@ -197,6 +197,17 @@ def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: s
 
 @login_required
 @require_POST
+def document_internal(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
+    """Mark the document internal (``internal=1``) or not (``internal=0``), then back to its page."""
+    membership = membership_get(user=request.user, slug=slug)
+    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    document = selectors.document_get(corpus=corpus, doc_id=doc_id)
+    services.document_mark(actor=membership, document=document, internal=request.POST.get("internal") == "1")
+    return redirect("document_detail", slug=slug, corpus_slug=corpus.slug, doc_id=document.doc_id)
+
+
+@login_required
+@require_POST
 def document_delete(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     membership = membership_get(user=request.user, slug=slug)
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)

@@ -62,6 +62,7 @@ class Source:
     title: str
     source: str
     date: str | None = None
+    internal: bool = False  # one of our own notes when the report was written: kept out of shares and exports
 
 
 @dataclass(frozen=True, kw_only=True)

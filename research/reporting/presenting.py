@@ -86,6 +86,11 @@ class ReportView:
         return round((self.report.coverage or 0.0) * 100)
 
     @property
+    def internal_sources(self) -> int:
+        """How many of its sources were our own notes when it was written (left out of shares and exports)."""
+        return sum(1 for source in self.report.sources if source.internal)
+
+    @property
     def decided(self) -> int:
         return sum(1 for item in self.criteria if item.verdict != "unknown")
 

@@ -76,7 +76,10 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
     rows = (
         Chunk.objects.filter(document__corpus__in=run.corpora.all(), chunk_id__in={c for _, c in wanted})
         .select_related("document")
-        .only("chunk_id", "text", "document__doc_id", "document__title", "document__source_name", "document__metadata")
+        .only(
+            *("chunk_id", "text", "document__doc_id", "document__title", "document__source_name"),
+            *("document__metadata", "document__internal"),
+        )
     )
     by_id = {(row.document.doc_id, row.chunk_id): row for row in rows}
     evidence: list[Evidence] = []
@@ -97,9 +100,21 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
                 date=str(date) if date else None,
                 rank=rank,
                 publisher=publisher_of(metadata),
+                internal=document.internal,
             )
         )
     return evidence
+
+
+def internal_cited(run: Run, report: WrittenReport) -> frozenset[str]:
+    """The documents ``report`` cites that are our own notes: marked so when it was written, or since (an
+    editor's mark on the document's page)."""
+    cited = {c.doc_id for claim in report.summary for c in claim.citations}
+    cited |= {c.doc_id for section in report.sections for claim in section.claims for c in claim.citations}
+    cited |= {c.doc_id for item in report.criteria for c in item.citations}
+    marked_then = {source.doc_id for source in report.sources if source.internal}
+    marked_now = Document.objects.filter(corpus__in=run.corpora.all(), doc_id__in=cited, internal=True)
+    return frozenset(marked_then | set(marked_now.values_list("doc_id", flat=True)))
 
 
 def report_of(run: Run) -> WrittenReport | None:

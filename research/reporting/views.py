@@ -1,4 +1,5 @@
-"""Report exports: a run's stored report as Markdown, Word, PDF or JSON (members of its workspace only)."""
+"""Report exports: a run's stored report as Markdown, Word, PDF or JSON (members of its workspace only), without
+the claims only our own notes back unless asked with ``?internal=1`` (research/reporting/internal.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
 from research.reporting.exports import as_json, markdown, pdf, word
-from research.reporting.selectors import report_of
+from research.reporting.internal import outward
+from research.reporting.selectors import internal_cited, report_of
 from research.runs.selectors import run_get
 from research.workspaces.selectors import membership_get
 
@@ -18,12 +20,15 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 @require_GET
 def report_export(request: HttpRequest, slug: str, run_id: int, fmt: str) -> HttpResponse:
     """``report.md``, ``report.docx``, ``report.pdf`` or ``report.json`` of a run; 404 for a non-member, an
-    unknown run or format, or a run with no stored report."""
+    unknown run or format, or a run with no stored report. Internal sources are left out unless
+    ``internal=1``."""
     membership = membership_get(user=request.user, slug=slug)
     run = run_get(membership=membership, run_id=run_id)
-    report = report_of(run)
-    if report is None:
+    stored = report_of(run)
+    if stored is None:
         raise Http404("This run has no written report")
+    with_internal = request.GET.get("internal") == "1"
+    report = stored if with_internal else outward(stored, internal_cited(run, stored)).report
     heading = f"Run {run.pk}: {membership.workspace.name}"
     if fmt == "md":
         response = HttpResponse(markdown(report, heading=heading), content_type="text/markdown; charset=utf-8")
@@ -35,5 +40,6 @@ def report_export(request: HttpRequest, slug: str, run_id: int, fmt: str) -> Htt
         response = HttpResponse(as_json(report), content_type="application/json; charset=utf-8")
     else:
         raise Http404("Unknown export format")
-    response["Content-Disposition"] = f'attachment; filename="run-{run.pk}-report.{fmt}"'
+    suffix = "-with-internal" if with_internal else ""
+    response["Content-Disposition"] = f'attachment; filename="run-{run.pk}-report{suffix}.{fmt}"'
     return response

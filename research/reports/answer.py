@@ -20,7 +20,10 @@ def sources_of(claims: Sequence[Claim], evidence: Sequence[Evidence]) -> tuple[S
         for citation in claim.citations:
             item = chunks[citation.chunk_id]
             found.setdefault(
-                item.doc_id, Source(doc_id=item.doc_id, title=item.title, source=item.source, date=item.date)
+                item.doc_id,
+                Source(
+                    doc_id=item.doc_id, title=item.title, source=item.source, date=item.date, internal=item.internal
+                ),
             )
     return tuple(found.values())
 

@@ -34,6 +34,7 @@ class Evidence:
     date: str | None = None
     rank: int = 0  # its document's place in the run's ranking (0 = first)
     publisher: str = ""  # who the document says published it: a page's copyright line and site, a mail's sender
+    internal: bool = False  # one of our own notes (research/corpora/internal.py)
 
 
 def quote_in(quote: str, text: str) -> bool:

@@ -22,6 +22,11 @@ class ShareLinkForm(forms.Form):
         label="Expires",
     )
     label = forms.CharField(required=False, max_length=LABEL_MAX, label="Label (who it is for)")
+    include_internal = forms.BooleanField(
+        required=False,
+        label="Include internal sources",
+        help_text="Our own deal notes, battlecards and CRM rows: left out unless you tick this.",
+    )
 
     def __init__(self, *args: Any, runs: list[Run], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

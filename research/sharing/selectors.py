@@ -9,6 +9,8 @@ from django.utils import timezone
 from research.models import Chunk, Document, Investigation, Run, ShareLink
 from research.platform.tokens import TOKEN_MAX, token_digest
 from research.protocol.report import Report
+from research.reporting.internal import outward
+from research.reporting.selectors import internal_cited, report_of
 
 
 def share_link_live(*, token: str) -> ShareLink:
@@ -25,6 +27,25 @@ def share_link_live(*, token: str) -> ShareLink:
 
 def share_links_of(*, investigation: Investigation) -> list[ShareLink]:
     return list(investigation.share_links.select_related("run", "created_by").order_by("-created_at", "-id"))
+
+
+def shared_report(link: ShareLink) -> Report | None:
+    """The run's report as the link shows it: without what only our own notes back, unless the link was made
+    to include internal sources (None when the run has no report)."""
+    report = report_of(link.run)
+    if report is None or link.include_internal:
+        return report
+    return outward(report, internal_cited(link.run, report)).report
+
+
+def hidden_documents(link: ShareLink, report: Report | None) -> frozenset[str]:
+    """The run's ranked documents a link does not list: our own notes, unless it includes internal sources."""
+    if link.include_internal:
+        return frozenset()
+    ranked = [item.get("doc_id") for item in link.run.result or [] if isinstance(item, dict)]
+    internal = Document.objects.filter(corpus__in=link.run.corpora.all(), doc_id__in=ranked, internal=True)
+    marked = {source.doc_id for source in report.sources if source.internal} if report else set()
+    return frozenset(set(internal.values_list("doc_id", flat=True)) | marked)
 
 
 def cited_chunk_ids(report: Report) -> set[str]:

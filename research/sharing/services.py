@@ -24,9 +24,16 @@ class NewLink:
 
 
 def share_link_create(
-    *, actor: Membership, investigation: Investigation, run: Run, expires_at: datetime | None = None, label: str = ""
+    *,
+    actor: Membership,
+    investigation: Investigation,
+    run: Run,
+    expires_at: datetime | None = None,
+    label: str = "",
+    include_internal: bool = False,
 ) -> NewLink:
-    """A link to ``run`` (a finished run of ``investigation``) for anyone who has it, until revoked or expired."""
+    """A link to ``run`` (a finished run of ``investigation``) for anyone who has it, until revoked or expired;
+    what only our own notes back is left out of it unless ``include_internal``."""
     if not access.can_manage(membership=actor, investigation=investigation):
         raise PermissionDenied("Only the investigation's author or a workspace owner may share it by link.")
     if run.investigation_id != investigation.pk:
@@ -45,6 +52,7 @@ def share_link_create(
         label=label.strip(),
         created_by=actor.user,
         expires_at=expires_at,
+        include_internal=include_internal,
     )
     return NewLink(link=link, token=token)
 

@@ -22,7 +22,6 @@ from research.investigations import selectors as investigations
 from research.models import Investigation, Membership, Run, RunStatus, ShareLink
 from research.platform.web import apply_errors, is_htmx
 from research.reporting.presenting import ReportView
-from research.reporting.selectors import report_of
 from research.sharing import selectors, services
 from research.sharing.forms import ShareLinkForm
 from research.workspaces.selectors import membership_get
@@ -67,6 +66,7 @@ def share_link_create(request: HttpRequest, slug: str, investigation_id: int) ->
                 run=form.cleaned_data["run"],
                 expires_at=form.expires_at(),
                 label=form.cleaned_data["label"],
+                include_internal=form.cleaned_data["include_internal"],
             )
         except ValidationError as error:
             apply_errors(form, error)
@@ -107,13 +107,16 @@ def _chip_href(doc_id: str, chunk_id: str, text: str) -> str:
 def shared_page(request: HttpRequest, token: str) -> HttpResponse:
     link = selectors.share_link_live(token=token)
     services.share_link_access_record(link=link, ip=request.META.get("REMOTE_ADDR"), path=request.path)
-    report = report_of(link.run)
+    report = selectors.shared_report(link)
+    hidden = selectors.hidden_documents(link, report)
     context = {
         "link": link,
         "run": link.run,
         "title": link.investigation.title,
         "view": ReportView.of(report, chip_href=_chip_href, source_href=lambda doc_id: "") if report else None,
-        "documents": [item for item in link.run.result or [] if isinstance(item, dict)],
+        "documents": [
+            item for item in link.run.result or [] if isinstance(item, dict) and item.get("doc_id") not in hidden
+        ],
     }
     return _private(render(request, "research/shared.html", context))
 
@@ -123,7 +126,7 @@ def shared_page(request: HttpRequest, token: str) -> HttpResponse:
 def shared_chunk_page(request: HttpRequest, token: str, chunk_id: str) -> HttpResponse:
     link = selectors.share_link_live(token=token)
     services.share_link_access_record(link=link, ip=request.META.get("REMOTE_ADDR"), path=request.path)
-    report = report_of(link.run)
+    report = selectors.shared_report(link)
     found = selectors.shared_chunk(run=link.run, report=report, chunk_id=chunk_id) if report else None
     context: dict[str, Any] = {"link": link, "title": link.investigation.title, "token": token}
     if found is None:
