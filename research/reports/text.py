@@ -46,14 +46,18 @@ _LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
 # ... and so does the line after a heading: a line of at most six words without closing punctuation, followed by
 # a line that starts with a capital (a PDF's wrapped line is longer than that).
 _HEADING = re.compile(r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,5}[^\s.!?,;:]+)[ \t]*\n(?=[ \t]*[A-Z])")
+# A news article's byline ("By Owen Brackley | 9 September 2026", "Par Anne Roux") is a line of its own: the
+# headline above it and the lead below it are sentences of their own.
+_BYLINE = re.compile(r"(?m)^[ \t]*(?:By|Par)[ \t]+[A-Z\u00c0-\u00de][^\n.!?]{0,80}$")
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold: "**Price framing.** Marrowpine offered ..." is two sentences
 _BULLET = re.compile(r"^(?:[-*\u2022]|\d{1,2}[.)])\s+")
 
 
 def sentences(text: str) -> list[str]:
     """The sentences of a text (whitespace collapsed), not split after common abbreviations; a list item and
-    the line after a heading start new ones (their list markers and Markdown bold markers dropped)."""
-    text = _EMPHASIS.sub("", text)
+    the line after a heading start new ones (their list markers and Markdown bold markers dropped), and a
+    byline stands alone."""
+    text = _BYLINE.sub(lambda match: f"\n\n{match.group(0)}\n\n", _EMPHASIS.sub("", text))
     text = _HEADING.sub(lambda match: match.group(0).rstrip("\n") + "\n\n", _LIST_ITEM.sub("\n\n", f"\n{text}"))
     pieces: list[str] = []
     for part in _SENTENCE_END.split(text):

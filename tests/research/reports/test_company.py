@@ -154,3 +154,34 @@ def test_a_facet_with_few_places_prefers_the_sentence_with_a_figure() -> None:
     assert [claim.text for claim in draft.claims] == [
         "Halvorix keeps a listing fee of 15% on every Marketplace partner sale."
     ]
+
+
+def test_a_facet_takes_a_documents_further_sentences_when_no_other_document_has_any() -> None:
+    funding = next(facet for facet in FACETS if facet.key == "funding")
+    article = evidence(
+        "news#0",
+        "Halvorix raised a $60 million Series C led by Northwind. "
+        "Halvorix's earlier Series B of $20 million was led by Aldgate. "
+        "Halvorix reached $24 million in annual recurring revenue before the round. "
+        "Halvorix will spend the funding on hiring 60 engineers.",
+        title="Halvorix raises $60m",
+    )
+    brief = Brief(focus=funding.ask("Halvorix"), evidence=(article,), subject="Halvorix", words=funding.words)
+    (draft,) = ExtractiveWriter(HashingEmbedder(256)).write_facets([brief])
+    assert len(draft.claims) == 4  # one document's limit (3) holds only while another document has sentences
+
+
+def test_a_price_lists_five_plans_are_five_claims() -> None:
+    pricing = next(facet for facet in FACETS if facet.key == "pricing")
+    table = "\n".join(
+        ["| Plan | Price |", "| --- | --- |"]
+        + [f"| {plan} | £{price} per employee per month |" for plan, price in PLANS]
+    )
+    page = evidence("price#0", f"Halvorix pricing\n\n{table}\n", title="Halvorix pricing", source="halvorix-pricing.md")
+    brief = Brief(focus=pricing.ask("Halvorix"), evidence=(page,), subject="Halvorix", words=pricing.words)
+    (draft,) = ExtractiveWriter(HashingEmbedder(256)).write_facets([brief])
+    said = " ".join(claim.text for claim in draft.claims)
+    assert all(plan in said for plan, _ in PLANS)
+
+
+PLANS = [("Payroll", "6.00"), ("Core HR", "4.50"), ("Rota", "2.00"), ("Pulse", "1.50"), ("Complete", "9.50")]

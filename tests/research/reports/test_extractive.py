@@ -293,3 +293,27 @@ def test_a_quotation_in_the_subjects_own_release_is_its_speakers_voice() -> None
     texts = [c.text for c in ExtractiveWriter().write(brief).claims]
     assert "Tavelnor will integrate Marrowpine Answers into the Lakehouse, and we expect it to ship this year." in texts
     assert not [t for t in texts if "lets us" in t]  # Calloway's "us" is Marrowpine's, not Tavelnor's
+
+
+def test_a_quotation_that_opens_with_the_subjects_name_is_its_speakers_in_our_notes() -> None:
+    talk_track = evidence(
+        "b#0",
+        "« Praxelune a levé 18 millions, ils sont plus solides. » Rappeler nos dix ans d'existence.",
+        title="Battlecard",
+        source="battlecard-praxelune.md",
+    )
+    fact = evidence("n#0", "Praxelune a levé 18 millions d'euros en avril 2026.", title="Presse")
+    brief = Brief(focus="levée 18 millions", evidence=(talk_track, fact), subject="Praxelune")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == ["Praxelune a levé 18 millions d'euros en avril 2026."]
+
+
+def test_an_analysts_by_our_count_figure_is_about_the_company_it_names() -> None:
+    note = evidence(
+        "q#0",
+        "Halvorix: a vendor snapshot. By our count the company had 3,850 active merchants in June 2026.",
+        title="Halvorix: a vendor snapshot",
+    )
+    brief = Brief(focus="active merchants", evidence=(note,), subject="Halvorix")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == ["By our count the company had 3,850 active merchants in June 2026."]

@@ -94,3 +94,24 @@ def test_list_items_and_the_line_after_a_heading_are_sentences_of_their_own() ->
     assert sentences("Halvorix moved to usage-based pricing on June 1 and lowered\nThe entry price - a lot.") == [
         "Halvorix moved to usage-based pricing on June 1 and lowered The entry price - a lot."
     ]
+
+
+def test_a_bylines_headline_and_lead_are_sentences_of_their_own() -> None:
+    text = (
+        "Thistlewick raises £32m Series B as UK payroll software race heats up\n"
+        "By Owen Brackley | 9 September 2026\n"
+        "MANCHESTER - Thistlewick Software Ltd has raised £32 million, the company said.\n"
+        "Par Anne Roux\nPraxelune lève 18 M EUR."
+    )
+    assert sentences(text) == [
+        "Thistlewick raises £32m Series B as UK payroll software race heats up",
+        "By Owen Brackley | 9 September 2026",
+        "MANCHESTER - Thistlewick Software Ltd has raised £32 million, the company said.",
+        "Par Anne Roux",
+        "Praxelune lève 18 M EUR.",
+    ]
+    # "By" inside a line, or a sentence that ends, is no byline
+    assert sentences("By March the team had grown.\nIt hired ten people.") == [
+        "By March the team had grown.",
+        "It hired ten people.",
+    ]
