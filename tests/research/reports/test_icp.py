@@ -21,6 +21,7 @@ from research.reports.icp import (
     place_country,
     rule_for,
 )
+from research.reports.statements import StatementRule
 
 AS_OF = datetime.date(2026, 12, 1)
 
@@ -58,7 +59,8 @@ def test_regions_are_read_with_their_countries() -> None:
     assert rule.region == "the EU"
     assert "france" in rule.countries
     assert "united kingdom" not in rule.countries
-    assert rule_for(Criterion("Say", "Has a friendly logo")) is None
+    # any other criterion is one a sentence may state or deny outright
+    assert rule_for(Criterion("Say", "Has a friendly logo")) == StatementRule(("friendly", "logo"))
 
 
 def test_place_names_map_to_countries() -> None:
@@ -267,3 +269,29 @@ def test_an_executive_hire_and_a_revenue_without_a_verb_are_read() -> None:
     assert judge(executive, "Quellbrae AgSystems Pty Ltd", found, as_of=AS_OF).verdict == "match"
     revenue = Criterion("Revenue", "Annual revenue above AUD 50 million")
     assert judge(revenue, "Quellbrae AgSystems Pty Ltd", found, as_of=AS_OF).verdict == "no_match"
+
+
+@pytest.mark.parametrize(
+    ("description", "sentence", "verdict"),
+    [
+        ("Offers in-person card terminals for physical shops", "They have no in-person card terminals.", "no_match"),
+        ("Offers in-person card terminals for physical shops", "Halvorix rents in-person card terminals.", "match"),
+        ("The company is profitable", "Halvorix grew 36% but the company remains loss-making.", "no_match"),
+        ("The company is profitable", "Halvorix has been profitable since 2024.", "match"),
+        ("The company is profitable", "Halvorix is not yet profitable.", "no_match"),
+        ("Certifié ISO 27001", "Halvorix est certifiée ISO 27001 depuis 2025.", "match"),
+        ("Données hébergées en France chez un hébergeur HDS", "Halvorix : données hébergées en France (HDS).", "match"),
+        ("Holds an ISO 27001 certification", "Halvorix holds a SOC 2 Type II report.", "unknown"),  # never mentioned
+    ],
+)
+def test_a_criterion_a_sentence_states_or_denies_is_decided_by_it(
+    description: str, sentence: str, verdict: str
+) -> None:
+    judged = judge(Criterion("C", description), "Halvorix", evidence(sentence), as_of=AS_OF)
+    assert judged.verdict == verdict
+    assert bool(judged.citations) == (verdict != "unknown")
+
+
+def test_sentences_that_disagree_on_a_statement_decide_nothing() -> None:
+    found = evidence("Halvorix has been profitable since 2024.", "Halvorix is loss-making, says Cairnmoor.")
+    assert judge(Criterion("P", "The company is profitable"), "Halvorix", found, as_of=AS_OF).verdict == "unknown"
