@@ -330,12 +330,13 @@ def _written(
     drafts: Sequence[Draft],
     stale_before: str | None,
 ) -> tuple[list[Section], list[Removed], list[str], str, list[Claim]]:
-    """Each facet's checked section, the claims removed, the writers' notes, the writer of the last draft, and
+    """Each facet's checked section, the claims removed, the writers' notes, the writers that wrote them ("openai",
+    or "openai + extractive" when the extractive writer stood in for a facet), and
     every claim that holds (shown or unpicked: what a conflict may bring in)."""
     sections: list[Section] = []
     removed: list[Removed] = []
     notes: list[str] = []
-    used = ""
+    used: list[str] = []
     pool: list[Claim] = []
     for item, brief, draft in zip(facets, briefs, drafts, strict=True):
         section, lost, spare = _checked(known, item.facet, brief.evidence, draft, stale_before)
@@ -343,8 +344,8 @@ def _written(
         pool += [*section.claims, *spare]
         removed += [r for r in lost if r not in removed]
         notes += [note for note in draft.notes if note not in notes]
-        used = draft.writer
-    return sections, removed, notes, used, pool
+        used += [draft.writer] if draft.writer not in used else []
+    return sections, removed, notes, " + ".join(used), pool
 
 
 def company_report(
@@ -360,7 +361,7 @@ def company_report(
     known = known_as(company, [e for item in facets for e in item.evidence])
     briefs, drafts, placed_already = _drafts(known, facets, writer)
     sections, removed, notes, used, pool = _written(known, facets, briefs, drafts, stale_before)
-    notes.insert(0, names_note(known))
+    notes.insert(0, names_note(known, (e.text for item in facets for e in item.evidence)))
     used = used or writer.name
     if not placed_already:
         sections = placed(company, [item.facet for item in facets], sections)

@@ -34,7 +34,7 @@ from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
 from research.reports.statements import StatementRule, stated_in, statement_rule
-from research.reports.structure import fields_of, row_company
+from research.reports.structure import fields_of, record_about
 from research.reports.text import fold, sentences
 
 MAX_CRITERIA = 12
@@ -476,18 +476,17 @@ class Sentence:
 
 def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Sentence]:
     """Every sentence of the evidence that is about ``company`` (``Company.about``), once. A record (a CSV or CRM
-    row as ingested) is about the company only when its name column names it (``row_company``): a row that
+    row as ingested) is about the company only when its name column names it (``record_about``): a row that
     mentions it elsewhere (a prospect's tech stack, a look-alike's row) is about another company."""
     seen: set[str] = set()
     found: list[Sentence] = []
     for item in evidence:
-        fields = fields_of(item.text)
-        named = row_company(fields)
-        if fields and named is not None and not (company.named_in(named) and not company.lookalike_in(named)):
+        owned = record_about(company, fields_of(item.text))
+        if owned is False:
             continue
         previous = ""
         for text in sentences(item.text):
-            if text not in seen and (named is not None or company.about(text, item, previous)):
+            if text not in seen and (owned or company.about(text, item, previous)):
                 seen.add(text)
                 found.append(Sentence(text, item))
             previous = text
@@ -809,7 +808,7 @@ def icp_report(
     decided = sum(1 for j in results if j.verdict != "unknown")
     notes = [
         f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()}).",
-        names_note(known),
+        names_note(known, (item.text for item in evidence)),
     ]
     return Report(
         template="icp",

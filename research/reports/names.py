@@ -60,6 +60,7 @@ _MENTIONS_BACK = re.compile(
     re.IGNORECASE,
 )
 LOOKALIKE_DISTANCE = 2  # at most this many edits from one of the company's names, and not the name: a look-alike
+_WORD = re.compile(r"[^\W_]+")
 _CAPITALISED_WORD = re.compile(r"\b[A-Z][\w'\u2019&-]*")
 _POSSESSIVE = re.compile(r"['\u2019]s?$")
 
@@ -203,9 +204,29 @@ def _blank(folded: str, names: Iterable[str]) -> str:
     return folded
 
 
-def names_note(company: Company) -> str:
-    """What the report took the company's names to be, and which look-alikes it left out."""
-    note = f"Read as {company.subject}: " + ", ".join(f'"{name}"' for name in company.names) + "."
+def written_as(name: str, texts: Iterable[str]) -> str:
+    """How the texts write a folded name ("tjalkwerf payments b v" -> "Tjalkwerf Payments B.V."), or the name."""
+    words = name.split()
+    for text in texts:
+        tokens = list(_WORD.finditer(text))
+        folded = [fold(token.group(0)) for token in tokens]
+        for start in range(len(tokens) - len(words) + 1):
+            if folded[start : start + len(words)] == words:
+                last = tokens[start + len(words) - 1]
+                dotted = len(last.group(0)) == 1 and text[last.end() : last.end() + 1] == "."  # "B.V."
+                return text[tokens[start].start() : last.end() + dotted]
+    return name
+
+
+def names_note(company: Company, texts: Iterable[str] = ()) -> str:
+    """What the report took the company's names to be, and which look-alikes it left out, each as the typed
+    subject or the ``texts`` write it."""
+    seen = [company.subject, *texts]
+
+    def shown(names: Iterable[str]) -> str:
+        return ", ".join(f'"{written_as(name, seen)}"' for name in names)
+
+    note = f"Read as {company.subject}: {shown(company.names)}."
     if company.lookalikes:
-        note += " Not the same company: " + ", ".join(f'"{name}"' for name in company.lookalikes) + "."
+        note += f" Not the same company: {shown(company.lookalikes)}."
     return note

@@ -109,6 +109,15 @@ def rows_of(text: str) -> list[Row]:
     return [*([record] if record is not None else []), *table_rows(text)]
 
 
+def record_about(company: Company, fields: Mapping[str, str]) -> bool | None:
+    """Whether a record's name column names the company (and no look-alike of it); None when the text is no
+    record with a name column. The writer's rows and the ICP judge's sentences both ask it."""
+    named = row_company(fields) if fields else None
+    if named is None:
+        return None
+    return company.named_in(named) and not company.lookalike_in(named)
+
+
 def row_about(company: Company, row: Row, evidence: Evidence) -> bool:
     """A record is about the company its name column names (any other column's mention is another company's
     row); a table row is when it stands in the company's own document or one of its cells names it (a battlecard's
@@ -116,8 +125,8 @@ def row_about(company: Company, row: Row, evidence: Evidence) -> bool:
     if company.lookalike_in(row.text):
         return False
     if row.record:
-        named = row_company(fields_of(evidence.text))
-        return company.named_in(named if named is not None else row.text)
+        owned = record_about(company, fields_of(evidence.text))
+        return company.named_in(row.text) if owned is None else owned
     if company.speaks_in(evidence):
         return True
     cells = row.quotes[-1]  # the row's own line: a company named only as a column's header is a comparison

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -133,17 +132,6 @@ def quote_span(text: str, quote: str) -> tuple[int, int] | None:
     return sources[start], sources[end] + 1
 
 
-_OPENERS = re.compile(r"^(it|its|the company|the company's)\b", re.IGNORECASE)
-
-
-def names_company(company: str, text: str) -> bool:
-    """Whether ``text`` names ``company`` as a whole word (case aside): "Halvorix" is named in "Halvorix
-    Serverless" and "Halvorix's", not in "Halvorixa". A longer name that starts with
-    it ("Halvorix Labs") still counts: telling a product from another company needs more than text."""
-    folded = fold(company)
-    return bool(folded) and f" {folded} " in f" {fold(text)} "
-
-
 def published_by(company: str, source: str) -> bool:
     """Whether a document's source names ``company`` as its publisher: the file's name or the web page's host
     opens with the company's name ("halvorix-press-serverless-ga.html", "https://www.halvorix.com/careers"), as
@@ -156,11 +144,3 @@ def published_by(company: str, source: str) -> bool:
     where = (parts.hostname or "") if web else PurePosixPath(source.replace("\\", "/")).name
     where = fold(where.removeprefix("www.").replace("_", " "))
     return f"{where} ".startswith(f"{name} ")
-
-
-def about(company: str, text: str, titles: Sequence[str]) -> bool:
-    """Whether a sentence is about ``company``: it names it, or it opens with "It", "Its" or "The company" in a
-    document whose title names it. A sentence about a competitor in the same document is not."""
-    if names_company(company, text):
-        return True
-    return bool(_OPENERS.match(text.strip())) and any(names_company(company, title) for title in titles)

@@ -17,7 +17,8 @@ from research.evaluation.reports import gold_from
 from research.models import Workspace
 from research.reports.company import COMPETITOR_FACETS
 from research.reports.icp import Criterion, rule_for
-from research.reports.text import fold, names_company
+from research.reports.names import Company
+from research.reports.text import fold
 
 GOLD = json.loads((DEMO_CORPUS_DIR / "reports_gold.json").read_text(encoding="utf-8"))
 
@@ -29,7 +30,7 @@ def test_every_fact_is_a_sentence_of_the_corpus_about_its_company() -> None:
         for fact in company["facts"]:
             source = DEMO_CORPUS_DIR / fact["source"]
             assert source.is_file(), fact["source"]
-            assert names_company(company["company"], fact["sentence"]), fact
+            assert Company.plain(company["company"]).named_in(fact["sentence"]), fact
             assert all(f" {fold(term)} " in f" {fold(fact['sentence'])} " for term in fact["all"]), fact
             words = fold(fact["sentence"]).split()[:6]
             text = html.unescape(re.sub(r"<[^>]+>", " ", source.read_text(encoding="utf-8", errors="replace")))

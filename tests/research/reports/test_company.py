@@ -7,7 +7,7 @@ from research.protocol.report import Citation, Claim
 from research.reports.company import COMPETITOR_FACETS as FACETS
 from research.reports.company import PROSPECT_FACETS, FacetEvidence, company_report, facets_for
 from research.reports.extractive import ExtractiveWriter
-from research.reports.text import about, names_company
+from research.reports.names import Company
 from research.reports.writers import Brief, Draft
 from research.retrieval.embedders.hashing import HashingEmbedder
 from tests.research.reports.conftest import evidence
@@ -24,12 +24,11 @@ PRICING = (
 FUNDING = (evidence("fund#0", "It closed a $60 million Series C in 2025.", title="Halvorix press release"),)
 
 
-def test_names_company_is_a_whole_word_match() -> None:
-    assert names_company("Halvorix", "Halvorix Serverless went GA.")
-    assert names_company("halvorix", "HALVORIX's pricing")
-    assert not names_company("Halvorix", "Halvorixa is another firm.")
-    assert about("Halvorix", "It closed a round.", ["Halvorix press release"])
-    assert not about("Halvorix", "It closed a round.", ["Stellique news"])
+def test_a_company_is_named_as_a_whole_word() -> None:
+    company = Company.plain("Halvorix")
+    assert company.named_in("Halvorix Serverless went GA.")
+    assert Company.plain("halvorix").named_in("HALVORIX's pricing")
+    assert not company.named_in("Halvorixa is another firm.")
 
 
 def test_each_facet_states_what_fits_it_and_empty_facets_say_so() -> None:

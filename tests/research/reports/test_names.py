@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from research.reports.citations import Evidence
-from research.reports.names import Company, known_as
+from research.reports.names import Company, known_as, names_note
 
 
 def evidence(text: str, *, title: str = "", source: str = "notes.md", publisher: str = "") -> Evidence:
@@ -96,3 +96,14 @@ def test_the_legal_name_of_a_short_name_typed_is_no_lookalike() -> None:
     company = known_as("Stellique", [page])
     assert company.named_in("Stellique Data GmbH released Stellique 3.0.")
     assert company.lookalikes == ("stellique energy",)
+
+
+def test_the_names_note_writes_names_as_the_subject_and_the_documents_do() -> None:
+    company = Company(
+        "Tjalkwerf Payments B.V.", ("tjalkwerf payments b v", "tjalkwerf"), ("tjalkwerk pay", "tjalkwerk terminal")
+    )
+    note = names_note(company, ["Tjalkwerk Pay GmbH rents terminals; the Tjalkwerk Terminal is cheap."])
+    assert note == (
+        'Read as Tjalkwerf Payments B.V.: "Tjalkwerf Payments B.V.", "Tjalkwerf". '
+        'Not the same company: "Tjalkwerk Pay", "Tjalkwerk Terminal".'
+    )
