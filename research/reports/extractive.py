@@ -94,7 +94,24 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
             previous = sentence
         if rows:
             found += [Candidate(row.text, item, rank, row=row) for row in rows_of(item.text)]
+            found += [Candidate(text, item, rank) for text in roles(item.text)]
     return found
+
+
+# A quotation's attribution names a person's role: '... ," said Imogen Catterall, co-founder and Chief Executive
+# of Thistlewick.' / '..., explique Maëlys Tournebise, présidente de Praxelune.' The person and role, with the
+# attribution's closing stop, is a claim of its own (a report's facet only; the quotation is the speaker's).
+_NAME = r"[A-Z\u00c0-\u00de][\w'\u2019.-]*"
+_ROLE = re.compile(
+    rf"\b(?:said|says|added|explained|noted|according to|explique|d[ée]clare|pr[ée]cise|souligne|ajoute|indique"
+    rf"|selon)\s+((?:{_NAME}\s+){{1,3}}{_NAME},\s+[^,;:\"\u201d\u00bb]{{3,80}}?\s+(?:of|at|de|chez|d['\u2019])\s*"
+    rf"{_NAME}(?:\s+{_NAME}){{0,3}}\.)(?=\s|$)"
+)
+
+
+def roles(text: str) -> list[str]:
+    """The "person, role of company." spans of the text's quotation attributions (``_ROLE``)."""
+    return [match.group(1) for match in _ROLE.finditer(text)]
 
 
 def word_scores(focus: str, texts: Sequence[str]) -> list[float]:

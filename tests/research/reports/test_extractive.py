@@ -4,7 +4,7 @@ import pytest
 
 from research.reports import extractive
 from research.reports.answer import NO_EVIDENCE, answer_report
-from research.reports.extractive import Coverage, ExtractiveWriter, candidates, word_scores
+from research.reports.extractive import Coverage, ExtractiveWriter, candidates, roles, word_scores
 from research.reports.text import published_by
 from research.reports.writers import Brief
 from research.retrieval.embedders.hashing import HashingEmbedder
@@ -317,3 +317,18 @@ def test_an_analysts_by_our_count_figure_is_about_the_company_it_names() -> None
     brief = Brief(focus="active merchants", evidence=(note,), subject="Halvorix")
     texts = [c.text for c in ExtractiveWriter().write(brief).claims]
     assert texts == ["By our count the company had 3,850 active merchants in June 2026."]
+
+
+def test_a_quotations_attribution_gives_the_speakers_role_as_a_claim_of_a_report() -> None:
+    release = (
+        '"We will double the team," said Imogen Catterall, co-founder and Chief Executive of Thistlewick. '
+        "« Nous grandissons », explique Maëlys Tournebise, présidente de Praxelune."
+    )
+    assert roles(release) == [
+        "Imogen Catterall, co-founder and Chief Executive of Thistlewick.",
+        "Maëlys Tournebise, présidente de Praxelune.",
+    ]
+    assert roles('"Fine," said the CEO of Halvorix, smiling.') == []  # no name, no role of a company
+    found = candidates([evidence("r#0", release)], rows=True)
+    assert "Imogen Catterall, co-founder and Chief Executive of Thistlewick." in [c.text for c in found]
+    assert all(c.text != "Maëlys Tournebise, présidente de Praxelune." for c in candidates([evidence("r#0", release)]))
