@@ -92,6 +92,18 @@ class Report:
     coverage: float | None = None  # an ICP check: the share of criteria decided
 
 
+def claims_of(report: Report) -> list[Claim]:
+    """The report's claims in reading order: the summary's, then each section's."""
+    return [*report.summary, *(claim for section in report.sections for claim in section.claims)]
+
+
+def citations_of(report: Report) -> list[Citation]:
+    """Every citation of the report: its claims' and its ICP verdicts'."""
+    return [c for claim in claims_of(report) for c in claim.citations] + [
+        c for item in report.criteria for c in item.citations
+    ]
+
+
 def to_dict(report: Report) -> dict[str, Any]:
     """JSON-ready (tuples become lists)."""
     return dataclasses.asdict(report)

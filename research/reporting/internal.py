@@ -13,7 +13,16 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from research.protocol.report import Citation, Claim, Conflict, CriterionResult, Report, Section
+from research.protocol.report import (
+    Citation,
+    Claim,
+    Conflict,
+    CriterionResult,
+    Report,
+    Section,
+    citations_of,
+    claims_of,
+)
 
 INTERNAL_REASON = "Decided from an internal source, not shared."
 
@@ -53,15 +62,13 @@ def _criterion(item: CriterionResult, internal: frozenset[str]) -> CriterionResu
 def outward(report: Report, internal: Iterable[str]) -> Outward:
     """``report`` without the documents ``internal`` names (doc ids); the same report when it cites none."""
     hidden = frozenset(internal)
-    cited = {c.doc_id for claim in _every_claim(report) for c in claim.citations}
-    cited |= {c.doc_id for item in report.criteria for c in item.citations}
-    if not hidden & cited:
+    if not hidden & {c.doc_id for c in citations_of(report)}:
         return Outward(report, 0)
     summary = _claims(report.summary, hidden)
     sections = tuple(_section(section, hidden) for section in report.sections)
     criteria = tuple(_criterion(item, hidden) for item in report.criteria)
     kept = {claim.text for claim in [*summary, *(c for s in sections for c in s.claims)]}
-    left_out = len({claim.text for claim in _every_claim(report)} - kept)
+    left_out = len({claim.text for claim in claims_of(report)} - kept)
     left_out += sum(1 for item in criteria if item.reason == INTERNAL_REASON)
     note = f"{left_out} claim{'s' if left_out != 1 else ''} backed only by our internal notes left out of this copy."
     trimmed = dataclasses.replace(
@@ -74,7 +81,3 @@ def outward(report: Report, internal: Iterable[str]) -> Outward:
         notes=(*report.notes, note) if left_out else report.notes,
     )
     return Outward(trimmed, left_out)
-
-
-def _every_claim(report: Report) -> list[Claim]:
-    return [*report.summary, *(claim for section in report.sections for claim in section.claims)]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from research.models import Chunk, Document, Report, Run, RunTemplate
 from research.protocol.events import RankedDocument
 from research.protocol.report import Report as WrittenReport
-from research.protocol.report import report_from_dict
+from research.protocol.report import citations_of, report_from_dict
 from research.reports.citations import Evidence
 from research.reports.company import TEMPLATE_FACETS, Facet, facets_for, literal
 from research.reports.icp import Criterion, criteria_from, search_question
@@ -109,12 +109,14 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
 def internal_cited(run: Run, report: WrittenReport) -> frozenset[str]:
     """The documents ``report`` cites that are our own notes: marked so when it was written, or since (an
     editor's mark on the document's page)."""
-    cited = {c.doc_id for claim in report.summary for c in claim.citations}
-    cited |= {c.doc_id for section in report.sections for claim in section.claims for c in claim.citations}
-    cited |= {c.doc_id for item in report.criteria for c in item.citations}
     marked_then = {source.doc_id for source in report.sources if source.internal}
-    marked_now = Document.objects.filter(corpus__in=run.corpora.all(), doc_id__in=cited, internal=True)
-    return frozenset(marked_then | set(marked_now.values_list("doc_id", flat=True)))
+    return frozenset(marked_then | internal_among(run, {c.doc_id for c in citations_of(report)}))
+
+
+def internal_among(run: Run, doc_ids: set[str]) -> set[str]:
+    """Those of ``doc_ids`` that the run's corpora hold marked internal now."""
+    marked = Document.objects.filter(corpus__in=run.corpora.all(), doc_id__in=doc_ids, internal=True)
+    return set(marked.values_list("doc_id", flat=True))
 
 
 def report_of(run: Run) -> WrittenReport | None:

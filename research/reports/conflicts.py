@@ -21,6 +21,7 @@ own citations and dates, so the reader sees both figures and their sources.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -79,6 +80,12 @@ def _singular(word: str) -> str:
 
 
 def figures(text: str) -> list[Figure]:
+    """The amounts a claim states with what they count or price (``_figures``)."""
+    return list(_figures(text))
+
+
+@functools.lru_cache(maxsize=8192)  # a report compares each claim with every other: each text is read once
+def _figures(text: str) -> tuple[Figure, ...]:
     """The amounts a claim states with what they count or price; years, ranges, limits, versions and bare
     numbers are not figures."""
     found = []
@@ -86,7 +93,7 @@ def figures(text: str) -> list[Figure]:
         currency = _currency(text, match)
         if _an_amount(text, match, currency) and (figure := _figure(text, match, currency)) is not None:
             found.append(figure)
-    return found
+    return tuple(found)
 
 
 def _currency(text: str, match: re.Match[str]) -> str:

@@ -7,6 +7,8 @@ import unicodedata
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
+from research.retrieval.sparse import fold_accents
+
 _NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
 # A sentence ends at . ! ? (then a space and an upper-case letter, accented ones too, a digit or a quote, straight,
 # curly or French) or at a blank line.
@@ -35,9 +37,7 @@ _FUNCTION_WORDS = frozenset(
 
 def fold(text: str) -> str:
     """Case, accents, punctuation and spacing folded away: what a quote must match in a chunk's text."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(_NOT_WORD.sub(" ", plain.casefold()).split())
+    return " ".join(_NOT_WORD.sub(" ", fold_accents(text).casefold()).split())
 
 
 # A list item starts a sentence of its own ("- ", "* ", "• ", "1. ", "2) " at the start of a line) ...

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from research.models import Chunk, Document, Investigation, Run, ShareLink
 from research.platform.tokens import TOKEN_MAX, token_digest
-from research.protocol.report import Report
+from research.protocol.report import Report, citations_of
 from research.reporting.internal import outward
-from research.reporting.selectors import internal_cited, report_of
+from research.reporting.selectors import internal_among, internal_cited, report_of
 
 
 def share_link_live(*, token: str) -> ShareLink:
@@ -42,17 +42,14 @@ def hidden_documents(link: ShareLink, report: Report | None) -> frozenset[str]:
     """The run's ranked documents a link does not list: our own notes, unless it includes internal sources."""
     if link.include_internal:
         return frozenset()
-    ranked = [item.get("doc_id") for item in link.run.result or [] if isinstance(item, dict)]
-    internal = Document.objects.filter(corpus__in=link.run.corpora.all(), doc_id__in=ranked, internal=True)
+    ranked = {str(item.get("doc_id")) for item in link.run.result or [] if isinstance(item, dict)}
     marked = {source.doc_id for source in report.sources if source.internal} if report else set()
-    return frozenset(set(internal.values_list("doc_id", flat=True)) | marked)
+    return frozenset(internal_among(link.run, ranked) | marked)
 
 
 def cited_chunk_ids(report: Report) -> set[str]:
     """Every chunk the report cites (claims, summary, ICP verdicts): all a share page may open."""
-    claims = [*report.summary, *(claim for section in report.sections for claim in section.claims)]
-    citations = [c for claim in claims for c in claim.citations] + [c for v in report.criteria for c in v.citations]
-    return {citation.chunk_id for citation in citations}
+    return {citation.chunk_id for citation in citations_of(report)}
 
 
 def shared_chunk(*, run: Run, report: Report, chunk_id: str) -> tuple[Chunk, Document, list[Chunk]] | None:

@@ -6,11 +6,12 @@ import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+BESIDE = "/".join(("..", "shared"))  # the folder beside a checkout, spelt so that this file does not name it
 
 
 def test_no_tracked_file_refers_to_the_shared_folder_beside_the_repository() -> None:
     tracked = subprocess.run(
-        ["git", "grep", "-l", "-I", "-F", "-e", "../shared", "--", ".", ":!tests/research/test_standalone.py"],
+        ["git", "grep", "-l", "-I", "-F", "-e", BESIDE, "--", "."],
         cwd=REPO,
         capture_output=True,
         text=True,
