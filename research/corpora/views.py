@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from research.corpora import selectors, services
 from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
 from research.corpora.viewer import chunks_shown
-from research.models import Corpus, Membership
+from research.models import Corpus, Document, Membership
 from research.platform.web import apply_errors, is_htmx
 from research.web.views import web_pages_context
 from research.workspaces.selectors import membership_get
@@ -177,13 +177,19 @@ def upload_file_row(request: HttpRequest, slug: str, corpus_slug: str, file_id: 
     return render(request, "research/partials/upload_file.html", {"file": item})
 
 
+def _document(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> tuple[Membership, Corpus, Document]:
+    """The member's membership, the corpus and its document named in the address (404 for any of them not found
+    or not the member's)."""
+    membership = membership_get(user=request.user, slug=slug)
+    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    return membership, corpus, selectors.document_get(corpus=corpus, doc_id=doc_id)
+
+
 @login_required
 @require_GET
 def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     """A document of the corpus, its chunks in order (Markdown rendered safely); editors may delete it here."""
-    membership = membership_get(user=request.user, slug=slug)
-    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
-    document = selectors.document_get(corpus=corpus, doc_id=doc_id)
+    membership, corpus, document = _document(request, slug, corpus_slug, doc_id)
     context = {
         "membership": membership,
         "workspace": membership.workspace,
@@ -199,9 +205,7 @@ def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: s
 @require_POST
 def document_internal(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     """Mark the document internal (``internal=1``) or not (``internal=0``), then back to its page."""
-    membership = membership_get(user=request.user, slug=slug)
-    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
-    document = selectors.document_get(corpus=corpus, doc_id=doc_id)
+    membership, corpus, document = _document(request, slug, corpus_slug, doc_id)
     services.document_mark(actor=membership, document=document, internal=request.POST.get("internal") == "1")
     return redirect("document_detail", slug=slug, corpus_slug=corpus.slug, doc_id=document.doc_id)
 
@@ -209,7 +213,6 @@ def document_internal(request: HttpRequest, slug: str, corpus_slug: str, doc_id:
 @login_required
 @require_POST
 def document_delete(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
-    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
-    services.document_delete(actor=membership, document=selectors.document_get(corpus=corpus, doc_id=doc_id))
+    membership, corpus, document = _document(request, slug, corpus_slug, doc_id)
+    services.document_delete(actor=membership, document=document)
     return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from research.protocol.report import Claim, Conflict, Section
 from research.reports.amounts import AMOUNT, amount_value
 from research.reports.names import Company
-from research.reports.text import fold
+from research.reports.text import MONTHS, fold
 
 NEAR = 2.0  # two amounts more than this factor apart are two figures, not one figure stated twice
 # Words that qualify a count without saying what is counted: "1,140 *paying* farm customers". Hand-written, short.
@@ -59,10 +59,9 @@ _STARTERS = frozenset(
     """the a an we our it its this that these they their in on at since from for as after before with by
     le la les l un une nous notre nos il elle ils depuis en au aux avec pour dans sur selon""".split()
 )
-_MONTHS = frozenset(
-    """january february march april may june july august september october november december jan feb mar apr jun
-    jul aug sep sept oct nov dec janvier fevrier mars avril mai juin juillet aout septembre octobre novembre
-    decembre monday tuesday wednesday thursday friday saturday sunday""".split()
+_MONTHS = frozenset(MONTHS) | frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday
+    lundi mardi mercredi jeudi vendredi samedi dimanche""".split()
 )
 
 

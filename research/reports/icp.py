@@ -35,7 +35,7 @@ from research.reports.citations import Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
 from research.reports.statements import StatementRule, stated_in, statement_rule
 from research.reports.structure import fields_of, record_about
-from research.reports.text import fold, sentences
+from research.reports.text import MONTHS, fold, sentences
 
 MAX_CRITERIA = 12
 MAX_WEIGHT = 100.0
@@ -621,21 +621,6 @@ def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
     return None
 
 
-_MONTH_NAMES = (
-    "january jan janvier janv",
-    "february feb fevrier février fevr févr",
-    "march mar mars",
-    "april apr avril avr",
-    "may mai",
-    "june jun juin",
-    "july jul juillet juil",
-    "august aug aout août",
-    "september sep sept septembre",
-    "october oct octobre",
-    "november nov novembre",
-    "december dec decembre décembre déc",
-)
-_MONTHS = {name: number for number, names in enumerate(_MONTH_NAMES, start=1) for name in names.split()}
 _ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
 _MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})(?:er)?\s+)?([^\W\d_]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
 _YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")
@@ -648,7 +633,7 @@ def date_span(text: str) -> tuple[datetime.date, datetime.date] | None:
         if 1 <= month <= 12:
             return _day(year, month, found.group(3)) if found.group(3) else _month(year, month)
     for found in _MONTH_YEAR.finditer(text):
-        named = _MONTHS.get(found.group(2).casefold())
+        named = MONTHS.get(found.group(2).casefold())
         if named is not None:
             day = found.group(1) or found.group(3)
             return _day(int(found.group(4)), named, day) if day else _month(int(found.group(4)), named)

@@ -27,6 +27,7 @@ from research.reports.icp import Criterion, Judged
 from research.reports.writers import Brief, Draft, WriterSettings
 
 CHAT_PATH = "/v1/chat/completions"
+FAILED_TWICE = "failed twice"  # said by a fallback's note and an unknown verdict's reason when both tries failed
 MAX_REPLY_TOKENS = 2048
 SYSTEM = """You write the answer to a research question from numbered passages of a team's documents.
 Rules:
@@ -216,7 +217,7 @@ class OpenAIWriter:
             claims = self._retry.call(lambda: claims_from_reply(self._ask_brief(brief), brief.evidence))
         except WriterReplyError as error:
             draft = self._fallback.write(brief)
-            note = f"The openai writer failed twice ({error}); the extractive writer wrote this instead."
+            note = f"The openai writer {FAILED_TWICE} ({error}); the extractive writer wrote this instead."
             return Draft(claims=draft.claims, writer=draft.writer, notes=(note,))
         return Draft(claims=claims, writer=self.name)
 
@@ -233,7 +234,7 @@ class OpenAIWriter:
         try:
             found = self.judge(company=company, criterion=criterion.description, evidence=tuple(evidence))
         except WriterReplyError as error:
-            reason = f"the openai judge failed twice ({error})"
+            reason = f"the openai judge {FAILED_TWICE} ({error})"
             return Judged(criterion.name, "unknown", reason, (), criterion.weight)
         return Judged(criterion.name, found.verdict, found.reason, found.citations, criterion.weight)
 

@@ -18,9 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import Stemmer
-
 from research.reports.text import fold
+from research.retrieval.sparse import STEMMERS
 
 _TOKEN = re.compile(r"[^\W_][\w'\u2019-]*")
 _PREPOSITIONS = frozenset(
@@ -39,7 +38,6 @@ _NEGATIONS = frozenset(
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
 _PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
 _LOSS = re.compile(r"(?i)\b(?:loss-making|unprofitable|loss|losses|in the red|d[ée]ficitaire|pertes?|non rentable)\b")
-_STEMMERS = {"en": Stemmer.Stemmer("english"), "fr": Stemmer.Stemmer("french")}
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ def _words(text: str) -> list[str]:
 
 def _forms(word: str) -> set[str]:
     """A word and its English and French stems: a short criterion's language cannot be told, so both count."""
-    return {word, *(stemmer.stemWord(word) for stemmer in _STEMMERS.values())}
+    return {word, *(stemmer.stemWord(word) for stemmer in STEMMERS.values())}
 
 
 def statement_rule(text: str) -> StatementRule | None:

@@ -52,14 +52,13 @@ def fold_accents(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-_ENGLISH_STEMMER = Stemmer.Stemmer("english")
-_FRENCH_STEMMER = Stemmer.Stemmer("french")
+STEMMERS = {"en": Stemmer.Stemmer("english"), "fr": Stemmer.Stemmer("french")}  # Snowball, by language
 _FOLDED_FEMININE = re.compile(r"ee(s?)$")  # "levee(s)", folded from "levée(s)"
 
 
 def _french_stems(words: list[str]) -> list[str]:
     """Snowball French stems of folded words, "-ee(s)" read as "-e(s)" (unfolded, the stemmer strips "-ée")."""
-    stems: list[str] = _FRENCH_STEMMER.stemWords([_FOLDED_FEMININE.sub(r"e\1", word) for word in words])
+    stems: list[str] = STEMMERS["fr"].stemWords([_FOLDED_FEMININE.sub(r"e\1", word) for word in words])
     return stems
 
 
@@ -71,7 +70,7 @@ class _Tokenizer:
 
 
 _TOKENIZERS = {
-    "en": _Tokenizer("en", _ENGLISH_STEMMER.stemWords, fold=False),
+    "en": _Tokenizer("en", STEMMERS["en"].stemWords, fold=False),
     "fr": _Tokenizer(sorted({fold_accents(w) for w in STOPWORDS_FRENCH}), _french_stems, fold=True),
 }
 

@@ -37,6 +37,7 @@ from research.reporting.trial import (
     trial_run,
     trial_workspace,
 )
+from research.reports.openai_writer import FAILED_TWICE
 from research.reports.writers import WRITERS
 
 DETAILS = (
@@ -48,7 +49,6 @@ OPENAI_NEEDS = (
     "http://127.0.0.1:8000); WRITER_MODEL (the served model's name), WRITER_API_KEY and WRITER_TIMEOUT are read "
     "too, as that server needs"
 )
-FAILED = "failed twice"  # what the openai writer's fallback notes and its judge's unknown verdicts say
 
 
 @dataclasses.dataclass
@@ -61,8 +61,8 @@ class WriterUse:
 
     def add(self, report: Report) -> None:
         self.reports[report.writer] += 1
-        failed = [note for note in report.notes if FAILED in note]
-        failed += [f"{item.name}: {item.reason}" for item in report.criteria if FAILED in item.reason]
+        failed = [note for note in report.notes if FAILED_TWICE in note]
+        failed += [f"{item.name}: {item.reason}" for item in report.criteria if FAILED_TWICE in item.reason]
         self.stood_in += [f"{report.template} {report.subject[:80]}: {item[:300]}" for item in failed]
 
     def figures(self) -> dict[str, Any]:
