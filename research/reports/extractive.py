@@ -78,6 +78,7 @@ class Candidate:
     words: float = 0.0  # the share of the focus's words it holds (0: it shares none)
     previous: str = ""  # the sentence before it in its chunk ("" for the chunk's first)
     row: Row | None = None  # a claim read from a table row or a record, with the lines it quotes
+    role_of: str = ""  # a quotation's attribution ("X, CEO of Y."): the company Y it gives a role in
 
 
 def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Candidate]:
@@ -94,7 +95,7 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
             previous = sentence
         if rows:
             found += [Candidate(row.text, item, rank, row=row) for row in rows_of(item.text)]
-            found += [Candidate(text, item, rank) for text in roles(item.text)]
+            found += [Candidate(text, item, rank, role_of=of) for text, of in roles(item.text)]
     return found
 
 
@@ -105,13 +106,14 @@ _NAME = r"[A-Z\u00c0-\u00de][\w'\u2019.-]*"
 _ROLE = re.compile(
     rf"\b(?:said|says|added|explained|noted|according to|explique|d[ée]clare|pr[ée]cise|souligne|ajoute|indique"
     rf"|selon)\s+((?:{_NAME}\s+){{1,3}}{_NAME},\s+[^,;:\"\u201d\u00bb]{{3,80}}?\s+(?:of|at|de|chez|d['\u2019])\s*"
-    rf"{_NAME}(?:\s+{_NAME}){{0,3}}\.)(?=\s|$)"
+    rf"({_NAME}(?:\s+{_NAME}){{0,3}})\.)(?=\s|$)"
 )
 
 
-def roles(text: str) -> list[str]:
-    """The "person, role of company." spans of the text's quotation attributions (``_ROLE``)."""
-    return [match.group(1) for match in _ROLE.finditer(text)]
+def roles(text: str) -> list[tuple[str, str]]:
+    """The "person, role of company." spans of the text's quotation attributions (``_ROLE``), each with the
+    company it names (the role is a fact about that company only)."""
+    return [(match.group(1), match.group(2)) for match in _ROLE.finditer(text)]
 
 
 def word_scores(focus: str, texts: Sequence[str]) -> list[float]:
@@ -245,6 +247,8 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
     itself."""
     if candidate.row is not None:
         return row_about(company, candidate.row, candidate.evidence)
+    if candidate.role_of and not company.named_in(candidate.role_of):
+        return False  # "Rhys Calloway, co-founder and CEO of Marrowpine AI." in the buyer's release
     return _about_subject(company, candidate.text, candidate.evidence, candidate.previous)
 
 

@@ -325,10 +325,27 @@ def test_a_quotations_attribution_gives_the_speakers_role_as_a_claim_of_a_report
         "« Nous grandissons », explique Maëlys Tournebise, présidente de Praxelune."
     )
     assert roles(release) == [
-        "Imogen Catterall, co-founder and Chief Executive of Thistlewick.",
-        "Maëlys Tournebise, présidente de Praxelune.",
+        ("Imogen Catterall, co-founder and Chief Executive of Thistlewick.", "Thistlewick"),
+        ("Maëlys Tournebise, présidente de Praxelune.", "Praxelune"),
     ]
     assert roles('"Fine," said the CEO of Halvorix, smiling.') == []  # no name, no role of a company
     found = candidates([evidence("r#0", release)], rows=True)
     assert "Imogen Catterall, co-founder and Chief Executive of Thistlewick." in [c.text for c in found]
     assert all(c.text != "Maëlys Tournebise, présidente de Praxelune." for c in candidates([evidence("r#0", release)]))
+
+
+def test_an_attribution_in_the_buyers_release_gives_no_role_at_the_buyer() -> None:
+    """The buyer's own release quotes the acquired company's chief: his role is a fact about the acquired company,
+    not about the buyer whose voice the release is."""
+    release = evidence(
+        "t#0",
+        "Tavelnor agreed to acquire Marrowpine AI. "
+        '"Joining Tavelnor lets us scale," said Rhys Calloway, co-founder and CEO of Marrowpine AI. '
+        '"We welcome the team," said Ada Brenn, Chief Executive of Tavelnor.',
+        title="Tavelnor to acquire Marrowpine AI",
+        source="tavelnor-press-marrowpine.html",
+    )
+    brief = Brief(focus="leadership (CEO, founder, chief executive)", evidence=(release,), subject="Tavelnor")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert "Ada Brenn, Chief Executive of Tavelnor." in texts
+    assert not any("Rhys Calloway" in text for text in texts)
