@@ -271,6 +271,10 @@ _ATTRIBUTION = re.compile(
     r"|analysis|figures|numbers|research|calculations?)\b,?|\bwe (?:estimate|count|reckon|believe|calculate)"
     r"(?: that)?\b|\b(?:selon|d['\u2019]apr[eè]s) (?:nos|notre) (?:estimations?|calculs?|comptes?|analyses?)\b,?"
     r"|\bnous estimons(?: qu['\u2019]?(?:e)?)?"
+    # an analyst's rating of the company in its own publication: "We rate Kuldevagt a Strong Performer in our 2026
+    # European Cold-Chain Monitoring Radar"
+    r"|\b(?:we|nous) (?:rate|rank|score|position|place|classify|name|keep|maintain|classons|pla[cç]ons|notons"
+    r"|maintenons)\b|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:[A-Z\u00c0-\u00de][\w-]*\s*){1,6}"
 )
 
 

@@ -373,9 +373,10 @@ def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
 
 # A number of people laid off, hired or planned is no headcount: "laid off 25 people", "plans to hire 40 engineers".
 _NOT_HEADCOUNT = re.compile(
-    r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|cut|cuts|cutting|layoffs? of|redundanc\w*|hire|hires|hired"
-    r"|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by|another|licenci\w*"
-    r"|recrut\w*|embaucher?)\b[^.;]{0,25}$"
+    r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|let|lets|letting|cut|cuts|cutting|layoffs? of"
+    r"|redundanc\w*|hire|hires|hired|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by"
+    r"|another|licenci\w*"
+    r"|recrut\w*|embaucher?|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
 )
 
 

@@ -13,8 +13,11 @@ From what a member typed ("Tjalkwerf Payments B.V.") and what a run retrieved:
   the site's name or address, an e-mail's sender).
 
 A sentence is about the company (``about``) when it names it (outside a look-alike's name); when it speaks in
-the company's own document and names no look-alike; or when it opens with "It", "The company", "The
-Utrecht-based firm", "La société" ... and the sentence before it, or else its document's title, names it.
+the company's own document and names no look-alike; when it opens with "It", "The company", "The
+Utrecht-based firm", "La société" ... and the sentence before it, or else its document's title, names it; or
+when it is an impersonal sentence of someone else's profile of the company (a document whose title names it:
+an analyst's note, a trade profile) that does not open with another name ("Revenue for 2025 was DKK 81
+million." is the company's; "Brantvoe, its Berlin rival, raised ..." is not).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from cleanco import basename
 from rapidfuzz.distance import Levenshtein
 
 from research.reports.citations import Evidence
-from research.reports.text import fold, published_by
+from research.reports.places import place_countries
+from research.reports.text import MONTHS, fold, published_by
 
 # Words a company's name often ends with that say what it does, not who it is: "Stellique Data" is "Stellique".
 # Hand-written (no library lists them); only trailing words are dropped, and never the name's first word.
@@ -72,6 +76,7 @@ class Company:
     subject: str
     names: tuple[str, ...]
     lookalikes: tuple[str, ...] = ()
+    common_words: frozenset[str] = frozenset()  # words the run's documents write in lower case: not names
 
     @classmethod
     def plain(cls, subject: str) -> Company:
@@ -102,6 +107,58 @@ class Company:
             bool(evidence.publisher) and self.named_in(evidence.publisher) and not self.lookalike_in(evidence.publisher)
         )
 
+    def profiled_in(self, evidence: Evidence) -> bool:
+        """Whether the document is someone else's profile of the company: not its own, not our notes, and its
+        title names it (and no look-alike)."""
+        title = evidence.title
+        return (
+            not evidence.internal
+            and self.named_in(title)
+            and not self.lookalike_in(title)
+            and not self.speaks_in(evidence)
+        )
+
+    def _opens_with_a_name(self, text: str) -> bool:
+        """Whether the sentence opens with a name ("Brantvoe, its Berlin rival, raised ..."): one of its first
+        three words is capitalised, not after a determiner ("The Console"), and never written in lower case in
+        the run's documents (``common_words``: "Revenue", "Sensors" open sentences but are common words)."""
+        words = _OPENING.findall(text)[:3]
+        for index, word in enumerate(words):
+            after_determiner = index > 0 and words[index - 1].casefold() in _DETERMINERS
+            acronym = word.isupper() and len(word) <= _ACRONYM  # "EUR", "AWS": a unit or a product, not a rival
+            if word[:1].isupper() and not (after_determiner or acronym) and word.casefold() not in self.common_words:
+                return True
+        return False
+
+    def _names_another(self, text: str) -> bool:
+        """Whether a sentence names someone other than the company: it opens with a name (``_opens_with_a_name``)
+        or holds a capitalised word that is not a common word, an acronym, a place, a month or a word of the
+        company's names or its document's title ("The raise follows Berlin-based rival Brantvoe Payments'
+        EUR 55 million Series C"; "Tavelnor does not expect ...")."""
+        if self._opens_with_a_name(text):
+            return True
+        own = {word for name in self.names for word in name.split()}
+        for token in _OPENING.findall(text)[1:]:
+            for word in token.split("-"):
+                if not word[:1].isupper() or (word.isupper() and len(word) <= _ACRONYM):
+                    continue
+                folded = fold(word)
+                if word.casefold() in self.common_words or folded in own or folded in MONTHS or not folded:
+                    continue
+                if not place_countries(word):
+                    return True
+        return False
+
+    def _in_profile(self, text: str, evidence: Evidence, previous: str | None) -> bool:
+        """Whether the sentence is an impersonal sentence of someone else's profile of the company that names
+        nobody else, after no sentence that opens with another name ("Brantvoe raised EUR 55m. The company
+        employs 410 people." is Brantvoe's; a heading before it, "Financials and scale", is no sentence)."""
+        if not (self.profiled_in(evidence) and own_voice(text)) or self._names_another(text):
+            return False
+        return not (
+            previous and _CLOSED.search(previous) and self._opens_with_a_name(previous) and not self.named_in(previous)
+        )
+
     def about(self, text: str, evidence: Evidence, previous: str | None = None) -> bool:
         """Whether a sentence of ``evidence`` is about the company (see the module's docstring); ``previous`` is
         the sentence before it in its chunk ("" for the chunk's first; None: not known, the title decides)."""
@@ -111,10 +168,27 @@ class Company:
             return False
         if self.speaks_in(evidence):
             return own_voice(text)
+        profile = self._in_profile(text, evidence, previous)
         if _REFERS_BACK.match(text.strip()):
-            return self.named_in(previous) if previous else self.named_in(evidence.title)
+            return self.named_in(previous) or profile if previous else self.named_in(evidence.title)
+        if profile:
+            return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
         # "..., but the company remains loss-making." in a document about it (its title names it)
         return bool(_MENTIONS_BACK.search(text)) and (self.named_in(previous or "") or self.named_in(evidence.title))
+
+
+_OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
+_ACRONYM = 4  # letters
+_DETERMINERS = frozenset("the a an its le la les l un une son sa ses".split())
+
+
+_ADDRESS = re.compile(r"\S*(?:[@/]|\.[a-z]{2,})\S*")  # "tavelnor.example/pricing", "sales@kuldevagt.example"
+
+
+def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
+    """The words the texts write in lower case (so common words, not names), outside web and mail addresses."""
+    return frozenset(word for text in texts for word in _LOWER_WORD.findall(_ADDRESS.sub(" ", text)))
 
 
 def own_voice(text: str) -> bool:
@@ -195,7 +269,7 @@ def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
                     names.add(fold(label))
     lookalikes |= _near_words(sorted(names), texts)
     lookalikes -= names
-    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes))
+    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes), lower_case_words(texts))
 
 
 def _blank(folded: str, names: Iterable[str]) -> str:

@@ -21,6 +21,8 @@ _ABBREVIATIONS = frozenset(
     | {"hon", "gen", "gov", "sen", "rep", "rev", "capt", "col", "lt", "sgt", "maj", "cmdr", "adm", "fr", "mt", "al"}
     # a press release's dateline: "DENVER, Jan. 20, 2026 - Tavelnor ..."
     | {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
+    # a figure's hedge or scope: "(approx. EUR 10.9 million)", "(env. 11 M€)", "incl. VAT"
+    | {"approx", "ca", "c", "est", "incl", "excl", "env", "cf", "resp"}
 )
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
 # A capitalised word (letters, digits, ' and - inside), or an acronym.
@@ -81,7 +83,9 @@ def sentences(text: str) -> list[str]:
         sentence = _BULLET.sub("", " ".join(part.split()))
         if not sentence:
             continue
-        last_word = pieces[-1].rsplit(" ", 1)[-1].rstrip(".").casefold() if pieces else ""
+        last_word = (
+            pieces[-1].rsplit(" ", 1)[-1].rstrip(".").lstrip("([\"'\u201c\u2018\u00ab").casefold() if pieces else ""
+        )
         if pieces and (last_word in _ABBREVIATIONS or len(last_word) == 1):
             pieces[-1] = f"{pieces[-1]} {sentence}"
         else:

@@ -97,3 +97,12 @@ def test_every_country_a_text_names() -> None:
     text = "We opened offices in Madrid and Munich, and serve customers in the United Kingdom and Canada."
     assert place_countries(text) == {"spain", "germany", "united kingdom", "canada"}
     assert place_countries("the heart of berlin") == set()  # not capitalised as a name
+
+
+def test_people_let_go_are_not_the_headcount() -> None:
+    size = "Between 100 and 500 employees"
+    assert verdict(size, "CORK, Feb 11 2026 - Halvorix is to let 19 employees go at its Cork assembly line.") == (
+        "unknown"
+    )
+    assert verdict(size, "Halvorix va se séparer de 28 salariés à Lyon.") == "unknown"
+    assert verdict(size, "Halvorix has 164 employees.") == "match"
