@@ -24,3 +24,23 @@ def amount_value(digits: str, scale: str | None) -> float:
     plain = re.sub(r"[ \u00a0\u202f]", "", digits)
     plain = plain.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", plain) else plain.replace(",", "")
     return float(plain) * SCALE.get((scale or "").casefold(), 1.0)
+
+
+# A price as a price list writes it on a line of its own, under its plan's name: "EUR 13 per sensor / month",
+# "49 € HT par mois", "Pro €29 per vehicle / month (£25 in the UK)".
+_PRICE = re.compile(
+    r"(?i)(?:[$€£]\s?\d|\b(?:usd|eur|gbp|aud|cad|chf|nzd|dkk|sek|nok)\s?\d|\d[\d.,]*\s?(?:€|\$|£|k€|eur\b|usd\b|gbp\b|dkk\b))"
+)
+_PER = re.compile(r"(?i)(?:\bper\b|\bpar\b|\ba\b|/|\bHT\b|\bTTC\b|\bone-off\b|\bmonthly\b|\byearly\b|\bmensuel)")
+PRICE_LINE_WORDS = 14  # a longer line without a closing stop is a sentence cut short, not a price
+
+
+def price_line(text: str) -> bool:
+    """Whether ``text`` is a price on a line of its own: a currency amount "per" something, a short line without
+    a closing stop."""
+    stripped = text.rstrip()
+    return (
+        bool(_PRICE.search(text) and _PER.search(text))
+        and len(text.split()) <= PRICE_LINE_WORDS
+        and stripped[-1:] not in ".!?:"
+    )

@@ -26,10 +26,11 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
+from research.reports.amounts import price_line
 from research.reports.citations import Evidence
 from research.reports.names import Company
 from research.reports.structure import Row, row_about, rows_of
-from research.reports.text import fold, names, sentences
+from research.reports.text import fold, names, numbers, sentences
 from research.reports.writers import Brief, Draft, WriterSettings
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
@@ -90,13 +91,24 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
         rank = ranks.setdefault(item.doc_id, len(ranks))
         previous = ""
         for sentence in dict.fromkeys(sentences(item.text)):
-            if MIN_CHARS <= len(sentence) <= MAX_CHARS:
+            if price_line(sentence) and _plan_name(previous):  # "Fleet" over "EUR 13 per sensor / month"
+                found.append(Candidate(f"{previous} {sentence}", item, rank, previous=previous))
+            elif MIN_CHARS <= len(sentence) <= MAX_CHARS:
                 found.append(Candidate(sentence, item, rank, previous=previous))
             previous = sentence
         if rows:
             found += [Candidate(row.text, item, rank, row=row) for row in rows_of(item.text)]
             found += [Candidate(text, item, rank, role_of=of) for text, of in roles(item.text)]
     return found
+
+
+PLAN_NAME_WORDS = 4
+
+
+def _plan_name(line: str) -> bool:
+    """Whether a line reads as a plan's name over its price: a few words, no figure, no closing stop."""
+    words = line.split()
+    return 0 < len(words) <= PLAN_NAME_WORDS and not any(c.isdigit() for c in line) and line[-1:] not in ".!?:,;"
 
 
 # A quotation's attribution names a person's role: '... ," said Imogen Catterall, co-founder and Chief Executive
@@ -254,7 +266,7 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
 def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
-    if not answer_sentence(text) or len(text.split()) < MIN_WORDS or _INSTRUCTION.match(text):
+    if not (answer_sentence(text) or price_line(text)) or len(text.split()) < MIN_WORDS or _INSTRUCTION.match(text):
         return False
     if not company.about(text, evidence, previous):
         return False
@@ -379,7 +391,13 @@ def _allowed(
     limit = ROWS_PER_DOCUMENT if candidate.row is not None else sentences
     if limit is not None and sentences is not None and per_document[_kept_as(candidate)] >= limit:
         return False
-    return all(fuzz.token_set_ratio(candidate.text, other.text) < DUPLICATE_RATIO for other in chosen)
+    return not any(_near_duplicate(candidate.text, other.text) for other in chosen)
+
+
+def _near_duplicate(text: str, other: str) -> bool:
+    """Nearly the same words and the same figures: "Starter EUR 9 per sensor / month" and "Fleet EUR 13 per
+    sensor / month" are two prices, not one sentence twice."""
+    return fuzz.token_set_ratio(text, other) >= DUPLICATE_RATIO and numbers(text) == numbers(other)
 
 
 Bonuses = Callable[[Sequence[Candidate]], list[float | None]]  # given those chosen: each candidate's, None if out

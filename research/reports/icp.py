@@ -27,11 +27,11 @@ from typing import Any, Protocol, assert_never
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.reports.amounts import AMOUNT, amount_value
 from research.reports.answer import sources_of
-from research.reports.citations import Evidence, by_chunk, claim_problem
+from research.reports.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
 from research.reports.places import REGION_LABELS, REGIONS, place_country
 from research.reports.presence import PresenceRule, presence_rule, presence_stated
-from research.reports.statements import StatementRule, stated_in, statement_rule
+from research.reports.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.reports.structure import fields_of, record_about
 from research.reports.text import MONTHS, fold, sentences
 
@@ -246,10 +246,12 @@ _EVENT_CUES = {
     ),
     "executive": re.compile(
         r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints|joins as|joined as"
-        r"|(?:joins?|joined|hired|hires|named|promoted)\b[^.;]{0,40}\bas\s+(?:its\s+|our\s+|their\s+|the\s+|new\s+)*"
+        r"|(?:joins?|joined|hired|hires|named|promoted|start(?:s|ed)|t(?:akes|ook|aking) over|step(?:s|ped) in)\b"
+        r"[^.;]{0,40}\bas\s+(?:its\s+|our\s+|their\s+|the\s+|new\s+|interim\s+)*"
         r"(?:chief|ceo|cto|cfo|coo|cro|cmo|vp|vice president|head of|president|managing director|general manager)"
         r"|leadership change|nomm[ée]e?|nomme|nouvelle? (?:dirigeante?|directeur|directrice|pr[ée]sidente?)"
-        r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident))"
+        r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|succ[eè]de [àa]|prend la (?:direction|pr[ée]sidence)"
+        r"|t(?:akes|ook|aking) over from|succeed(?:s|ed|ing)?)"
     ),
     "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
     "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product|lance|lancement|lanc[ée]e?)\b"),
@@ -350,7 +352,8 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
             continue
         previous = ""
         for text in sentences(item.text):
-            if text not in seen and (owned or company.about(text, item, previous)):
+            quotable = len(fold(text)) >= MIN_QUOTE_CHARS  # "New CFO." backs nothing
+            if quotable and text not in seen and (owned or company.about(text, item, previous)):
                 seen.add(text)
                 found.append(Sentence(text, item))
             previous = text
@@ -486,7 +489,7 @@ _NEGATED = re.compile(
 # A change of tools: what comes after "from" / "replaced" is left, what comes after "to" / "with" is taken up
 # ("moved from HubSpot to Salesforce", "replaced Salesforce with HubSpot", "a quitté Salesforce pour HubSpot").
 _SWITCH = re.compile(
-    r"(?i)\b(?:(?:migrat|mov|switch|transition)\w*(?: \w+){0,3} (?:away )?(?:from|off)|replac\w*|dropp\w*|retir\w*"
+    r"(?i)\b(?:(?:migrat|mov|switch|transition)\w*(?: \w+){0,5} (?:away )?(?:from|off)|replac\w*|dropp\w*|retir\w*"
     r"|phas\w* out|ditch\w*|abandon\w*|sunset\w*|left|leaving|quitt\w*|migr\w* (?:depuis|de)|remplac\w*)\b"
 )
 _TAKEN_UP = re.compile(r"(?i)\b(?:to|with|by|for|onto|par|pour|vers)\b")
@@ -531,21 +534,57 @@ _MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})(?:er)?\s+)?([^\W\d_]{3,9})\.?\s+(?
 _YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")
 
 
-def date_span(text: str) -> tuple[datetime.date, datetime.date] | None:
-    """The earliest and latest day a sentence's first date may mean ("March 2026": the 1st to the 31st)."""
+_DAY_MONTH = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\s+([^\W\d_]{3,9})\b(?!\.?,?\s+(?:19|20)\d\d)")
+
+
+def date_span(text: str, year: int | None = None) -> tuple[datetime.date, datetime.date] | None:
+    """The earliest and latest day a sentence's first date may mean ("March 2026": the 1st to the 31st); a day
+    and month without a year ("on 1 September") are of ``year`` (its document's) when given."""
     if found := _ISO.search(text):
-        year, month = int(found.group(1)), int(found.group(2))
+        month = int(found.group(2))
         if 1 <= month <= 12:
-            return _day(year, month, found.group(3)) if found.group(3) else _month(year, month)
+            return (
+                _day(int(found.group(1)), month, found.group(3))
+                if found.group(3)
+                else _month(int(found.group(1)), month)
+            )
+    dated = [*_month_years(text), *(_days_of(text, year) if year is not None else [])]
+    if dated:
+        return min(dated, key=lambda item: item[0])[1]
+    if found := _YEAR.search(text):
+        return datetime.date(int(found.group(1)), 1, 1), datetime.date(int(found.group(1)), 12, 31)
+    return None
+
+
+Span = tuple[datetime.date, datetime.date]
+
+
+def _month_years(text: str) -> list[tuple[int, Span]]:
+    """The first "March 2026" / "1 September 2026" / "Sept. 1, 2026" of the text, with where it stands."""
     for found in _MONTH_YEAR.finditer(text):
         named = MONTHS.get(found.group(2).casefold())
         if named is not None:
             day = found.group(1) or found.group(3)
-            return _day(int(found.group(4)), named, day) if day else _month(int(found.group(4)), named)
-    if found := _YEAR.search(text):
-        year = int(found.group(1))
-        return datetime.date(year, 1, 1), datetime.date(year, 12, 31)
-    return None
+            return [
+                (found.start(), _day(int(found.group(4)), named, day) if day else _month(int(found.group(4)), named))
+            ]
+    return []
+
+
+def _days_of(text: str, year: int) -> list[tuple[int, Span]]:
+    """The first day and month without a year ("on 1 September") of the text, in ``year``."""
+    for found in _DAY_MONTH.finditer(text):
+        named = MONTHS.get(found.group(2).casefold())
+        if named is not None:
+            return [(found.start(), _day(year, named, found.group(1)))]
+    return []
+
+
+def _sentence_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
+    """The date a sentence gives its event, a day and month without a year read in its document's year; else
+    its document's date."""
+    document = date_span(sentence.evidence.date) if sentence.evidence.date else None
+    return date_span(sentence.text, document[0].year if document else None) or document
 
 
 def _day(year: int, month: int, day: str) -> tuple[datetime.date, datetime.date]:
@@ -566,7 +605,7 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
     for sentence in found:
         if not _EVENT_CUES[rule.event].search(sentence.text):
             continue
-        span = date_span(sentence.text) or (date_span(sentence.evidence.date) if sentence.evidence.date else None)
+        span = _sentence_span(sentence)
         if span is None:
             continue
         earliest, latest = span
@@ -576,14 +615,26 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
         if latest < cutoff and outside is None:
             outside = sentence
     if outside is not None and not rule.absent:  # an old event does not show that none happened since
-        span = date_span(outside.text) or date_span(outside.evidence.date or "")
+        span = _sentence_span(outside)
         when = span[1].isoformat()[:7] if span else "?"
         reason = f"the latest {rule.event} found is from {when}, more than {rule.days} days before {as_of.isoformat()}"
         return Judged("", "no_match", reason, (outside.citation(),))
     return None
 
 
-def _judge_statement(rule: StatementRule, found: Sequence[Sentence]) -> Judged | None:
+def _another_party_first(rule: StatementRule, text: str, company: Company) -> bool:
+    """Whether a name other than the company's stands between its last mention and the criterion's key words
+    (the sentence's first word is a sentence's capital, not a name)."""
+    before = before_keys(rule, text)
+    words = company.after_its_name(before).split()
+    return company.names_someone_else(words if company.named_in(before) else words[1:])
+
+
+def _judge_statement(rule: StatementRule, found: Sequence[Sentence], company: Company) -> Judged | None:
+    """A sentence that states or denies the criterion decides it, unless another party is named between the
+    company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
+    bank's certificate."""
+    found = [s for s in found if not _another_party_first(rule, s.text, company)]
     verdict = stated_in(rule, [sentence.text for sentence in found])
     if verdict is None:
         return None
@@ -611,7 +662,7 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
         case EventRule():
             return _judge_event(rule, found, as_of)
         case StatementRule():
-            return _judge_statement(rule, found)
+            return _judge_statement(rule, found, company)
         case _:
             assert_never(rule)
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from cleanco import basename
 from rapidfuzz.distance import Levenshtein
 
+from research.reports.amounts import price_line
 from research.reports.citations import Evidence
 from research.reports.places import place_countries
 from research.reports.text import MONTHS, fold, published_by
@@ -133,12 +134,14 @@ class Company:
     def _names_another(self, text: str) -> bool:
         """Whether a sentence names someone other than the company: it opens with a name (``_opens_with_a_name``)
         or holds a capitalised word that is not a common word, an acronym, a place, a month or a word of the
-        company's names or its document's title ("The raise follows Berlin-based rival Brantvoe Payments'
-        EUR 55 million Series C"; "Tavelnor does not expect ...")."""
-        if self._opens_with_a_name(text):
-            return True
+        company's names ("The raise follows Berlin-based rival Brantvoe Payments' EUR 55 million Series C";
+        "Tavelnor does not expect ...")."""
+        return self._opens_with_a_name(text) or self.names_someone_else(_OPENING.findall(text)[1:])
+
+    def names_someone_else(self, tokens: Iterable[str]) -> bool:
+        """Whether one of the words is a name other than the company's (see ``_names_another``)."""
         own = {word for name in self.names for word in name.split()}
-        for token in _OPENING.findall(text)[1:]:
+        for token in tokens:
             for word in token.split("-"):
                 if not word[:1].isupper() or (word.isupper() and len(word) <= _ACRONYM):
                     continue
@@ -148,6 +151,16 @@ class Company:
                 if not place_countries(word):
                     return True
         return False
+
+    def after_its_name(self, text: str) -> str:
+        """The words of ``text`` after the company's last name in it (all of it when it names it nowhere)."""
+        tokens = _OPENING.findall(text)
+        folded = [fold(token) for token in tokens]
+        last = -1
+        for name in self.names:
+            size = len(name.split())
+            last = max([last, *(i + size - 1 for i in range(len(folded)) if " ".join(folded[i : i + size]) == name)])
+        return " ".join(tokens[last + 1 :])
 
     def _in_profile(self, text: str, evidence: Evidence, previous: str | None) -> bool:
         """Whether the sentence is an impersonal sentence of someone else's profile of the company that names
@@ -194,7 +207,7 @@ def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
 def own_voice(text: str) -> bool:
     """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
     sentence in nobody else's words, about no person (``_SOMEONE_ELSE``)."""
-    return bool(_CLOSED.search(text)) and not _SOMEONE_ELSE.search(text)
+    return bool(_CLOSED.search(text) or price_line(text)) and not _SOMEONE_ELSE.search(text)
 
 
 def _without_generic(name: str) -> str:

@@ -94,6 +94,19 @@ def stated(rule: StatementRule, sentence: str) -> bool | None:
     return not any(word in _NEGATIONS for word in before)
 
 
+def before_keys(rule: StatementRule, sentence: str) -> str:
+    """The words of ``sentence`` before the first of the rule's key words ("Fourchelune Pay s'appuie sur Banque
+    Ardelis, établissement de paiement certifié PCI DSS niveau 1 et" for "ISO 27001")."""
+    if rule.profit and (loss := _LOSS.search(sentence)):
+        return sentence[: loss.start()]
+    tokens = _TOKEN.findall(sentence)
+    keys = [_forms(key) for key in rule.keys]
+    for index, token in enumerate(tokens):
+        if any(_forms(word) & key for word in fold(token).split() for key in keys):
+            return " ".join(tokens[:index])
+    return ""
+
+
 def stated_in(rule: StatementRule, sentences: Sequence[str]) -> tuple[bool, int] | None:
     """Whether the sentences state (True) or deny (False) the criterion, with the first deciding sentence's
     index; None when none decides or they disagree."""

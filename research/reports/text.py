@@ -64,7 +64,14 @@ def fold(text: str) -> str:
 _LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
 # ... and so does the line after a heading: a line of at most six words without closing punctuation, followed by
 # a line that starts with a capital (a PDF's wrapped line is longer than that).
-_HEADING = re.compile(r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,5}[^\s.!?,;:]+)[ \t]*\n(?=[ \t]*[A-Z])")
+_HEADING = re.compile(
+    r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,5}[^\s.!?,;:]+)[ \t]*\n(?=[ \t]*[A-Z\u00c0-\u00de0-9$\u20ac\u00a3])"
+)
+# A list item ends with its line when the next line starts as a sentence or a figure does (a plan's name under
+# its features: "- Support par e-mail 7 jours sur 7\nPro\n89 € HT par mois").
+_LIST_LINE_END = re.compile(
+    r"(?m)^([ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+[^\n]*)\n(?=[ \t]*[A-Z\u00c0-\u00de0-9$\u20ac\u00a3])"
+)
 # A news article's byline ("By Owen Brackley | 9 September 2026", "Par Anne Roux") is a line of its own: the
 # headline above it and the lead below it are sentences of their own.
 _BYLINE = re.compile(r"(?m)^[ \t]*(?:By|Par)[ \t]+[A-Z\u00c0-\u00de][^\n.!?]{0,80}$")
@@ -77,6 +84,7 @@ def sentences(text: str) -> list[str]:
     the line after a heading start new ones (their list markers and Markdown bold markers dropped), and a
     byline stands alone."""
     text = _BYLINE.sub(lambda match: f"\n\n{match.group(0)}\n\n", _EMPHASIS.sub("", text))
+    text = _LIST_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
     text = _HEADING.sub(lambda match: match.group(0).rstrip("\n") + "\n\n", _LIST_ITEM.sub("\n\n", f"\n{text}"))
     pieces: list[str] = []
     for part in _SENTENCE_END.split(text):
@@ -86,7 +94,7 @@ def sentences(text: str) -> list[str]:
         last_word = (
             pieces[-1].rsplit(" ", 1)[-1].rstrip(".").lstrip("([\"'\u201c\u2018\u00ab").casefold() if pieces else ""
         )
-        if pieces and (last_word in _ABBREVIATIONS or len(last_word) == 1):
+        if pieces and (last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha())):  # "J. Smith"
             pieces[-1] = f"{pieces[-1]} {sentence}"
         else:
             pieces.append(sentence)

@@ -106,3 +106,39 @@ def test_people_let_go_are_not_the_headcount() -> None:
     )
     assert verdict(size, "Halvorix va se séparer de 28 salariés à Lyon.") == "unknown"
     assert verdict(size, "Halvorix has 164 employees.") == "match"
+
+
+def test_a_new_executive_who_started_or_took_over_and_no_verdict_from_a_heading() -> None:
+    executive = "Appointed a new executive in the last 12 months"
+    mail = (
+        "1) New CFO. Priya Nolan started at Halvorix on 1 September 2026 as chief financial officer, taking over "
+        "from Declan Furlow."
+    )
+    assert verdict(executive, mail) == "match"
+    assert verdict(executive, "Halvorix: Léa Morin succède à Paul Roux à la présidence en octobre 2026.") == "match"
+    assert verdict(executive, "New CFO.") == "unknown"  # too short to quote: it backs nothing
+
+
+def test_a_day_and_month_without_a_year_are_of_the_documents_year() -> None:
+    executive = "Appointed a new C-level executive in the last 12 months"
+    mail = Evidence(
+        chunk_id="m#0",
+        doc_id="m",
+        title="Halvorix - new CFO",
+        source="mail.eml",
+        date="2026-09-08T16:05:41+01:00",
+        text="Priya Nolan started at Halvorix on 1 September as chief financial officer, taking over from Declan "
+        "Furlow, who had been their CFO since 2019.",
+    )
+    judged = judge(Criterion(name="New executive", description=executive), "Halvorix", [mail], as_of=AS_OF)
+    assert judged.verdict == "match"
+    assert verdict("Uses Salesforce as its CRM", "They said Halvorix moved their whole sales team off Salesforce.") == (
+        "no_match"
+    )
+
+
+def test_a_partners_certificate_is_not_the_companys() -> None:
+    iso = "Certification ISO 27001"
+    partner = "Halvorix Pay s'appuie sur Banque Ardelis, établissement de paiement certifié PCI DSS et ISO 27001."
+    assert verdict(iso, partner) == "unknown"
+    assert verdict(iso, "Halvorix a obtenu la certification ISO 27001 en 2025, comme Banque Ardelis.") == "match"
