@@ -27,9 +27,10 @@ from typing import Any, Protocol, assert_never
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.reports.amounts import AMOUNT, amount_value
 from research.reports.answer import sources_of
+from research.reports.channel import ChannelRule, channel_rule, through_channel
 from research.reports.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
-from research.reports.places import REGION_LABELS, REGIONS, place_country
+from research.reports.places import REGION_LABELS, REGIONS, place_countries, place_country
 from research.reports.presence import PresenceRule, presence_rule, presence_stated
 from research.reports.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.reports.structure import fields_of, record_about
@@ -162,7 +163,7 @@ class EventRule:
         return f"When did {company} report {self.event} ({', '.join(EVENT_WORDS[self.event][:5])})?"
 
 
-Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | StatementRule
+Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | ChannelRule | StatementRule
 
 _EMPLOYEE_WORDS = (
     r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
@@ -222,9 +223,9 @@ def _region_rule(text: str) -> RegionRule | None:
     for name in sorted(REGIONS, key=len, reverse=True):
         if f" {name} " in f" {folded} ":
             return RegionRule(REGION_LABELS.get(name, name.title()), REGIONS[name])
-    country = place_country(text)
-    if country is not None and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
-        return RegionRule(country.title(), frozenset({country}))
+    countries = place_countries(text)
+    if countries and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
+        return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
     return None
 
 
@@ -250,7 +251,9 @@ _EVENT_CUES = {
         r"[^.;]{0,40}\bas\s+(?:its\s+|our\s+|their\s+|the\s+|new\s+|interim\s+)*"
         r"(?:chief|ceo|cto|cfo|coo|cro|cmo|vp|vice president|head of|president|managing director|general manager)"
         r"|leadership change|nomm[ée]e?|nomme|nouvelle? (?:dirigeante?|directeur|directrice|pr[ée]sidente?)"
-        r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|succ[eè]de [àa]|prend la (?:direction|pr[ée]sidence)"
+        r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
+        r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
+        r"|prend la (?:direction|pr[ée]sidence)"
         r"|t(?:akes|ook|aking) over from|succeed(?:s|ed|ing)?)"
     ),
     "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
@@ -286,7 +289,8 @@ def _event_rule(text: str) -> EventRule | None:
 
 
 _TECH = re.compile(
-    r"(?i)\b(?:runs on|running on|run on|uses|using|use of|built on|built with|deployed on|deploys on|on top of"
+    r"(?i)\b(?:runs on|running on|run on|runs(?= \S+ as\b)|uses|using|use of|built on|built with|deployed on"
+    r"|deploys on|on top of"
     r"|customer of|stack includes|hosted on|hosted in|hosts (?:\w+ ){0,3}(?:on|in)|h[ée]berg[ée]e?s? (?:sur|chez)"
     r"|h[ée]berge (?:\w+ ){0,3}(?:sur|chez)|utilise|tourne sur|repose sur|s['\u2019]appuie sur|bas[ée]e?s? sur)\s+(.+)"
 )
@@ -305,7 +309,7 @@ def _tech_rule(text: str) -> TechRule | None:
 def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
     for text in (criterion.description, criterion.name):
-        for reader in (_numeric_rule, _event_rule, presence_rule, _region_rule, _tech_rule):
+        for reader in (_numeric_rule, _event_rule, channel_rule, presence_rule, _region_rule, _tech_rule):
             rule = reader(text)
             if rule is not None:
                 return rule
@@ -391,6 +395,9 @@ _OTHERS_STAFF = re.compile(
 )
 
 
+_PART_OF = re.compile(r"(?i)\s*(?:out\s+)?(?:of|sur)\s+(?:the|its|les|ses|their|leurs)?\s*\d")
+
+
 def _numbers_in(sentence: str, metric: str) -> list[float]:
     words = _EMPLOYEE_WORDS if metric == "employees" else _REVENUE_WORDS
     found: list[float] = []
@@ -418,7 +425,12 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
             before = sentence[max(0, match.start() - 40) : match.start()]
             if metric == "employees" and (_NOT_HEADCOUNT.search(before) or _OTHERS_STAFF.search(before)):
                 continue
+            if metric == "employees" and _PART_OF.match(sentence, match.end()):
+                continue  # "90 personnes sur les 240", "50 of the 164 people": a team, not the company
             found.append(amount_value(match.group(1), match.group(2)))
+    if metric == "employees":  # "la R&D fait 90 personnes sur les 240": the whole is the company's
+        whole = rf"(?i){AMOUNT}\s*{words}\s+(?:out\s+of|of|sur)\s+(?:the|its|les|ses|their|leurs)\s+{AMOUNT}"
+        found += [amount_value(match.group(3), match.group(4)) for match in re.finditer(whole, sentence)]
     return found
 
 
@@ -483,6 +495,18 @@ def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | N
     return None
 
 
+def _judge_channel(rule: ChannelRule, found: Sequence[Sentence]) -> Judged | None:
+    """The first sentence that says how the company sells decides (a denial first: "does not sell through
+    resellers"); a criterion asking for direct sales only takes the opposite verdict."""
+    for sentence in found:
+        through = through_channel(sentence.text)
+        if through is not None:
+            reason = "it sells through a channel" if through else "it sells only through its own team"
+            match = through != rule.direct
+            return Judged("", "match" if match else "no_match", reason, (sentence.citation(),))
+    return None
+
+
 _NEGATED = re.compile(
     r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|not|n['\u2019]utilise (?:pas|plus)|ne \w+ (?:pas|plus))\b"
 )
@@ -490,7 +514,7 @@ _NEGATED = re.compile(
 # ("moved from HubSpot to Salesforce", "replaced Salesforce with HubSpot", "a quitté Salesforce pour HubSpot").
 _SWITCH = re.compile(
     r"(?i)\b(?:(?:migrat|mov|switch|transition)\w*(?: \w+){0,5} (?:away )?(?:from|off)|replac\w*|dropp\w*|retir\w*"
-    r"|phas\w* out|ditch\w*|abandon\w*|sunset\w*|left|leaving|quitt\w*|migr\w* (?:depuis|de)|remplac\w*)\b"
+    r"|phas\w* out|ditch\w*|abandon\w*|sunset\w*|left|leaving|quitt\w*|migr\w* (?:depuis|de)|remplac\w*|l[âa]ch\w*)\b"
 )
 _TAKEN_UP = re.compile(r"(?i)\b(?:to|with|by|for|onto|par|pour|vers)\b")
 # A product that connects to the tool is not the company's use of it ("integrates with Salesforce").
@@ -580,10 +604,14 @@ def _days_of(text: str, year: int) -> list[tuple[int, Span]]:
     return []
 
 
+DATELINE_CHARS = 80
+
+
 def _sentence_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
     """The date a sentence gives its event, a day and month without a year read in its document's year; else
     its document's date."""
-    document = date_span(sentence.evidence.date) if sentence.evidence.date else None
+    # its date, else its dateline ("Nantes, le 3 septembre 2026. Fourchelune annonce ...")
+    document = date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
     return date_span(sentence.text, document[0].year if document else None) or document
 
 
@@ -635,7 +663,7 @@ def _judge_statement(rule: StatementRule, found: Sequence[Sentence], company: Co
     company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
     bank's certificate."""
     found = [s for s in found if not _another_party_first(rule, s.text, company)]
-    verdict = stated_in(rule, [sentence.text for sentence in found])
+    verdict = stated_in(rule, [s.text for s in found], [s.evidence.date for s in found])
     if verdict is None:
         return None
     states, index = verdict
@@ -650,21 +678,25 @@ class ModelJudge(Protocol):
 
 
 def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
+    judged: Judged | None
     match rule:
         case NumericRule():
-            return _judge_numeric(rule, found)
+            judged = _judge_numeric(rule, found)
         case PresenceRule():
-            return _judge_presence(rule, found)
+            judged = _judge_presence(rule, found)
+        case ChannelRule():
+            judged = _judge_channel(rule, found)
         case RegionRule():
-            return _judge_region(rule, found, company)
+            judged = _judge_region(rule, found, company)
         case TechRule():
-            return _judge_tech(rule, found)
+            judged = _judge_tech(rule, found)
         case EventRule():
-            return _judge_event(rule, found, as_of)
+            judged = _judge_event(rule, found, as_of)
         case StatementRule():
-            return _judge_statement(rule, found, company)
+            judged = _judge_statement(rule, found, company)
         case _:
             assert_never(rule)
+    return judged
 
 
 def judge(

@@ -146,7 +146,7 @@ class Company:
                 if not word[:1].isupper() or (word.isupper() and len(word) <= _ACRONYM):
                     continue
                 folded = fold(word)
-                if word.casefold() in self.common_words or folded in own or folded in MONTHS or not folded:
+                if word.casefold() in self.common_words or folded in own | _COMPASS or folded in MONTHS or not folded:
                     continue
                 if not place_countries(word):
                     return True
@@ -193,6 +193,7 @@ class Company:
 _OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
 _ACRONYM = 4  # letters
+_COMPASS = frozenset("north south east west nord sud est ouest northern southern eastern western".split())
 _DETERMINERS = frozenset("the a an its le la les l un une son sa ses".split())
 
 

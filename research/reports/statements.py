@@ -25,8 +25,8 @@ from research.retrieval.sparse import STEMMERS
 
 _TOKEN = re.compile(r"[^\W_][\w'\u2019-]*")
 _PREPOSITIONS = frozenset(
-    """for to in at with from by on across within into over under via through outside pour en chez à au aux dans
-    avec par sur depuis vers sous hors""".split()
+    """of for to in at with from by on across within into over under via through outside pour en chez à au aux dans
+    avec par sur depuis vers sous hors de du des d""".split()
 )
 _FILLER = frozenset(
     """the a an its their it they them company companies firm business is are be being has have had holds hold
@@ -36,7 +36,8 @@ _FILLER = frozenset(
     majoritairement""".split()
 )
 _NEGATIONS = frozenset(
-    "no not never without none lacks lack nor isn't doesn't don't ne n pas aucun aucune sans jamais".split()
+    """no not never without none lacks lack nor isn't doesn't don't ne n pas aucun aucune sans jamais don doesn
+    didn isn aren wasn won cannot""".split()
 )
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
 _PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
@@ -49,7 +50,7 @@ class StatementRule:
     profit: bool = False  # "profitable": its opposite words deny it
 
     def describe(self) -> str:
-        return f"stated or denied in a sentence with: {', '.join(self.keys)}"
+        return f"stated or denied in a sentence with: {', '.join(key.replace('|', ' or ') for key in self.keys)}"
 
 
 def _words(text: str) -> list[str]:
@@ -65,18 +66,51 @@ _PARENTHESES = re.compile(r"\([^)]*\)")
 MIN_KEYS = 2  # fewer key words before the first preposition: its object's words count too
 
 
+# What only hedges a criterion: "Sells at least in part through resellers", "not only through its own team".
+_HEDGES = re.compile(
+    r"(?i)\b(?:at least|au moins|in part|en partie|partly|partially|partiellement|not only|non seulement"
+    r"|(?:its|their|his|her|son|sa|leur) own|own|propres?)\b"
+)
+_ALTERNATIVE = frozenset({"or", "ou", "/"})
+
+
 def statement_rule(text: str) -> StatementRule | None:
-    """The criterion's key words, or None when it has none (all filler)."""
+    """The criterion's key words, or None when it has none (all filler). Words joined by "or", "ou" or "/" are
+    one key with alternatives ("resellers|distributors", "iso|iec")."""
     kept: list[str] = []
-    prepositions = 0
-    for token in _TOKEN.findall(_PARENTHESES.sub(" ", text)):
+    prepositions, joined, end = 0, False, 0
+    plain = _HEDGES.sub(" ", _PARENTHESES.sub(" ", text))
+    for match in _TOKEN.finditer(plain):
+        token, between = match.group(0), plain[end : match.start()]
+        if kept and ("," in between or ";" in between):
+            break  # "..., not only through its own sales team"
+        joined = joined or "/" in between
+        end = match.end()
+        if token.casefold() in _ALTERNATIVE:
+            joined = True
+            continue
         if token.casefold() in _PREPOSITIONS and kept:
             prepositions += 1
             if prepositions > 1 or len(kept) >= MIN_KEYS:
                 break
-        kept += [word for word in fold(token).split() if word not in _FILLER and word not in _PREPOSITIONS]
-    keys = tuple(dict.fromkeys(w for w in kept if len(w) > 1 or w.isdigit()))
+        words = [
+            w
+            for w in fold(token).split()
+            if w not in _FILLER and w not in _PREPOSITIONS and (len(w) > 1 or w.isdigit())
+        ]
+        if words and joined and kept:
+            kept[-1] = f"{kept[-1]}|{words[0]}"
+            words = words[1:]
+            joined = False
+        kept += words
+    keys = tuple(dict.fromkeys(kept))
     return StatementRule(keys, bool(_PROFIT.search(text))) if keys else None
+
+
+def _place_of(key: str, forms: Sequence[set[str]]) -> int | None:
+    """Where the first of a key's alternatives stands among the sentence's word forms (None: nowhere)."""
+    wanted = set().union(*(_forms(word) for word in key.split("|")))
+    return next((i for i, held in enumerate(forms) if wanted & held), None)
 
 
 def stated(rule: StatementRule, sentence: str) -> bool | None:
@@ -85,13 +119,24 @@ def stated(rule: StatementRule, sentence: str) -> bool | None:
         return False
     words = _words(sentence)
     forms = [_forms(word) for word in words]
-    found = [next((i for i, held in enumerate(forms) if _forms(key) & held), None) for key in rule.keys]
+    found = [_place_of(key, forms) for key in rule.keys]
     places = [place for place in found if place is not None]
     if len(places) < len(found):
         return None
     first = min(places)
-    before = words[max(0, first - _NEGATION_WINDOW) : first]
-    return not any(word in _NEGATIONS for word in before)
+    start = max(0, first - _NEGATION_WINDOW)
+    before = words[start:first]
+    return not (_no_more(words, start, first) or any(word in _NEGATIONS for word in before))
+
+
+def _no_more(words: Sequence[str], start: int, end: int) -> bool:
+    """Whether French "plus de" / "plus d'" stands between ``start`` and ``end`` as "no more" ("Plus d'essai
+    gratuit"), not as "more than" before a number ("plus de 6 000 restaurants")."""
+    return any(
+        words[i] == "plus" and words[i + 1] in ("de", "d") and not words[i + 2].isdigit()
+        for i in range(start, end)
+        if i + 2 < len(words)
+    )
 
 
 def before_keys(rule: StatementRule, sentence: str) -> str:
@@ -100,18 +145,31 @@ def before_keys(rule: StatementRule, sentence: str) -> str:
     if rule.profit and (loss := _LOSS.search(sentence)):
         return sentence[: loss.start()]
     tokens = _TOKEN.findall(sentence)
-    keys = [_forms(key) for key in rule.keys]
     for index, token in enumerate(tokens):
-        if any(_forms(word) & key for word in fold(token).split() for key in keys):
+        if any(_place_of(key, [_forms(word) for word in fold(token).split()]) is not None for key in rule.keys):
             return " ".join(tokens[:index])
     return ""
 
 
-def stated_in(rule: StatementRule, sentences: Sequence[str]) -> tuple[bool, int] | None:
+def stated_in(
+    rule: StatementRule, sentences: Sequence[str], dates: Sequence[str | None] = ()
+) -> tuple[bool, int] | None:
     """Whether the sentences state (True) or deny (False) the criterion, with the first deciding sentence's
-    index; None when none decides or they disagree."""
-    found = [(index, verdict) for index, text in enumerate(sentences) if (verdict := stated(rule, text)) is not None]
-    if not found or len({verdict for _, verdict in found}) > 1:
+    index; None when none decides or they disagree, unless ``dates`` (each sentence's document's, ISO) say one
+    of them is newer than every sentence that disagrees with it (a price page of this year over last year's
+    archived one). A question states nothing."""
+    found = [
+        (index, verdict)
+        for index, text in enumerate(sentences)
+        if not text.rstrip().endswith("?") and (verdict := stated(rule, text)) is not None
+    ]
+    if not found:
         return None
+    if len({verdict for _, verdict in found}) > 1:
+        dated = {verdict: max((dates[i] or "" for i, v in found if v == verdict), default="") for _, verdict in found}
+        if not dates or dated[True][:10] == dated[False][:10]:
+            return None
+        newest = dated[True] > dated[False]
+        return newest, next(i for i, v in found if v == newest and (dates[i] or "") == dated[newest])
     index, verdict = found[0]
     return verdict, index

@@ -8,6 +8,7 @@ import datetime
 
 import pytest
 
+from research.reports.channel import ChannelRule
 from research.reports.citations import Evidence
 from research.reports.icp import Criterion, RegionRule, TechRule, judge, rule_for
 from research.reports.places import place_countries
@@ -46,7 +47,7 @@ def verdict(description: str, *texts: str) -> str:
         ("Hébergé sur AWS", TechRule("AWS")),
         ("Hosts its platform on Microsoft Azure", TechRule("Microsoft Azure")),
         ("Uses ServiceNow internally", TechRule("ServiceNow")),
-        ("Sells mainly through channel partners (resellers, MSPs)", StatementRule(("channel", "partners"))),
+        ("Sells mainly through channel partners (resellers, MSPs)", ChannelRule()),
         ("Offers a free trial", StatementRule(("free", "trial"))),
     ],
 )
@@ -142,3 +143,74 @@ def test_a_partners_certificate_is_not_the_companys() -> None:
     partner = "Halvorix Pay s'appuie sur Banque Ardelis, établissement de paiement certifié PCI DSS et ISO 27001."
     assert verdict(iso, partner) == "unknown"
     assert verdict(iso, "Halvorix a obtenu la certification ISO 27001 en 2025, comme Banque Ardelis.") == "match"
+
+
+def test_how_a_company_sells_through_a_channel_or_only_direct() -> None:
+    channel = "Sells through resellers or distributors (channel partners), not only through its own sales team"
+    assert rule_for(Criterion(name="Channel", description=channel)) == ChannelRule()
+    assert rule_for(Criterion(name="Direct", description="Sells direct only, not through resellers")) == (
+        ChannelRule(direct=True)
+    )
+    french = "Vend au moins en partie par un réseau de revendeurs ou de partenaires de distribution"
+    assert verdict(
+        french, "Près de 40 % des installations Halvorix passent par un réseau de 35 revendeurs agréés."
+    ) == ("match")
+    assert verdict(channel, "Halvorix: every deal goes through their own account managers, also in NL.") == "no_match"
+    assert verdict(channel, "Halvorix does not sell through resellers.") == "no_match"
+    assert verdict(channel, "Halvorix sells through 120 approved resellers in Europe.") == "match"
+    assert verdict("Sells direct only, not through resellers", "Halvorix sells through 120 resellers.") == "no_match"
+    assert verdict(channel, "Halvorix has 120 employees.") == "unknown"
+
+
+def test_alternatives_and_hedges_in_a_criterion() -> None:
+    assert rule_for(Criterion(name="ISO", description="Holds its own ISO/IEC 27001 certification")) == StatementRule(
+        ("iso|iec", "27001", "certification")
+    )
+    assert rule_for(Criterion(name="Trial", description="Offers a free trial of its product")) == StatementRule(
+        ("free", "trial")
+    )
+    assert verdict("Holds its own ISO/IEC 27001 certification", "Halvorix holds ISO 27001 certification.") == "match"
+    nordic = "Headquartered in Denmark, Sweden, Norway, Finland or Iceland"
+    assert rule_for(Criterion(name="Nordic", description=nordic)) == RegionRule(
+        "Denmark or Finland or Iceland or Norway or Sweden",
+        frozenset({"denmark", "finland", "iceland", "norway", "sweden"}),
+    )
+    assert verdict(nordic, "Halvorix is headquartered in Oslo.") == "match"
+    assert rule_for(Criterion(name="CRM", description="Runs HubSpot as its CRM")) == TechRule("HubSpot")
+
+
+def test_a_newer_page_decides_a_statement_the_archive_contradicts_and_a_question_states_nothing() -> None:
+    def page(text: str, date: str, index: int) -> Evidence:
+        return Evidence(
+            chunk_id=f"p{index}",
+            doc_id=f"p{index}",
+            title="Tarifs",
+            source=f"halvorix-{index}.html",
+            text=text,
+            date=date,
+        )
+
+    trial = Criterion(name="Essai", description="Propose un essai gratuit de son logiciel")
+    current = page("Nous ne proposons pas d'essai gratuit : chaque compte commence par une démo.", "2026-10-01", 1)
+    archive = page("Essayez Halvorix avec un essai gratuit pendant 14 jours.", "2025-01-15", 2)
+    question = page("Peut-on avoir un essai gratuit de Halvorix ?", "2026-10-01", 3)
+    judged = judge(trial, "Halvorix", [archive, current, question], as_of=AS_OF)
+    assert (judged.verdict, judged.citations[0].chunk_id) == ("no_match", "p1")
+    assert judge(
+        trial,
+        "Halvorix",
+        [archive, page("Halvorix propose un essai gratuit de 30 jours.", "2026-10-01", 4), current],
+        as_of=AS_OF,
+    ).verdict == (
+        "unknown"  # two pages of the same day disagree: nothing decided
+    )
+    assert (
+        verdict("Propose un essai gratuit", "Halvorix : plus d'essai gratuit depuis la nouvelle grille.") == "no_match"
+    )
+    assert verdict("Propose un essai gratuit", "Halvorix : plus de 600 essais gratuits ouverts en 2026.") == "match"
+
+
+def test_a_team_out_of_the_whole_is_not_the_headcount() -> None:
+    size = "Entre 150 et 1 000 salariés"
+    assert verdict(size, "Halvorix : la R&D fait à peu près 90 personnes sur les 240.") == "match"
+    assert verdict("Between 100 and 500 employees", "Halvorix's engineers are 50 of the 164 people there.") == "match"

@@ -1,0 +1,74 @@
+"""ICP criteria about how a company sells: through resellers, distributors or channel partners, or only through
+its own sales team ("Sells through resellers or distributors (channel partners)", "Channel-led", "Vend au moins en
+partie par un réseau de revendeurs").
+
+A criterion is read as one when it names the channel (resellers, distributors, channel partners, VARs, MSPs,
+revendeurs, distributeurs, intégrateurs) or "channel-led" / "indirect", or asks for direct sales only. A sentence
+about the company decides it:
+
+- it sells through the channel: "Près de 40 % des nouvelles installations passent par un réseau de 35 revendeurs
+  agréés", "sold through 120 resellers", "its reseller programme";
+- it does not: "Every deal goes through their own account managers", "no resellers", "sells direct only",
+  "uniquement en direct" (checked first: "does not sell through resellers" denies).
+
+A criterion that asks for direct sales only ("Sells direct, not through resellers") takes the opposite verdicts.
+Hand-written phrase lists, English and French: what a sales channel is called is in no library.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CHANNEL = (
+    r"(?:resell\w*|re-sell\w*|distributors?|channel(?:[- ]led| partners?| sales)?|vars?|msps?|value-added resellers?"
+    r"|revendeurs?|distributeurs?|int[ée]grateurs?|partenaires? (?:de distribution|revendeurs?|commerciaux)"
+    r"|r[ée]seau de (?:\d+ )?(?:revendeurs?|distributeurs?|partenaires?)|indirect)"
+)
+_CRITERION = re.compile(rf"(?i)\b{_CHANNEL}\b")
+_DIRECT_ONLY = re.compile(
+    r"(?i)\b(?:direct (?:sales )?only|only (?:sells? )?direct|sells? direct\w*,? not|not through"
+    r"|uniquement en direct|vente directe uniquement|en direct uniquement)\b"
+)
+_THROUGH = re.compile(
+    rf"(?i)\b(?:through|via|par|aupr[eè]s)\b[^.;]{{0,40}}\b{_CHANNEL}\b|\b(?:resold|sold|vendu|distribu[ée]e?s?)"
+    rf" (?:by|through|par)\b[^.;]{{0,30}}\b{_CHANNEL}\b|\b(?:reseller|channel|partner|distributor|revendeurs?)"
+    r" (?:network|programme|program|partners|r[ée]seau)\b|\b\d[\d ,.]* (?:approved |authori[sz]ed |agr[ée]{2}s? )?"
+    r"(?:resellers|distributors|revendeurs|distributeurs)\b"
+)
+_NOT_THROUGH = re.compile(
+    rf"(?i)\b(?:no|without|sans|pas de|aucun)\b[^.;]{{0,15}}\b{_CHANNEL}\b"
+    rf"|\b(?:does not|doesn't|do not|don't|never|ne)\b[^.;]{{0,30}}\b{_CHANNEL}\b"
+    r"|\b(?:only|exclusively|uniquement|exclusivement|entirely|100 ?%)\b[^.;]{0,20}\b(?:direct|en direct)\b"
+    r"|\b(?:direct sales only|sells? direct(?:ly)? only)\b"
+    r"|\b(?:every|all|each|chaque|toutes? les) (?:deals?|sales?|contracts?|ventes?|contrats?|affaires?)\b[^.;]{0,40}"
+    r"\b(?:own|their own|its own|propres?|en direct|direct)\b"
+)
+
+
+@dataclass(frozen=True)
+class ChannelRule:
+    direct: bool = False  # the criterion asks for direct sales only
+
+    def describe(self) -> str:
+        return "sells only direct" if self.direct else "sells through resellers, distributors or channel partners"
+
+    def question(self, company: str) -> str:
+        return f"Does {company} sell through resellers, distributors or channel partners, or only direct?"
+
+
+def channel_rule(text: str) -> ChannelRule | None:
+    """The criterion read as a sales-channel criterion, or None (see the module's docstring)."""
+    if not _CRITERION.search(text):
+        return None
+    return ChannelRule(direct=bool(_DIRECT_ONLY.search(text)))
+
+
+def through_channel(sentence: str) -> bool | None:
+    """True when ``sentence`` says the company sells through a channel, False when it says it does not, None when
+    it says neither."""
+    if _NOT_THROUGH.search(sentence):
+        return False
+    if _THROUGH.search(sentence):
+        return True
+    return None
