@@ -13,8 +13,9 @@ SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e
 SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
+CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nzd|dkk|sek|nok|pln|czk|jpy|inr|sgd"  # ISO 4217, the ones corpora use
 AMOUNT = (
-    r"(?:[$€£]|(?:usd|eur|gbp|aud|cad|chf|nzd)\s?)?\s*(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
+    rf"(?:[$€£]|(?:{CURRENCY_CODES})\s?)?\s*(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+|\d[\d,]*(?:\.\d+)?)\s*"
     r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?)?\b"
 )
 
@@ -28,10 +29,14 @@ def amount_value(digits: str, scale: str | None) -> float:
 
 # A price as a price list writes it on a line of its own, under its plan's name: "EUR 13 per sensor / month",
 # "49 € HT par mois", "Pro €29 per vehicle / month (£25 in the UK)".
-_PRICE = re.compile(
-    r"(?i)(?:[$€£]\s?\d|\b(?:usd|eur|gbp|aud|cad|chf|nzd|dkk|sek|nok)\s?\d|\d[\d.,]*\s?(?:€|\$|£|k€|eur\b|usd\b|gbp\b|dkk\b))"
+_PRICE = re.compile(rf"(?i)(?:[$€£]\s?\d|\b(?:{CURRENCY_CODES})\s?\d|\d[\d.,]*\s?(?:€|\$|£|k€|(?:{CURRENCY_CODES})\b))")
+_UNIT = (
+    r"(?:month|mo|year|yr|annum|user|seat|sensor|vehicle|device|unit|label|location|site|licen[cs]e|employee|payslip"
+    r"|transaction|order|practitioner|hectare|mois|an|ann[ée]e|utilisateur|poste|[ée]tablissement|salari[ée]|commande"
+    r"|praticien|borne|terminal)s?"
 )
-_PER = re.compile(r"(?i)(?:\bper\b|\bpar\b|\ba\b|/|\bHT\b|\bTTC\b|\bone-off\b|\bmonthly\b|\byearly\b|\bmensuel)")
+# a price "per" something: "per sensor / month", "par mois", "a seat", or "HT" / "TTC" (French prices before tax)
+_PER = re.compile(rf"(?i)\b(?:per|par|a|an)\s+(?:\w+\s+)?{_UNIT}\b|/\s*{_UNIT}\b|\b(?:HT|TTC|one-off|monthly|yearly)\b")
 PRICE_LINE_WORDS = 14  # a longer line without a closing stop is a sentence cut short, not a price
 
 

@@ -21,14 +21,14 @@ import re
 from dataclasses import dataclass
 
 _CHANNEL = (
-    r"(?:resell\w*|re-sell\w*|distributors?|channel(?:[- ]led| partners?| sales)?|vars?|msps?|value-added resellers?"
+    r"(?:resell\w*|re-sell\w*|distributors?|channel(?:[- ]led| partners?| sales)|vars?|msps?|value-added resellers?"
     r"|revendeurs?|distributeurs?|int[ée]grateurs?|partenaires? (?:de distribution|revendeurs?|commerciaux)"
-    r"|r[ée]seau de (?:\d+ )?(?:revendeurs?|distributeurs?|partenaires?)|indirect)"
+    r"|r[ée]seau de (?:\d+ )?(?:revendeurs?|distributeurs?|partenaires?)|indirect sales|vente indirecte)"
 )
 _CRITERION = re.compile(rf"(?i)\b{_CHANNEL}\b")
 _DIRECT_ONLY = re.compile(
-    r"(?i)\b(?:direct (?:sales )?only|only (?:sells? )?direct|sells? direct\w*,? not|not through"
-    r"|uniquement en direct|vente directe uniquement|en direct uniquement)\b"
+    rf"(?i)\b(?:direct (?:sales )?only|only (?:sells? )?direct|sells? direct\w*,? not|not through {_CHANNEL}"
+    r"|uniquement en direct|vente directe uniquement|en direct uniquement|direct sales only)\b"
 )
 _THROUGH = re.compile(
     rf"(?i)\b(?:through|via|par|aupr[eè]s)\b[^.;]{{0,40}}\b{_CHANNEL}\b|\b(?:resold|sold|vendu|distribu[ée]e?s?)"
@@ -39,7 +39,7 @@ _THROUGH = re.compile(
 _NOT_THROUGH = re.compile(
     rf"(?i)\b(?:no|without|sans|pas de|aucun)\b[^.;]{{0,15}}\b{_CHANNEL}\b"
     rf"|\b(?:does not|doesn't|do not|don't|never|ne)\b[^.;]{{0,30}}\b{_CHANNEL}\b"
-    r"|\b(?:only|exclusively|uniquement|exclusivement|entirely|100 ?%)\b[^.;]{0,20}\b(?:direct|en direct)\b"
+    r"|(?:\b(?:only|exclusively|uniquement|exclusivement|entirely)\b|\b100 ?%)[^.;]{0,20}\b(?:direct|en direct)\b"
     r"|\b(?:direct sales only|sells? direct(?:ly)? only)\b"
     r"|\b(?:every|all|each|chaque|toutes? les) (?:deals?|sales?|contracts?|ventes?|contrats?|affaires?)\b[^.;]{0,40}"
     r"\b(?:own|their own|its own|propres?|en direct|direct)\b"
@@ -59,9 +59,8 @@ class ChannelRule:
 
 def channel_rule(text: str) -> ChannelRule | None:
     """The criterion read as a sales-channel criterion, or None (see the module's docstring)."""
-    if not _CRITERION.search(text):
-        return None
-    return ChannelRule(direct=bool(_DIRECT_ONLY.search(text)))
+    direct = bool(_DIRECT_ONLY.search(text))
+    return ChannelRule(direct=direct) if direct or _CRITERION.search(text) else None
 
 
 def through_channel(sentence: str) -> bool | None:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research.protocol.report import Claim, Conflict, Section
-from research.reports.amounts import AMOUNT, amount_value
+from research.reports.amounts import AMOUNT, CURRENCY_CODES, amount_value
 from research.reports.names import Company
 from research.reports.text import MONTHS, fold
 
@@ -37,7 +37,7 @@ _QUALIFIERS = frozenset(
     """paying active registered current existing new total unique monthly daily live full-time more over about
     nearly some roughly around approximately plus de d environ clients-""".split()
 )
-_CURRENCY = re.compile(r"(?i)([$€£]|\b(?:usd|eur|gbp|aud|cad|chf|nzd)\b)")
+_CURRENCY = re.compile(rf"(?i)([$€£]|\b(?:{CURRENCY_CODES})\b)")
 _WORD = r"[^\W\d_][\w'\u2019-]*"
 _AFTER = re.compile(rf"\s*\+?\s*(%|€)?\s*({_WORD})?(?:\s+({_WORD}))?(?:\s+({_WORD}))?")
 _SIGNS = {"eur": "€", "usd": "$", "gbp": "£", "€": "€", "$": "$", "£": "£", "aud": "aud", "cad": "cad", "chf": "chf"}

@@ -285,8 +285,8 @@ _ATTRIBUTION = re.compile(
     r"|\bnous estimons(?: qu['\u2019]?(?:e)?)?"
     # an analyst's rating of the company in its own publication: "We rate Kuldevagt a Strong Performer in our 2026
     # European Cold-Chain Monitoring Radar"
-    r"|\b(?:we|nous) (?:rate|rank|score|position|place|classify|name|keep|maintain|classons|pla[cç]ons|notons"
-    r"|maintenons)\b|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:[A-Z\u00c0-\u00de][\w-]*\s*){1,6}"
+    r"|\b(?:we|nous) (?:rate|rank|score|position|classify|classons|notons)\b"
+    r"|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:(?-i:[A-Z\u00c0-\u00de])[\w-]*\s*){1,6}"
 )
 
 

@@ -1,15 +1,19 @@
 """The ICP check: each criterion of a workspace's ideal customer profile judged match / no match / unknown for
 one company, from the sentences about that company that a run retrieved, with the quotes that decide it.
 
-The offline judge understands four kinds of criterion, read from its plain-language description:
+The offline judge understands these kinds of criterion, read from its plain-language description:
 
 - a numeric range of employees or revenue ("between 50 and 500 employees", "revenue above $10M");
-- a region of the headquarters ("headquartered in the EU", "based in North America", "in Germany");
-- a technology in use ("runs on Kubernetes", "uses Snowflake");
+- a sales channel (``research.reports.channel``: "sells through resellers", "direct sales only");
+- a presence in or outside a place (``research.reports.presence``: "has an office in Germany");
+- a region of the headquarters ("headquartered in the EU", "based in North America", "in Germany", "DACH");
+- a technology in use ("runs on Kubernetes", "uses Snowflake", "hébergé sur AWS");
 - an event within a time window ("raised money in the last 12 months", "hiring in the past 6 months",
-  "launched a product in the last 90 days", "a new executive in the last year").
+  "launched a product in the last 90 days", "a new executive in the last year");
+- any other criterion a sentence states or denies outright (``research.reports.statements``).
 
-Anything else is "unknown" offline (a language-model judge may decide it), with the evidence found shown.
+A criterion no sentence decides is "unknown" offline (a language-model judge may decide it), with the evidence found
+shown.
 Never a verdict without evidence: "match" and "no_match" always cite the sentence that decides them, and
 a criterion with no deciding sentence stays "unknown". The fit score weighs the decided criteria only;
 the coverage (the share of criteria decided) is shown beside it.
@@ -25,12 +29,12 @@ from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
-from research.reports.amounts import AMOUNT, amount_value
+from research.reports.amounts import AMOUNT, CURRENCY_CODES, amount_value
 from research.reports.answer import sources_of
 from research.reports.channel import ChannelRule, channel_rule, through_channel
 from research.reports.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.reports.names import Company, known_as, names_note
-from research.reports.places import REGION_LABELS, REGIONS, place_countries, place_country
+from research.reports.places import place_countries, place_country, region_named
 from research.reports.presence import PresenceRule, presence_rule, presence_stated
 from research.reports.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.reports.structure import fields_of, record_about
@@ -220,9 +224,8 @@ def _region_rule(text: str) -> RegionRule | None:
     folded = fold(text)
     if not re.search(r"\b(headquartered|headquarters|based|located|hq|in|siege|base|basee|situe|en|au)\b", folded):
         return None
-    for name in sorted(REGIONS, key=len, reverse=True):
-        if f" {name} " in f" {folded} ":
-            return RegionRule(REGION_LABELS.get(name, name.title()), REGIONS[name])
+    if region := region_named(text):
+        return RegionRule(*region)
     countries = place_countries(text)
     if countries and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
@@ -254,7 +257,7 @@ _EVENT_CUES = {
         r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
         r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
         r"|prend la (?:direction|pr[ée]sidence)"
-        r"|t(?:akes|ook|aking) over from|succeed(?:s|ed|ing)?)"
+        r"|t(?:akes|ook|aking) over from)"
     ),
     "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
     "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product|lance|lancement|lanc[ée]e?)\b"),
@@ -395,7 +398,8 @@ _OTHERS_STAFF = re.compile(
 )
 
 
-_PART_OF = re.compile(r"(?i)\s*(?:out\s+)?(?:of|sur)\s+(?:the|its|les|ses|their|leurs)?\s*\d")
+_WHOLE = r"\s*(?:out\s+)?(?:of|sur)\s+(?:(?:the|its|les|ses|their|leurs)\s+)?"  # "of the 164", "sur les 240"
+_PART_OF = re.compile(rf"(?i){_WHOLE}{AMOUNT}(?=\s*(?:{_EMPLOYEE_WORDS}\b|[.;,)]|$))")  # the whole is people
 
 
 def _numbers_in(sentence: str, metric: str) -> list[float]:
@@ -416,7 +420,7 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
             rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+(?:about|around|over)?"
             rf"\s*{AMOUNT}",
             # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
-            rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:[$€£]|\b(?:usd|eur|gbp|aud|cad|chf|nzd)\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
+            rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:[$€£]|\b(?:{CURRENCY_CODES})\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
             r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
             rf"(?i)[$€£]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?\b{words}\b",
         ]
@@ -429,7 +433,7 @@ def _numbers_in(sentence: str, metric: str) -> list[float]:
                 continue  # "90 personnes sur les 240", "50 of the 164 people": a team, not the company
             found.append(amount_value(match.group(1), match.group(2)))
     if metric == "employees":  # "la R&D fait 90 personnes sur les 240": the whole is the company's
-        whole = rf"(?i){AMOUNT}\s*{words}\s+(?:out\s+of|of|sur)\s+(?:the|its|les|ses|their|leurs)\s+{AMOUNT}"
+        whole = rf"(?i){AMOUNT}\s*{words}{_WHOLE}{AMOUNT}(?=\s*(?:{words}\b|[.;,)]|$))"
         found += [amount_value(match.group(3), match.group(4)) for match in re.finditer(whole, sentence)]
     return found
 

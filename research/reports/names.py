@@ -121,32 +121,32 @@ class Company:
 
     def _opens_with_a_name(self, text: str) -> bool:
         """Whether the sentence opens with a name ("Brantvoe, its Berlin rival, raised ..."): one of its first
-        three words is capitalised, not after a determiner ("The Console"), and never written in lower case in
-        the run's documents (``common_words``: "Revenue", "Sensors" open sentences but are common words)."""
-        words = _OPENING.findall(text)[:3]
-        for index, word in enumerate(words):
-            after_determiner = index > 0 and words[index - 1].casefold() in _DETERMINERS
-            acronym = word.isupper() and len(word) <= _ACRONYM  # "EUR", "AWS": a unit or a product, not a rival
-            if word[:1].isupper() and not (after_determiner or acronym) and word.casefold() not in self.common_words:
-                return True
-        return False
+        three words is a name (``_names_in``)."""
+        return self._names_in(_OPENING.findall(text)[:3])
 
     def _names_another(self, text: str) -> bool:
-        """Whether a sentence names someone other than the company: it opens with a name (``_opens_with_a_name``)
-        or holds a capitalised word that is not a common word, an acronym, a place, a month or a word of the
-        company's names ("The raise follows Berlin-based rival Brantvoe Payments' EUR 55 million Series C";
-        "Tavelnor does not expect ...")."""
-        return self._opens_with_a_name(text) or self.names_someone_else(_OPENING.findall(text)[1:])
+        """Whether a sentence names someone other than the company anywhere ("The raise follows Berlin-based
+        rival Brantvoe Payments' EUR 55 million Series C"; "Tavelnor does not expect ...")."""
+        return self._names_in(_OPENING.findall(text))
 
-    def names_someone_else(self, tokens: Iterable[str]) -> bool:
-        """Whether one of the words is a name other than the company's (see ``_names_another``)."""
+    def names_someone_else(self, tokens: Sequence[str]) -> bool:
+        """Whether one of the words (not a sentence's first) is a name other than the company's."""
+        return self._names_in(["", *tokens])
+
+    def _names_in(self, tokens: Sequence[str]) -> bool:
+        """Whether the words hold a name other than the company's: a capitalised word (the parts of a hyphenated
+        one each) that the run's documents never write in lower case (``common_words``: "Revenue", "Sensors"
+        open sentences), not after a determiner ("The Console"), not an acronym of a few letters ("EUR",
+        "AWS"), a compass point, a month, a place or a word of the company's names."""
         own = {word for name in self.names for word in name.split()}
-        for token in tokens:
-            for word in token.split("-"):
+        for index, token in enumerate(tokens):
+            if index > 0 and tokens[index - 1].casefold() in _DETERMINERS:
+                continue
+            for word in _POSSESSIVE.sub("", token).split("-"):
                 if not word[:1].isupper() or (word.isupper() and len(word) <= _ACRONYM):
                     continue
                 folded = fold(word)
-                if word.casefold() in self.common_words or folded in own | _COMPASS or folded in MONTHS or not folded:
+                if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | set(MONTHS):
                     continue
                 if not place_countries(word):
                     return True
@@ -155,7 +155,7 @@ class Company:
     def after_its_name(self, text: str) -> str:
         """The words of ``text`` after the company's last name in it (all of it when it names it nowhere)."""
         tokens = _OPENING.findall(text)
-        folded = [fold(token) for token in tokens]
+        folded = [fold(_POSSESSIVE.sub("", token)) for token in tokens]  # "Kuldevagt's" is "Kuldevagt"
         last = -1
         for name in self.names:
             size = len(name.split())
@@ -202,7 +202,8 @@ _ADDRESS = re.compile(r"\S*(?:[@/]|\.[a-z]{2,})\S*")  # "tavelnor.example/pricin
 
 def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
     """The words the texts write in lower case (so common words, not names), outside web and mail addresses."""
-    return frozenset(word for text in texts for word in _LOWER_WORD.findall(_ADDRESS.sub(" ", text)))
+    words = (word for text in texts for word in _LOWER_WORD.findall(_ADDRESS.sub(" ", text)))
+    return frozenset(part for word in words for part in (word, *word.split("-")))  # "cold-chain": "cold" too
 
 
 def own_voice(text: str) -> bool:

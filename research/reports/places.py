@@ -196,3 +196,13 @@ def place_country(text: str) -> str | None:
 
 
 _PLACE_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
+
+
+def region_named(text: str) -> tuple[str, frozenset[str]] | None:
+    """The region or territory ``text`` names (the longest name first: "north america" before "america"), as its
+    label and countries; None when it names none."""
+    folded = f" {fold(text)} "
+    for name in sorted(REGIONS, key=len, reverse=True):
+        if f" {name} " in folded:
+            return REGION_LABELS.get(name, name.title()), REGIONS[name]
+    return None

@@ -8,7 +8,7 @@ company decides it when it names a presence of the kinds the criterion asks for 
 by customers there) and a country:
 
 - "in <place>": a sentence naming such a presence in one of the place's countries is a match; nothing denies it
-  (an office nobody mentions is unknown, not absent).
+  (an office nobody mentions is unknown, not absent), and a sentence that negates or closes one decides nothing.
 - "outside <place>": a sentence naming such a presence in another country, or abroad ("à l'étranger",
   "internationally"), is a match; one that says the presence is only in the place ("only in France",
   "uniquement en France") is no match.
@@ -21,8 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.reports.places import REGION_LABELS, REGIONS, place_countries
-from research.reports.text import fold
+from research.reports.places import place_countries, region_named
 
 _OFFICE = (
     r"offices?|subsidiar(?:y|ies)|branch(?:es)?|entit(?:y|ies)|teams?|hub|studio|bureaux?|filiales?|agences?"
@@ -40,6 +39,7 @@ _OUTSIDE = re.compile(
 )
 _IN = re.compile(r"(?i)\b(?:in|en|au|aux|dans)\s+(.{2,60})")
 _ABROAD = re.compile(r"(?i)\b(?:abroad|internationally|overseas|[àa] l['\u2019][ée]tranger|hors de (?:nos|ses) fronti)")
+_DENIED = re.compile(r"(?i)\b(?:no|not|never|without|closed?|closing|shut|sold off|aucune?|pas de|sans|ferm[ée]\w*)\b")
 _ONLY = re.compile(r"(?i)\b(?:only|solely|exclusively|uniquement|seulement|exclusivement)\b")
 
 
@@ -60,13 +60,11 @@ class PresenceRule:
 
 def _place(text: str) -> tuple[str, frozenset[str]] | None:
     """The region or country a criterion's place words name (the first one they name)."""
-    folded = f" {fold(text)} "
-    for name in sorted(REGIONS, key=len, reverse=True):
-        if f" {name} " in folded:
-            return REGION_LABELS.get(name, name.title()), REGIONS[name]
+    if region := region_named(text):
+        return region
     countries = place_countries(text)
     if countries:
-        return ", ".join(sorted(c.title() for c in countries)), frozenset(countries)
+        return " or ".join(sorted(c.title() for c in countries)), frozenset(countries)
     return None
 
 
@@ -89,6 +87,8 @@ def presence_stated(rule: PresenceRule, sentence: str) -> bool | None:
     place (an "outside" rule), None when it says neither."""
     if not _OFFICE_CUE.search(sentence) and (rule.offices_only or not _MARKET_CUE.search(sentence)):
         return None
+    if _DENIED.search(sentence):
+        return None  # "It has no office in Germany", "It closed its Berlin office": nothing to decide a match on
     countries = place_countries(sentence)
     if not rule.outside:
         return True if countries & rule.countries else None

@@ -35,10 +35,7 @@ _FILLER = frozenset(
     societe entreprise ses son sa leurs leur et ou qui mainly mostly primarily largely principalement surtout
     majoritairement""".split()
 )
-_NEGATIONS = frozenset(
-    """no not never without none lacks lack nor isn't doesn't don't ne n pas aucun aucune sans jamais don doesn
-    didn isn aren wasn won cannot""".split()
-)
+_NEGATIONS = frozenset("no not never without none lacks lack nor cannot ne n pas aucun aucune sans jamais".split())
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
 _PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
 _LOSS = re.compile(r"(?i)\b(?:loss-making|unprofitable|loss|losses|in the red|d[ée]ficitaire|pertes?|non rentable)\b")
@@ -53,8 +50,11 @@ class StatementRule:
         return f"stated or denied in a sentence with: {', '.join(key.replace('|', ' or ') for key in self.keys)}"
 
 
+_NOT = re.compile(r"(?i)n['\u2019]t$")  # "don't", "isn't", "won't": a negation ("won" alone is a verb)
+
+
 def _words(text: str) -> list[str]:
-    return [word for token in _TOKEN.findall(text) for word in fold(token).split()]
+    return [word for token in _TOKEN.findall(text) for word in (["not"] if _NOT.search(token) else fold(token).split())]
 
 
 def _forms(word: str) -> set[str]:
@@ -157,7 +157,7 @@ def stated_in(
     """Whether the sentences state (True) or deny (False) the criterion, with the first deciding sentence's
     index; None when none decides or they disagree, unless ``dates`` (each sentence's document's, ISO) say one
     of them is newer than every sentence that disagrees with it (a price page of this year over last year's
-    archived one). A question states nothing."""
+    archived one; an undated sentence is older than any dated one). A question states nothing."""
     found = [
         (index, verdict)
         for index, text in enumerate(sentences)
@@ -166,8 +166,10 @@ def stated_in(
     if not found:
         return None
     if len({verdict for _, verdict in found}) > 1:
+        if len(dates) != len(sentences):
+            return None
         dated = {verdict: max((dates[i] or "" for i, v in found if v == verdict), default="") for _, verdict in found}
-        if not dates or dated[True][:10] == dated[False][:10]:
+        if dated[True][:10] == dated[False][:10]:
             return None
         newest = dated[True] > dated[False]
         return newest, next(i for i, v in found if v == newest and (dates[i] or "") == dated[newest])

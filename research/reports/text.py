@@ -22,7 +22,7 @@ _ABBREVIATIONS = frozenset(
     # a press release's dateline: "DENVER, Jan. 20, 2026 - Tavelnor ..."
     | {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
     # a figure's hedge or scope: "(approx. EUR 10.9 million)", "(env. 11 M€)", "incl. VAT"
-    | {"approx", "ca", "c", "est", "incl", "excl", "env", "cf", "resp"}
+    | {"approx", "incl", "excl", "env", "cf", "resp"}
 )
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
 # A capitalised word (letters, digits, ' and - inside), or an acronym.
@@ -63,7 +63,7 @@ def fold(text: str) -> str:
 # A list item starts a sentence of its own ("- ", "* ", "• ", "1. ", "2) " at the start of a line) ...
 _LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
 # ... and so does the line after a heading: a line of at most six words without closing punctuation, followed by
-# a line that starts with a capital (a PDF's wrapped line is longer than that).
+# a line that starts with a capital, a digit or a currency sign (a PDF's wrapped line is longer than that).
 _HEADING = re.compile(
     r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,5}[^\s.!?,;:]+)[ \t]*\n(?=[ \t]*[A-Z\u00c0-\u00de0-9$\u20ac\u00a3])"
 )

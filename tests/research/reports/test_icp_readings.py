@@ -214,3 +214,25 @@ def test_a_team_out_of_the_whole_is_not_the_headcount() -> None:
     size = "Entre 150 et 1 000 salariés"
     assert verdict(size, "Halvorix : la R&D fait à peu près 90 personnes sur les 240.") == "match"
     assert verdict("Between 100 and 500 employees", "Halvorix's engineers are 50 of the 164 people there.") == "match"
+
+
+def test_readings_that_must_not_fire() -> None:
+    from research.reports.amounts import price_line
+    from research.reports.channel import channel_rule, through_channel
+    from research.reports.statements import stated, stated_in
+
+    assert not price_line("Tavelnor raises $12M Series A")
+    assert not price_line("DKK 81 million / 410 employees")
+    trial = StatementRule(("free", "trial"))
+    assert stated(trial, "Tavelnor won an award for its free trial.") is True  # "won" is a verb
+    assert stated(trial, "Tavelnor won't offer a free trial.") is False
+    assert stated_in(trial, ["It offers a free trial.", "It has no free trial."]) is None  # no dates: undecided
+    assert channel_rule("Indirect tax compliance software") is None
+    assert channel_rule("Direct sales only") == ChannelRule(direct=True)
+    assert channel_rule("Sells through resellers, not through marketplaces") == ChannelRule()
+    assert through_channel("We sell 100% direct.") is False
+    assert through_channel("It sells via its own online channel.") is None
+    assert verdict("Has an office in Germany", "Halvorix closed its Berlin office in 2025.") == "unknown"
+    assert verdict("Between 100 and 500 employees", "Halvorix has 120 employees of its 2 subsidiaries.") == "match"
+    ours = "Halvorix's platform holds ISO 27001 certification."
+    assert verdict("Holds ISO 27001 certification", ours) == "match"  # a possessive is still its name
