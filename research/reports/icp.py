@@ -716,13 +716,12 @@ def judge(
     the names the evidence shows (``known_as``). A criterion a sentence states or denies outright
     (``StatementRule``) goes to the model too when there is one; without it, the sentence decides."""
     company = company if isinstance(company, Company) else known_as(company, evidence)
-    found = company_sentences(company, evidence)
     rule = rule_for(criterion)
     if (rule is None or isinstance(rule, StatementRule)) and model is not None:  # a model reads these better
         about_it = [item for item in evidence if company.named_in(item.text)] or list(evidence)
         answer = model(criterion, company.subject, about_it)
         return Judged(criterion.name, answer.verdict, answer.reason, answer.citations, criterion.weight)
-    decided = _judged_by(rule, found, company, as_of) if rule is not None else None
+    decided = _judged_by(rule, company_sentences(company, evidence), company, as_of) if rule is not None else None
     if decided is not None:
         return Judged(criterion.name, decided.verdict, decided.reason, decided.citations, criterion.weight)
     if rule is None:

@@ -16,6 +16,7 @@ criterion's filler words are is not in any library.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -57,9 +58,10 @@ def _words(text: str) -> list[str]:
     return [word for token in _TOKEN.findall(text) for word in (["not"] if _NOT.search(token) else fold(token).split())]
 
 
-def _forms(word: str) -> set[str]:
+@functools.lru_cache(maxsize=65_536)  # asked of the same words for every key of every sentence
+def _forms(word: str) -> frozenset[str]:
     """A word and its English and French stems: a short criterion's language cannot be told, so both count."""
-    return {word, *(stemmer.stemWord(word) for stemmer in STEMMERS.values())}
+    return frozenset({word, *(stemmer.stemWord(word) for stemmer in STEMMERS.values())})
 
 
 _PARENTHESES = re.compile(r"\([^)]*\)")
@@ -107,7 +109,7 @@ def statement_rule(text: str) -> StatementRule | None:
     return StatementRule(keys, bool(_PROFIT.search(text))) if keys else None
 
 
-def _place_of(key: str, forms: Sequence[set[str]]) -> int | None:
+def _place_of(key: str, forms: Sequence[frozenset[str]]) -> int | None:
     """Where the first of a key's alternatives stands among the sentence's word forms (None: nowhere)."""
     wanted = set().union(*(_forms(word) for word in key.split("|")))
     return next((i for i, held in enumerate(forms) if wanted & held), None)
