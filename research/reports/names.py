@@ -294,8 +294,10 @@ def _blank(folded: str, names: Iterable[str]) -> str:
 
 
 def written_as(name: str, texts: Iterable[str]) -> str:
-    """How the texts write a folded name ("tjalkwerf payments b v" -> "Tjalkwerf Payments B.V."), or the name."""
+    """How the texts write a folded name ("tjalkwerf payments b v" -> "Tjalkwerf Payments B.V."), or the name:
+    the first way that is not all capitals (a newsletter's masthead "KULDEVANG KØLESERVICE"), else the first."""
     words = name.split()
+    found: list[str] = []
     for text in texts:
         tokens = list(_WORD.finditer(text))
         folded = [fold(token.group(0)) for token in tokens]
@@ -303,8 +305,10 @@ def written_as(name: str, texts: Iterable[str]) -> str:
             if folded[start : start + len(words)] == words:
                 last = tokens[start + len(words) - 1]
                 dotted = len(last.group(0)) == 1 and text[last.end() : last.end() + 1] == "."  # "B.V."
-                return text[tokens[start].start() : last.end() + dotted]
-    return name
+                found.append(text[tokens[start].start() : last.end() + dotted])
+                if not found[-1].isupper():
+                    return found[-1]
+    return found[0] if found else name
 
 
 def names_note(company: Company, texts: Iterable[str] = ()) -> str:

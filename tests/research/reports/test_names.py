@@ -102,7 +102,10 @@ def test_the_names_note_writes_names_as_the_subject_and_the_documents_do() -> No
     company = Company(
         "Tjalkwerf Payments B.V.", ("tjalkwerf payments b v", "tjalkwerf"), ("tjalkwerk pay", "tjalkwerk terminal")
     )
-    note = names_note(company, ["Tjalkwerk Pay GmbH rents terminals; the Tjalkwerk Terminal is cheap."])
+    note = names_note(
+        company,
+        ["TJALKWERK PAY DIGEST, July 2026", "Tjalkwerk Pay GmbH rents terminals; the Tjalkwerk Terminal is cheap."],
+    )  # a masthead in capitals is not how the name is written
     assert note == (
         'Read as Tjalkwerf Payments B.V.: "Tjalkwerf Payments B.V.", "Tjalkwerf". '
         'Not the same company: "Tjalkwerk Pay", "Tjalkwerk Terminal".'
