@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -348,6 +349,21 @@ def _written(
     return sections, removed, notes, " + ".join(used), pool
 
 
+_CLOSED = re.compile(r"[.!][\"'\u201d\u2019\u00bb)]?\s*$")
+_FIELD_LIST = re.compile(r"\b[\w-]+: [^;]*;")  # a record's "review_id: CS-10577; vendor: ...;"
+_QUOTE_MARKS = "\"'\u201c\u2018\u00ab"
+
+
+def summary_claim(claims: Sequence[Claim]) -> Claim:
+    """A section's line for the executive summary: its first claim that reads as a summary does (a closed
+    sentence, not stale, not a record's fields or a quotation), else its first claim."""
+    for claim in claims:
+        text = claim.text.strip()
+        if _CLOSED.search(text) and not claim.stale and not _FIELD_LIST.search(text) and text[:1] not in _QUOTE_MARKS:
+            return claim
+    return claims[0]
+
+
 def company_report(
     template: str,
     company: str,
@@ -375,7 +391,7 @@ def company_report(
         removed += lost
         notes.append(note)
     else:
-        summary = tuple(dict.fromkeys(s.claims[0] for s in sections if s.claims))[:SUMMARY_CLAIMS]
+        summary = tuple(dict.fromkeys(summary_claim(s.claims) for s in sections if s.claims))[:SUMMARY_CLAIMS]
     cited = [claim for section in sections for claim in section.claims]
     evidence = [e for item in facets for e in item.evidence]
     missing = [s.title for s in sections if s.not_found and s.facet != "openers"]

@@ -184,3 +184,17 @@ def test_a_price_lists_five_plans_are_five_claims() -> None:
 
 
 PLANS = [("Payroll", "6.00"), ("Core HR", "4.50"), ("Rota", "2.00"), ("Pulse", "1.50"), ("Complete", "9.50")]
+
+
+def test_the_summary_takes_each_sections_first_claim_that_reads_as_a_summary_line() -> None:
+    from research.reports.company import summary_claim
+
+    def claim(text: str, *, stale: bool = False) -> Claim:
+        return Claim(text=text, citations=(Citation(chunk_id="c", doc_id="d", quote=text),), stale=stale)
+
+    stale_title = claim("Price list 2025 - Kuldevagt A/S, Aarhus valid from 1 February 2025.", stale=True)
+    record = claim("review_id: CS-10577; vendor: Kuldevagt A/S; stars: 4; headline: Easy labels.")
+    quote = claim('"We will double the team," said the CEO.')
+    line = claim("Kuldevagt A/S develops wireless temperature sensors for pharma logistics.")
+    assert summary_claim([stale_title, record, quote, line]) == line
+    assert summary_claim([stale_title, record]) == stale_title  # none reads as a summary line: the first
