@@ -40,12 +40,12 @@ _PER = re.compile(rf"(?i)\b(?:per|par|a|an)\s+(?:\w+\s+)?{_UNIT}\b|/\s*{_UNIT}\b
 PRICE_LINE_WORDS = 14  # a longer line without a closing stop is a sentence cut short, not a price
 
 
+def priced(text: str) -> bool:
+    """Whether ``text`` states a price: a currency amount "per" something ("EUR 13 per sensor / month", "49 € HT")."""
+    return bool(_PRICE.search(text) and _PER.search(text))
+
+
 def price_line(text: str) -> bool:
-    """Whether ``text`` is a price on a line of its own: a currency amount "per" something, a short line without
-    a closing stop."""
-    stripped = text.rstrip()
-    return (
-        bool(_PRICE.search(text) and _PER.search(text))
-        and len(text.split()) <= PRICE_LINE_WORDS
-        and stripped[-1:] not in ".!?:"
-    )
+    """Whether ``text`` is a price on a line of its own: a price (``priced``) on a short line without a closing
+    stop."""
+    return priced(text) and len(text.split()) <= PRICE_LINE_WORDS and text.rstrip()[-1:] not in ".!?:"

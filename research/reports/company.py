@@ -250,6 +250,7 @@ def _drafts(company: Company, facets: Sequence[FacetEvidence], writer: Writer) -
             words=item.facet.words,
             company=company,
             facet=item.facet.key,
+            language=language,
         )
         for item in facets
     ]

@@ -26,8 +26,9 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
-from research.reports.amounts import price_line
+from research.reports.amounts import price_line, priced
 from research.reports.citations import Evidence
+from research.reports.figures import figures_in
 from research.reports.names import Company
 from research.reports.structure import Row, row_about, rows_of
 from research.reports.text import fold, names, numbers, sentences
@@ -128,9 +129,10 @@ def roles(text: str) -> list[tuple[str, str]]:
     return [(match.group(1), match.group(2)) for match in _ROLE.finditer(text)]
 
 
-def word_scores(focus: str, texts: Sequence[str]) -> list[float]:
-    """For each text, the rarity-weighted share of the focus's (stemmed) words it contains, 0-1."""
-    tokens = tokenize([focus, *texts])
+def word_scores(focus: str, texts: Sequence[str], language: str = "en") -> list[float]:
+    """For each text, the rarity-weighted share of the focus's (stemmed) words it contains, 0-1 (words as the sparse
+    index of ``language`` stems them, its stop words left out)."""
+    tokens = tokenize([focus, *texts], language)
     wanted = set(tokens[0])
     if not wanted or not texts:
         return [0.0] * len(texts)
@@ -175,7 +177,7 @@ def scored(brief: Brief, embedder: Embedder | None, keep: Callable[[Candidate], 
     found = [c for c in candidates(brief.evidence, rows=True) if keep is None or keep(c)]
     texts = [candidate.text for candidate in found]
     meaning_weight, word_weight, prior_weight = WEIGHTS_WITH_MEANING if embedder else WEIGHTS_WORDS_ONLY
-    meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(topic(brief), texts)
+    meaning, words = meaning_scores(embedder, brief.focus, texts), word_scores(topic(brief), texts, brief.language)
     ranked = [
         dataclasses.replace(
             c,
@@ -225,6 +227,7 @@ def statement(text: str) -> bool:
     Posted ..."), no e-mail address or mail footer ("Unsubscribe ..."), not markup."""
     return (
         not text.rstrip().endswith("?")
+        and not text.lstrip().startswith("#")
         and not headline(text)
         and not shouting(text)
         and "|" not in text
@@ -514,10 +517,10 @@ def _claim(candidate: Candidate) -> Claim:
     )
 
 
-def facet_fits(text: str, vocabularies: Sequence[set[str]]) -> list[float]:
+def facet_fits(text: str, vocabularies: Sequence[set[str]], language: str = "en") -> list[float]:
     """How well ``text`` fits each facet: the facet's (stemmed) words it holds, each counting one over the number
     of facets that share it ("customers" is a word of both the customers and the reviews facet: half each)."""
-    held = set(tokenize([text])[0])
+    held = set(tokenize([text], language)[0])
     shared = Counter(word for vocabulary in vocabularies for word in vocabulary)
     return [sum(1 / shared[word] for word in held & vocabulary) for vocabulary in vocabularies]
 
@@ -558,7 +561,8 @@ def placements(
     rankings = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
-        rankings.append([c for c in scored(brief, embedder, about) if c.words > 0])
+        marks = dict(FIRST_HOMES).get(brief.facet)  # a facet's own kind of sentence needs none of its words
+        rankings.append([c for c in scored(brief, embedder, about) if c.words > 0 or (marks and marks(c.text))])
     old = superseded([c for ranked in rankings for c in ranked])
     scores: list[dict[str, Candidate]] = []
     for ranked in rankings:
@@ -566,10 +570,13 @@ def placements(
         for candidate in ranked:
             if (candidate.text, candidate.evidence.doc_id) not in old:
                 scores[-1].setdefault(candidate.text, candidate)
-    vocabularies = [set(tokenize([facet_words(brief)])[0]) for brief in briefs]
-    held = {text: facet_fits(text, vocabularies) for by_text in scores for text in by_text}
-    news = next((index for index, brief in enumerate(briefs) if brief.facet == "news"), None)
-    return _homes(scores, held, news), held
+    language = briefs[0].language if briefs else "en"
+    vocabularies = [set(tokenize([facet_words(brief)], language)[0]) for brief in briefs]
+    held = {text: facet_fits(text, vocabularies, language) for by_text in scores for text in by_text}
+    firsts = [
+        (index, event) for facet, event in FIRST_HOMES for index, brief in enumerate(briefs) if brief.facet == facet
+    ]
+    return _homes(scores, held, firsts), held
 
 
 # An acquisition, a merger, a layoff or a leadership change is news first, whatever other facet's words it holds.
@@ -580,12 +587,34 @@ NEWS_EVENT = re.compile(
 )
 
 
+def _headcount(text: str) -> bool:
+    return bool(figures_in(text, "employees"))
+
+
+# What is always one facet's first (the first that holds applies): an acquisition, a merger, a layoff or a leadership
+# change is news, whatever other facet's words it holds; a headcount ("Our 164-strong team works from ...") is the
+# leadership and hiring section's, though it names offices and customers.
+FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
+    ("news", NEWS_EVENT.search),
+    ("leadership", _headcount),
+)
+
+
+# What a facet's readers look for first: a price in Pricing, a headcount in Leadership and hiring, an event in News.
+# A sentence of its facet's own kind weighs OWN_KIND more there (dev fact recall: see docs/report-benchmark.md).
+OWN_KINDS: dict[str, Callable[[str], object]] = {"pricing": priced, **dict(FIRST_HOMES)}
+OWN_KIND = 0.5
+
+
 def _homes(
-    scores: Sequence[dict[str, Candidate]], held: dict[str, list[float]], news: int | None = None
+    scores: Sequence[dict[str, Candidate]],
+    held: dict[str, list[float]],
+    firsts: Sequence[tuple[int, Callable[[str], object]]] = (),
 ) -> list[list[Candidate]]:
     """Each facet's placed sentences: a sentence in the facet it fits best (ties: the better score, then the
-    earlier facet), and in the next best when that fits at least ``SECOND_HOME`` as well; a ``NEWS_EVENT``
-    sentence first in the ``news`` facet (when the report has one), and in the facet it fits best besides."""
+    earlier facet), and in the next best when that fits at least ``SECOND_HOME`` as well; a sentence one of
+    ``firsts`` (a facet's index, what marks its own sentences: ``FIRST_HOMES``) claims is placed there first, and in
+    the facet it fits best besides."""
     home: list[list[Candidate]] = [[] for _ in scores]
     for text, fits in held.items():
         facets = sorted(
@@ -593,9 +622,10 @@ def _homes(
             key=lambda index: (-fits[index], -scores[index][text].score, index),
         )
         fit = list(fits)
-        if news is not None and news in facets and NEWS_EVENT.search(text):
-            facets = [news, *(index for index in facets if index != news)]
-            fit[news] = max(fit)
+        claimed = next((index for index, marks in firsts if index in facets and marks(text)), None)
+        if claimed is not None:
+            facets = [claimed, *(index for index in facets if index != claimed)]
+            fit[claimed] = max(fit)
         first, *rest = facets
         home[first].append(scores[first][text])
         if rest and fit[rest[0]] > 0 and fit[rest[0]] >= SECOND_HOME * fit[first]:
@@ -613,6 +643,9 @@ def _picked(
 
     def own(candidate: Candidate, index: int) -> float:
         fits = held[candidate.text]
+        kind = OWN_KINDS.get(briefs[index].facet)
+        if kind and kind(candidate.text):  # the facet's own kind of sentence, whatever other facets' words it holds
+            return float(candidate.score * (1 + SPECIFIC * specific(candidate.text)) * (1 + OWN_KIND))
         share = fits[index] / sum(fits) if sum(fits) else 1.0
         return float(candidate.score * share**PURITY * (1 + SPECIFIC * specific(candidate.text)))
 

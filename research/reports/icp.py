@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol, assert_never
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
-from research.reports.amounts import AMOUNT, CURRENCY_CODES, amount_value
+from research.reports.amounts import AMOUNT, amount_value
 from research.reports.answer import sources_of
 from research.reports.channel import ChannelRule, channel_rule, through_channel
 from research.reports.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
+from research.reports.figures import EMPLOYEE_WORDS, REVENUE_WORDS, figures_in
 from research.reports.names import Company, known_as, names_note
 from research.reports.places import place_countries, place_country, region_named
 from research.reports.presence import PresenceRule, presence_rule, presence_stated
@@ -147,6 +148,13 @@ class RegionRule:
 class TechRule:
     term: str
 
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """The term, and its initials when it is a name of capitalised words ("Amazon Web Services": "AWS")."""
+        words = self.term.split()
+        initials = "".join(word[0] for word in words)
+        return (self.term, initials) if len(words) > 1 and initials.isupper() else (self.term,)
+
     def describe(self) -> str:
         return f"uses {self.term}"
 
@@ -169,11 +177,6 @@ class EventRule:
 
 Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | ChannelRule | StatementRule
 
-_EMPLOYEE_WORDS = (
-    r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
-    r"|collaborateurs|personnes)"
-)
-_REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca)"
 _BETWEEN = re.compile(
     rf"(?i)(?:between|entre)\s+{AMOUNT}\s+(?:and|to|et|à)\s+{AMOUNT}|{AMOUNT}\s*(?:-|\u2013|to)\s*{AMOUNT}"
 )
@@ -194,9 +197,9 @@ def _number(value: float) -> str:
 
 def _numeric_rule(text: str) -> NumericRule | None:
     folded = text.casefold()
-    if re.search(_EMPLOYEE_WORDS, folded):
+    if re.search(EMPLOYEE_WORDS, folded):
         metric = "employees"
-    elif re.search(rf"\b{_REVENUE_WORDS}\b", folded):
+    elif re.search(rf"\b{REVENUE_WORDS}\b", folded):
         metric = "revenue"
     else:
         return None
@@ -292,12 +295,15 @@ def _event_rule(text: str) -> EventRule | None:
 
 
 _TECH = re.compile(
-    r"(?i)\b(?:runs on|running on|run on|runs(?= \S+ as\b)|uses|using|use of|built on|built with|deployed on"
+    r"(?i)\b(?:run(?:s|ning)? (?:\w+ ){0,3}on|runs(?= \S+ as\b)|uses|using|use of|built on|built with|deployed on"
     r"|deploys on|on top of"
     r"|customer of|stack includes|hosted on|hosted in|hosts (?:\w+ ){0,3}(?:on|in)|h[ée]berg[ée]e?s? (?:sur|chez)"
     r"|h[ée]berge (?:\w+ ){0,3}(?:sur|chez)|utilise|tourne sur|repose sur|s['\u2019]appuie sur|bas[ée]e?s? sur)\s+(.+)"
 )
-_TECH_END = re.compile(r"(?i)[.;,()]| in production| for | as | comme | internally| in-house| in house| en interne")
+_TECH_END = re.compile(
+    r"(?i)[.;,()]| in production| for | as | comme | internally| in-house| in house| en interne| today\b| now\b"
+    r"| currently\b| at present\b| aujourd['\u2019]hui\b| actuellement\b"
+)
 
 
 def _tech_rule(text: str) -> TechRule | None:
@@ -367,80 +373,18 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
     return found
 
 
-EMPLOYEE_FIELDS = ("employees", "employee_count", "num_employees", "headcount", "staff", "fte")
-REVENUE_FIELDS = ("revenue", "annual_revenue", "revenue_usd", "arr")
 COUNTRY_FIELDS = ("hq_country", "headquarters_country", "country")
 CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
 
 
-def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
-    for name in names:
-        match = re.fullmatch(rf"(?i)\s*{AMOUNT}\s*", fields.get(name, ""))
-        if match:
-            return amount_value(match.group(1), match.group(2))
-    return None
-
-
-# A number of people laid off, hired or planned is no headcount: "laid off 25 people", "plans to hire 40 engineers".
-_NOT_HEADCOUNT = re.compile(
-    r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|let|lets|letting|cut|cuts|cutting|layoffs? of"
-    r"|redundanc\w*|hire|hires|hired|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by"
-    r"|another|licenci\w*"
-    r"|recrut\w*|embaucher?|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
-)
-
-
-# Staff that are not the company's: another's ("Ledgerwisp's 22 employees"), its customers' ("employers with 25 to
-# 2,500 staff", "1,200 employers pay over 310,000 people").
-_OTHERS_STAFF = re.compile(
-    r"(?:\b[A-Z][\w-]*['\u2019]s\s*$|\b(?:employers|customers|companies|businesses|clients|organi[sz]ations|firms"
-    r"|merchants|practices|cabinets|entreprises|structures)\b[^.;]{0,20}$)"
-)
-
-
-_WHOLE = r"\s*(?:out\s+)?(?:of|sur)\s+(?:(?:the|its|les|ses|their|leurs)\s+)?"  # "of the 164", "sur les 240"
-_PART_OF = re.compile(rf"(?i){_WHOLE}{AMOUNT}(?=\s*(?:{_EMPLOYEE_WORDS}\b|[.;,)]|$))")  # the whole is people
-
-
-def _numbers_in(sentence: str, metric: str) -> list[float]:
-    words = _EMPLOYEE_WORDS if metric == "employees" else _REVENUE_WORDS
-    found: list[float] = []
-    fields = fields_of(sentence)
-    if fields:
-        value = _field_number(fields, EMPLOYEE_FIELDS if metric == "employees" else REVENUE_FIELDS)
-        return [] if value is None else [value]
-    if metric == "employees":
-        patterns = [
-            rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{words}\b",
-            rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of)\s+"
-            rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
-        ]
-    else:
-        patterns = [
-            rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+(?:about|around|over)?"
-            rf"\s*{AMOUNT}",
-            # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
-            rf"(?i)\b{words}\b[^.;]{{0,40}}?(?:[$€£]|\b(?:{CURRENCY_CODES})\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
-            r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
-            rf"(?i)[$€£]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?\b{words}\b",
-        ]
-    for pattern in patterns:
-        for match in re.finditer(pattern, sentence):
-            before = sentence[max(0, match.start() - 40) : match.start()]
-            if metric == "employees" and (_NOT_HEADCOUNT.search(before) or _OTHERS_STAFF.search(before)):
-                continue
-            if metric == "employees" and _PART_OF.match(sentence, match.end()):
-                continue  # "90 personnes sur les 240", "50 of the 164 people": a team, not the company
-            found.append(amount_value(match.group(1), match.group(2)))
-    if metric == "employees":  # "la R&D fait 90 personnes sur les 240": the whole is the company's
-        whole = rf"(?i){AMOUNT}\s*{words}{_WHOLE}{AMOUNT}(?=\s*(?:{words}\b|[.;,)]|$))"
-        found += [amount_value(match.group(3), match.group(4)) for match in re.finditer(whole, sentence)]
-    return found
-
-
-def _judge_numeric(rule: NumericRule, found: Sequence[Sentence]) -> Judged | None:
-    for sentence in found:
-        values = _numbers_in(sentence.text, rule.metric)
+def _judge_numeric(
+    rule: NumericRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
+) -> Judged | None:
+    """The first sentence that states the figure decides, a document dated more than ``STALE_DAYS`` before
+    ``as_of`` only when no newer or undated one states it ("The start-up, which has 48 employees" in a 2023
+    article loses to a careers page's "There are 186 of us today")."""
+    for sentence in sorted(found, key=lambda sentence: _stale(sentence, as_of)):
+        values = figures_in(sentence.text, rule.metric, company.names_someone_else)
         if not values:
             continue
         value = values[0]
@@ -449,6 +393,15 @@ def _judge_numeric(rule: NumericRule, found: Sequence[Sentence]) -> Judged | Non
         reason = f"{_number(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
         return Judged("", verdict, reason, (sentence.citation(),))
     return None
+
+
+STALE_DAYS = 365
+
+
+def _stale(sentence: Sentence, as_of: datetime.date) -> bool:
+    """Whether the sentence's document is dated more than ``STALE_DAYS`` before ``as_of``."""
+    span = date_span(sentence.evidence.date) if sentence.evidence.date else None
+    return span is not None and (as_of - span[1]).days > STALE_DAYS
 
 
 def _record_country(text: str) -> str | None:
@@ -544,11 +497,11 @@ def _tech_use(term: str, text: str) -> bool | None:
 def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
     """The sentences that change the tool (moved off it, replaced it, moved to it) decide first; else the first
     plain use or denial (an integration decides nothing)."""
-    term = f" {fold(rule.term)} "
     said: list[tuple[bool, bool, Sentence]] = []
     for sentence in found:
-        if term in f" {fold(sentence.text)} " and (uses := _tech_use(rule.term, sentence.text)) is not None:
-            before = sentence.text.casefold().split(rule.term.casefold())[0][-60:]
+        named = next((t for t in rule.terms if f" {fold(t)} " in f" {fold(sentence.text)} "), None)
+        if named is not None and (uses := _tech_use(named, sentence.text)) is not None:
+            before = sentence.text.casefold().split(named.casefold())[0][-60:]
             said.append((not _SWITCH.search(before), not uses, sentence))
     if not said:
         return None
@@ -656,10 +609,10 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
 
 def _another_party_first(rule: StatementRule, text: str, company: Company) -> bool:
     """Whether a name other than the company's stands between its last mention and the criterion's key words
-    (the sentence's first word is a sentence's capital, not a name)."""
+    ("Sentinaire se dit rentable depuis 2025, ce que Leurrebois ne peut pas encore revendiquer": the sentence's
+    first word is a name when the documents never write it in lower case, as "Revenue" and "Depuis" are)."""
     before = before_keys(rule, text)
-    words = company.after_its_name(before).split()
-    return company.names_someone_else(words if company.named_in(before) else words[1:])
+    return company.names_someone_else(company.after_its_name(before).split())
 
 
 def _judge_statement(rule: StatementRule, found: Sequence[Sentence], company: Company) -> Judged | None:
@@ -685,7 +638,7 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
     judged: Judged | None
     match rule:
         case NumericRule():
-            judged = _judge_numeric(rule, found)
+            judged = _judge_numeric(rule, found, company, as_of)
         case PresenceRule():
             judged = _judge_presence(rule, found)
         case ChannelRule():

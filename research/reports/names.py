@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_FRENCH
 from cleanco import basename
 from rapidfuzz.distance import Levenshtein
 
@@ -54,7 +55,7 @@ _REFERS_BACK = re.compile(
 # In the company's own document a sentence that does not name it speaks for it, unless it is someone else's words
 # (a quotation, "said ..."), about a person ("At Stellique she led ..."), or a title line (no closing stop).
 _SOMEONE_ELSE = re.compile(
-    r"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|he|she|his|her|him)\b",
+    r"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|he|she|his|her|him|il|ils)\b",
     re.IGNORECASE,
 )
 _CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
@@ -103,7 +104,8 @@ class Company:
         """Whether the document is the company's own: its file name or address opens with one of its names, or
         its publisher (copyright line, site, sender) names it."""
         if any(published_by(name, evidence.source) for name in self.names):
-            return True
+            # not a look-alike's own page: "marejada-consultores-services.html" is Marejada Consultores'
+            return not any(published_by(name, evidence.source) for name in self.lookalikes)
         return (
             bool(evidence.publisher) and self.named_in(evidence.publisher) and not self.lookalike_in(evidence.publisher)
         )
@@ -122,12 +124,23 @@ class Company:
     def _opens_with_a_name(self, text: str) -> bool:
         """Whether the sentence opens with a name ("Brantvoe, its Berlin rival, raised ..."): one of its first
         three words is a name (``_names_in``)."""
-        return self._names_in(_OPENING.findall(text)[:3])
+        return self._names_in(_OPENING.findall(_LABEL.sub("", text, count=1))[:3])
 
-    def _names_another(self, text: str) -> bool:
-        """Whether a sentence names someone other than the company anywhere ("The raise follows Berlin-based
-        rival Brantvoe Payments' EUR 55 million Series C"; "Tavelnor does not expect ...")."""
-        return self._names_in(_OPENING.findall(text))
+    def _about_another(self, text: str) -> bool:
+        """Whether a sentence is about someone other than the company: it opens with another name ("Tavelnor does
+        not expect ..."), gives another name's own ("rival Brantvoe Payments' EUR 55 million Series C"), or
+        compares the company with another ("ahead of Vintergard", "unlike Brantvoe"). Another name as the object
+        of the company's sentence is the company's fact: "The Console runs on Microsoft Azure", "through
+        connectivity partner Strandnet IoT"."""
+        if self._opens_with_a_name(text):
+            return True
+        tokens = _OPENING.findall(text)
+        for index, token in enumerate(tokens):
+            owned = bool(_POSSESSIVE.search(token))  # "Brantvoe's", "Brantvoe Payments'"
+            compared = index > 0 and tokens[index - 1].casefold() in _COMPARED
+            if (owned or compared) and self._names_in(["", token]):
+                return True
+        return bool(_RIVAL.search(text)) and self._names_in(tokens)
 
     def names_someone_else(self, tokens: Sequence[str]) -> bool:
         """Whether one of the words (not a sentence's first) is a name other than the company's."""
@@ -146,17 +159,22 @@ class Company:
                 if not word[:1].isupper() or (word.isupper() and len(word) <= _ACRONYM):
                     continue
                 folded = fold(word)
-                if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | set(MONTHS):
+                if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | _STOP | set(MONTHS):
                     continue
                 if not place_countries(word):
                     return True
         return False
 
     def after_its_name(self, text: str) -> str:
-        """The words of ``text`` after the company's last name in it (all of it when it names it nowhere)."""
+        """The words of ``text`` after the company's last mention in it (all of it when it mentions it nowhere): its
+        name, or a phrase that refers back to it ("..., but the company remains loss-making", "They have no ...")."""
         tokens = _OPENING.findall(text)
         folded = [fold(_POSSESSIVE.sub("", token)) for token in tokens]  # "Kuldevagt's" is "Kuldevagt"
         last = -1
+        for back in _MENTIONS_BACK.finditer(text):
+            last = max(last, len(_OPENING.findall(text[: back.end()])) - 1)
+        if opening := _REFERS_BACK.match(text.strip()):  # "They", "The Utrecht-based firm", "La société"
+            last = max(last, len(_OPENING.findall(opening.group(0))) - 1)
         for name in self.names:
             size = len(name.split())
             last = max([last, *(i + size - 1 for i in range(len(folded)) if " ".join(folded[i : i + size]) == name)])
@@ -166,7 +184,7 @@ class Company:
         """Whether the sentence is an impersonal sentence of someone else's profile of the company that names
         nobody else, after no sentence that opens with another name ("Brantvoe raised EUR 55m. The company
         employs 410 people." is Brantvoe's; a heading before it, "Financials and scale", is no sentence)."""
-        if not (self.profiled_in(evidence) and own_voice(text)) or self._names_another(text):
+        if not (self.profiled_in(evidence) and own_voice(text)) or self._about_another(text):
             return False
         return not (
             previous and _CLOSED.search(previous) and self._opens_with_a_name(previous) and not self.named_in(previous)
@@ -191,9 +209,15 @@ class Company:
 
 
 _OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_LABEL = re.compile(r"^\s*[^:.!?]{1,30}\s:\s*|^\s*[^:.!?\s]{1,15}:\s+")  # "Au passage : ", "Notes: "
+# The words before another company's name that say a sentence compares the two ("ahead of Vintergard").
+_COMPARED = frozenset("than unlike like versus vs behind ahead rival rivals competitor competitors peer".split())
+# A sentence about the company's rivals or peers names their figures, not the company's.
+_RIVAL = re.compile(r"(?i)\b(?:rivals?|competitors?|peers?|concurrents?|competing|compared with|compared to)\b")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
 _ACRONYM = 4  # letters
 _COMPASS = frozenset("north south east west nord sud est ouest northern southern eastern western".split())
+_STOP = frozenset(fold(word) for word in (*STOPWORDS_EN, *STOPWORDS_FRENCH))  # "They", "Depuis": no names
 _DETERMINERS = frozenset("the a an its le la les l un une son sa ses".split())
 
 
@@ -242,6 +266,12 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
             folded, bare = fold(base), _without_generic(base)
             if base != phrase and folded and not any(name.startswith(f) for name in base_names for f in (folded, bare)):
                 found.add(folded)
+                # its short forms too: "Marejada Consultores" for "Marejada Hostelería Consultores S.L."
+                found |= {
+                    short
+                    for word in folded.split()[1:]
+                    if not any(name.startswith(short := f"{fold(first)} {word}") for name in base_names)
+                }
     return found
 
 

@@ -153,17 +153,33 @@ def before_keys(rule: StatementRule, sentence: str) -> str:
     return ""
 
 
+# A question reported, or someone who did not know: "asked whether they ...", "demandé s'ils ...", "not sure if".
+_ASKED = re.compile(
+    r"(?i)\b(?:ask(?:s|ed|ing)?|wonder(?:s|ed|ing)?|not sure|unsure|unclear|no idea|(?:did not|didn['\u2019]t)"
+    r" know|demand[ée]e?s?|ne sai(?:s|t|vait)(?: pas)?|pas s[ûu]re?s?)\b[^.;:]{0,20}?\b(?:whether|if|si|s['\u2019])"
+    r"|\b(?:did not|didn['\u2019]t) know\b|\bne savai(?:s|t) pas\b"
+)
+
+
+def asks(text: str) -> bool:
+    """Whether a sentence asks rather than states: a question, a question reported, or a heading."""
+    stripped = text.strip()
+    return stripped.endswith("?") or stripped.startswith("#") or bool(_ASKED.search(stripped))
+
+
 def stated_in(
     rule: StatementRule, sentences: Sequence[str], dates: Sequence[str | None] = ()
 ) -> tuple[bool, int] | None:
     """Whether the sentences state (True) or deny (False) the criterion, with the first deciding sentence's
     index; None when none decides or they disagree, unless ``dates`` (each sentence's document's, ISO) say one
     of them is newer than every sentence that disagrees with it (a price page of this year over last year's
-    archived one; an undated sentence is older than any dated one). A question states nothing."""
+    archived one; an undated sentence is older than any dated one). A question states nothing, nor does a
+    question reported ("I asked whether they offer a free trial", "le gars du stand ne savait pas") or a heading
+    ("## Win/loss vs Marejada")."""
     found = [
         (index, verdict)
         for index, text in enumerate(sentences)
-        if not text.rstrip().endswith("?") and (verdict := stated(rule, text)) is not None
+        if not asks(text) and (verdict := stated(rule, text)) is not None
     ]
     if not found:
         return None

@@ -62,11 +62,22 @@ def fold(text: str) -> str:
 
 # A list item starts a sentence of its own ("- ", "* ", "• ", "1. ", "2) " at the start of a line) ...
 _LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
-# ... and so does the line after a heading: a line of at most six words without closing punctuation, followed by
-# a line that starts with a capital, a digit or a currency sign (a PDF's wrapped line is longer than that).
+# ... and so does the line after a heading: a line without closing punctuation, followed by a line that starts with
+# a capital, a digit or a currency sign, of at most six words or at most HEADING_CHARS characters (a page's tagline
+# "Help us keep medicine and food cold", "La caisse qui suit le rythme du coup de feu"): a line of prose wrapped
+# by a PDF or an e-mail (at 70-100 characters) is longer than that.
+HEADING_CHARS = 50
 _HEADING = re.compile(
-    r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,5}[^\s.!?,;:]+)[ \t]*\n(?=[ \t]*[A-Z\u00c0-\u00de0-9$\u20ac\u00a3])"
+    r"(?m)^[ \t]*(#{1,6}[ \t]*)?((?:[^\s]+[ \t]+){0,11}[^\s.!?,;:]+)[ \t]*\n"
+    r"(?=[ \t]*[A-Z\u00c0-\u00de0-9$\u20ac\u00a3])"
 )
+
+
+def _heading_end(match: re.Match[str]) -> str:
+    line = match.group(0).rstrip("\n")
+    return f"{line}\n\n" if len(match.group(2).split()) <= 6 or len(line.strip()) <= HEADING_CHARS else match.group(0)
+
+
 # A list item ends with its line when the next line starts as a sentence or a figure does (a plan's name under
 # its features: "- Support par e-mail 7 jours sur 7\nPro\n89 € HT par mois").
 _LIST_LINE_END = re.compile(
@@ -85,7 +96,7 @@ def sentences(text: str) -> list[str]:
     byline stands alone."""
     text = _BYLINE.sub(lambda match: f"\n\n{match.group(0)}\n\n", _EMPHASIS.sub("", text))
     text = _LIST_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
-    text = _HEADING.sub(lambda match: match.group(0).rstrip("\n") + "\n\n", _LIST_ITEM.sub("\n\n", f"\n{text}"))
+    text = _HEADING.sub(_heading_end, _LIST_ITEM.sub("\n\n", f"\n{text}"))
     pieces: list[str] = []
     for part in _SENTENCE_END.split(text):
         sentence = _BULLET.sub("", " ".join(part.split()))

@@ -29,6 +29,7 @@ class Brief:
     words: str = ""  # a report facet's vocabulary beyond its focus: what marks a sentence as the facet's
     company: Company | None = None  # the subject's names and look-alikes (None: the subject's typed names only)
     facet: str = ""  # a report facet's key ("news", ...)
+    language: str = "en"  # the evidence's language ("en", "fr"): how its words are stemmed and which are stop words
 
     def known(self) -> Company:
         """The company a report is about, known by its names (research.reports.names)."""

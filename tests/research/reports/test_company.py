@@ -198,3 +198,77 @@ def test_the_summary_takes_each_sections_first_claim_that_reads_as_a_summary_lin
     line = claim("Kuldevagt A/S develops wireless temperature sensors for pharma logistics.")
     assert summary_claim([stale_title, record, quote, line]) == line
     assert summary_claim([stale_title, record]) == stale_title  # none reads as a summary line: the first
+
+
+def test_a_headcount_is_stated_under_leadership_and_outranks_hiring_news() -> None:
+    leadership, customers = FACETS[3], FACETS[4]
+    careers = (
+        evidence(
+            "careers#0",
+            "Halvorix has a 164-strong team in Aarhus, serving customers in 14 countries.\n\n"
+            "Halvorix is hiring a Head of Engineering to lead the platform team and report to the CEO.\n\n"
+            "Halvorix appointed a new VP Sales, who leads the sales team.\n\n"
+            "Halvorix co-founder and CEO Ana Ruiz leads the company and its executive team.\n",
+            title="Careers at Halvorix",
+        ),
+    )
+    brief = Brief(
+        focus=leadership.ask("Halvorix"),
+        evidence=careers,
+        subject="Halvorix",
+        words=leadership.words,
+        max_claims=2,
+        facet="leadership",
+    )
+    other = Brief(focus=customers.ask("Halvorix"), evidence=(), subject="Halvorix", words=customers.words)
+    lead, _ = ExtractiveWriter(HashingEmbedder(256)).write_facets([brief, other])
+    assert "Halvorix has a 164-strong team in Aarhus, serving customers in 14 countries." in [
+        claim.text for claim in lead.claims
+    ]
+
+
+def test_a_pricing_section_prefers_a_price_to_a_line_about_prices() -> None:
+    pricing = FACETS[1]
+    page = (
+        evidence(
+            "price#0",
+            "Halvorix prices and plans on this pricing page are valid from 1 September 2026.\n"
+            "Fleet\nEUR 13 per sensor / month\n",
+            title="Halvorix pricing",
+        ),
+    )
+    brief = Brief(
+        focus=pricing.ask("Halvorix"),
+        evidence=page,
+        subject="Halvorix",
+        words=pricing.words,
+        max_claims=1,
+        facet="pricing",
+    )
+    (draft,) = ExtractiveWriter(HashingEmbedder(256)).write_facets([brief])
+    assert [claim.text for claim in draft.claims] == ["Fleet EUR 13 per sensor / month"]
+
+
+def test_a_french_report_reads_its_words_without_french_stop_words() -> None:
+    # "de" (of "levée de fonds" in the funding facet's French words) places nothing in funding
+    funding, customers = FACETS[2], FACETS[4]
+    site = (
+        evidence(
+            "site#0",
+            "Plus de 6 000 restaurants en France et en Belgique utilisent Halvorix pour encaisser.",
+            title="Halvorix",
+        ),
+    )
+    briefs = [
+        Brief(
+            focus=facet.ask("Halvorix", "fr"),
+            evidence=site,
+            subject="Halvorix",
+            words=facet.words,
+            language="fr",
+            max_claims=3,
+        )
+        for facet in (funding, customers)
+    ]
+    french = ExtractiveWriter(HashingEmbedder(256)).write_facets(briefs)
+    assert [len(draft.claims) for draft in french] == [0, 1]

@@ -184,6 +184,9 @@ EU = Criterion("EU", "Headquartered in the European Union")
         "Ledgerwisp's 22 employees join Tjalkwerf in Vilnius.",
         "Tjalkwerf sells to employers with 25 to 2,500 staff.",
         "More than 1,200 employers pay over 310,000 people through Tjalkwerf.",
+        "Tjalkwerf took on 45 people in the first six months of 2026.",
+        "Les 14 salariés de Kinélogue rejoignent Tjalkwerf à Rennes.",
+        "Chez Tjalkwerf, les PME de 20 à 500 salariés font 60 % du chiffre d'affaires.",
     ],
 )
 def test_people_laid_off_hired_or_someone_else_s_are_not_the_headcount(text: str) -> None:
@@ -295,3 +298,47 @@ def test_a_criterion_a_sentence_states_or_denies_is_decided_by_it(
 def test_sentences_that_disagree_on_a_statement_decide_nothing() -> None:
     found = evidence("Halvorix has been profitable since 2024.", "Halvorix is loss-making, says Cairnmoor.")
     assert judge(Criterion("P", "The company is profitable"), "Halvorix", found, as_of=AS_OF).verdict == "unknown"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our 264-strong team at Tjalkwerf works from Utrecht.",
+        "There are 264 of us at Tjalkwerf now.",
+        "Tjalkwerf took on 45 people this year, taking its team past 300.",
+    ],
+)
+def test_a_headcount_in_other_words_decides(text: str) -> None:
+    judged = judge(SIZE, "Tjalkwerf Payments B.V.", evidence(text, title="News"), as_of=AS_OF)
+    assert judged.verdict == "match", judged.reason
+
+
+def test_a_figure_from_a_document_older_than_a_year_loses_to_a_current_one() -> None:
+    old = evidence("The start-up Tjalkwerf has 48 employees.", title="News", date="2023-11-21")
+    current = evidence("There are 264 of us at Tjalkwerf today.", title="Careers")
+    judged = judge(SIZE, "Tjalkwerf Payments B.V.", [*old, *current], as_of=AS_OF)
+    assert (judged.verdict, judged.citations[0].quote) == ("match", "There are 264 of us at Tjalkwerf today.")
+
+
+def test_a_technology_is_known_by_its_initials_and_read_without_a_time_word() -> None:
+    gcp = Criterion("Google Cloud shop", "Runs its platform on Google Cloud Platform today")
+    assert rule_for(gcp) == TechRule("Google Cloud Platform")
+    left = evidence("In 2024 Halvorix moved the whole platform off GCP and onto AWS.")
+    assert judge(gcp, "Halvorix", left, as_of=AS_OF).verdict == "no_match"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "verdict"),
+    [
+        # another company opens the sentence: its profit, not Halvorix's
+        ("Sentinaire se dit rentable depuis 2025, ce que Halvorix ne peut pas encore revendiquer.", "unknown"),
+        # the company referred back to after an analyst's name
+        ("Cairnmoor expects growth, but the company remains loss-making.", "no_match"),
+        # a question reported, or a heading, states nothing
+        ("I asked whether Halvorix is profitable; the rep did not know.", "unknown"),
+        ("## Win/loss vs Halvorix, 2026 YTD (ours)", "unknown"),
+    ],
+)
+def test_who_a_statement_is_about_and_what_states_nothing(sentence: str, verdict: str) -> None:
+    judged = judge(Criterion("P", "The company is profitable"), "Halvorix", evidence(sentence), as_of=AS_OF)
+    assert judged.verdict == verdict, judged.reason

@@ -110,3 +110,18 @@ def test_the_names_note_writes_names_as_the_subject_and_the_documents_do() -> No
         'Read as Tjalkwerf Payments B.V.: "Tjalkwerf Payments B.V.", "Tjalkwerf". '
         'Not the same company: "Tjalkwerk Pay", "Tjalkwerk Terminal".'
     )
+
+
+def test_a_lookalikes_short_forms_and_own_pages_are_never_the_company() -> None:
+    consultancy = evidence(
+        "Marejada Hostelería Consultores S.L. is a hotel consultancy in Alicante. We closed 2025 in profit.",
+        title="Marejada Consultores: people who run hotels",
+        source="marejada-consultores-services.html",
+    )
+    article = evidence("Marejada raised EUR 21 million for its hotel pricing software.", title="Travel tech")
+    company = known_as("Marejada Revenue Technologies S.L.", [consultancy, article])
+    assert "marejada consultores" in company.lookalikes
+    assert not company.named_in("Marejada Consultores helps hotels.")
+    assert company.named_in("Marejada Pulse sets room rates.")
+    assert not company.speaks_in(consultancy)
+    assert not company.about("We closed 2025 in profit.", consultancy)

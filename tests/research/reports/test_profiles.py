@@ -61,3 +61,17 @@ def test_an_analysts_rating_in_the_first_person_is_a_claim_about_the_company() -
     brief = Brief(focus="analyst rating (rated, analyst)", evidence=(profile(),), subject="Kuldevagt A/S")
     texts = [claim.text for claim in ExtractiveWriter().write(brief).claims]
     assert "We rate Kuldevagt a Strong Performer in our 2026 European Cold-Chain Monitoring Radar." in texts
+
+
+def test_a_profiles_sentence_that_names_a_supplier_or_partner_as_its_object_is_the_companys() -> None:
+    text = (
+        "Kuldevagt sells sensors and the Kuldevagt Console. "
+        "The Console runs on Microsoft Azure in the West Europe region. "
+        "Sensors connect over LTE-M through connectivity partner Strandnet IoT. "
+        "Vintergard Telemetry, a rival, runs on Google Cloud. "
+        "Kuldevagt grows faster than Vintergard Telemetry."
+    )
+    evidence = profile(text)
+    assert about("The Console runs on Microsoft Azure in the West Europe region.", evidence)
+    assert about("Sensors connect over LTE-M through connectivity partner Strandnet IoT.", evidence)
+    assert not about("Vintergard Telemetry, a rival, runs on Google Cloud.", evidence)

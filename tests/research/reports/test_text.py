@@ -115,3 +115,10 @@ def test_a_bylines_headline_and_lead_are_sentences_of_their_own() -> None:
         "By March the team had grown.",
         "It hired ten people.",
     ]
+
+
+def test_a_pages_tagline_of_a_few_words_is_a_sentence_of_its_own() -> None:
+    text = "Help us keep medicine and food cold\nOur 164-strong team works from Aarhus.\n"
+    assert sentences(text) == ["Help us keep medicine and food cold", "Our 164-strong team works from Aarhus."]
+    french = "La caisse qui suit le rythme du coup de feu\nPlus de 6 000 restaurants encaissent avec Fourchelune."
+    assert sentences(french)[0] == "La caisse qui suit le rythme du coup de feu"
