@@ -615,14 +615,16 @@ def _another_party_first(rule: StatementRule, text: str, company: Company) -> bo
     return company.names_someone_else(company.after_its_name(before).split())
 
 
-def _judge_statement(rule: StatementRule, found: Sequence[Sentence], company: Company) -> Judged | None:
+def _judge_statement(
+    rule: StatementRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
+) -> Judged | None:
     """A sentence that states or denies the criterion decides it, unless another party is named between the
     company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
     bank's certificate."""
     found = [s for s in found if not _another_party_first(rule, s.text, company)]
     verdict = stated_in(rule, [s.text for s in found], [s.evidence.date for s in found])
-    if verdict is None:
-        return None
+    if verdict is None or _stale(found[verdict[1]], as_of):
+        return None  # what a page archived more than a year ago said is not what the company does now
     states, index = verdict
     reason = "a sentence about it states it" if states else "a sentence about it denies it"
     return Judged("", "match" if states else "no_match", reason, (found[index].citation(),))
@@ -650,7 +652,7 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
         case EventRule():
             judged = _judge_event(rule, found, as_of)
         case StatementRule():
-            judged = _judge_statement(rule, found, company)
+            judged = _judge_statement(rule, found, company, as_of)
         case _:
             assert_never(rule)
     return judged

@@ -1,6 +1,8 @@
 """Plain text and Markdown files: the text is kept as it is; a Markdown title is its first heading. YAML front matter
 (a "---" block opening the file) is metadata, not text: its date, title, author and publisher are kept as the
-document's metadata and the block is left out of the text."""
+document's metadata and the block is left out of the text. A file without a date there is dated by its header:
+the first full date on one of its first short lines ("Issue #212 | Tuesday, 14 April 2026", "Lyon, le 3 mars
+2026")."""
 
 from __future__ import annotations
 
@@ -19,6 +21,62 @@ _HEADING_SEARCH_CHARS = 65_536
 
 def parse_text(source: Source, options: ParseOptions, budget: OutputBudget) -> ParseOutcome:
     return _single(source, budget, title=source.stem, kind="text")
+
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            "january jan janvier janv",
+            "february feb fevrier février fevr févr",
+            "march mar mars",
+            "april apr avril avr",
+            "may mai",
+            "june jun juin",
+            "july jul juillet juil",
+            "august aug aout août",
+            "september sep sept septembre",
+            "october oct octobre",
+            "november nov novembre",
+            "december dec decembre décembre déc",
+        ),
+        start=1,
+    )
+    for name in names.split()
+}
+_DAY_MONTH_YEAR = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\.?\s+([^\W\d_]{3,9})\.?\s+((?:19|20)\d\d)\b")
+_MONTH_DAY_YEAR = re.compile(r"(?i)\b([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b")
+_ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
+HEADER_LINES, HEADER_LINE_CHARS = 6, 120  # a header's lines: the first few non-empty ones, each short
+
+
+def header_date(text: str) -> str | None:
+    """The first full date (a day, a month's name and a year in English or French, or an ISO date) on one of the
+    text's first ``HEADER_LINES`` non-empty lines of at most ``HEADER_LINE_CHARS`` characters, ISO; None when
+    there is none (a date in the body dates what it tells, not the document)."""
+    lines = [line for line in text.splitlines() if line.strip()][:HEADER_LINES]
+    for line in (line for line in lines if len(line) <= HEADER_LINE_CHARS):
+        for found in _dates_in(line):
+            return found
+    return None
+
+
+def _dates_in(line: str) -> list[str]:
+    found: list[tuple[int, str | None]] = []
+    for match in _DAY_MONTH_YEAR.finditer(line):
+        found.append((match.start(), _iso(match.group(3), _MONTHS.get(match.group(2).casefold()), match.group(1))))
+    for match in _MONTH_DAY_YEAR.finditer(line):
+        found.append((match.start(), _iso(match.group(3), _MONTHS.get(match.group(1).casefold()), match.group(2))))
+    for match in _ISO_DAY.finditer(line):
+        found.append((match.start(), _iso(match.group(1), int(match.group(2)), match.group(3))))
+    return [iso for _, iso in sorted(found) if iso]
+
+
+def _iso(year: str, month: int | None, day: str) -> str | None:
+    try:
+        return datetime.date(int(year), month, int(day)).isoformat() if month else None
+    except ValueError:
+        return None
 
 
 _FRONT_MATTER = re.compile(r"\A\ufeff?---[ \t]*\r?\n(.*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|\Z)", re.DOTALL)
@@ -50,6 +108,8 @@ def front_matter(text: str) -> tuple[dict[str, str], str]:
 
 def parse_markdown(source: Source, options: ParseOptions, budget: OutputBudget) -> ParseOutcome:
     metadata, body = front_matter(source.text)
+    if "date" not in metadata and (dated := header_date(body)):
+        metadata["date"] = dated
     title = metadata.pop("title", None) or first_heading(body) or source.stem
     text = budget.charge(body)
     document = ParsedDocument(
@@ -80,5 +140,7 @@ def _words(token_type: str, content: str) -> str:
 
 def _single(source: Source, budget: OutputBudget, *, title: str, kind: str) -> ParseOutcome:
     text = budget.charge(source.text)
-    document = ParsedDocument(title=title, text=text, source_name=source.name, doc_key="", metadata={}, kind=kind)
+    dated = header_date(text)
+    metadata = {"date": dated} if dated else {}
+    document = ParsedDocument(title=title, text=text, source_name=source.name, doc_key="", metadata=metadata, kind=kind)
     return ParseOutcome(source_name=source.name, documents=[document], errors=[])

@@ -342,3 +342,13 @@ def test_a_technology_is_known_by_its_initials_and_read_without_a_time_word() ->
 def test_who_a_statement_is_about_and_what_states_nothing(sentence: str, verdict: str) -> None:
     judged = judge(Criterion("P", "The company is profitable"), "Halvorix", evidence(sentence), as_of=AS_OF)
     assert judged.verdict == verdict, judged.reason
+
+
+def test_a_statement_only_a_page_archived_over_a_year_ago_makes_decides_nothing() -> None:
+    trial = Criterion("Trial", "Offers a free trial")
+    archived = evidence(
+        "Try Halvorix free for 14 days, no card needed: Halvorix offers a free trial.", date="2025-01-15"
+    )
+    assert judge(trial, "Halvorix", archived, as_of=AS_OF).verdict == "unknown"
+    current = evidence("Halvorix offers a free trial of 14 days.", date="2026-10-01")
+    assert judge(trial, "Halvorix", current, as_of=AS_OF).verdict == "match"

@@ -228,3 +228,26 @@ def test_markdown_front_matter_is_metadata_not_text() -> None:
     [broken] = parse_bytes("notes.md", b"---\n- a list\n---\nBody text.\n").documents
     assert broken.metadata == {}
     assert "Body text." in broken.text
+
+
+@pytest.mark.parametrize(
+    ("data", "date"),
+    [
+        (
+            b"THE NIGHT AUDIT\nTravel news\nIssue #212 | Tuesday, 14 April 2026 | nightaudit.example\n\nBody.",
+            "2026-04-14",
+        ),
+        (b"Lyon, le 3 mars 2026\n\nObjet : tarifs\n", "2026-03-03"),
+        (b"Call notes\nDate: March 3rd, 2026\n", "2026-03-03"),
+        (b"Notes, 2026-10-08\n", "2026-10-08"),
+        # a date in the body, or on a long line, dates what it tells, not the document
+        (b"Notes\nline\nline\nline\nline\nline\nOn 3 March 2026 they raised.\n", None),
+        (b"x" * 130 + b" 3 March 2026\n", None),
+        (b"Due 31 February 2026\n", None),  # no such day
+    ],
+)
+def test_a_text_file_is_dated_by_its_header(data: bytes, date: str | None) -> None:
+    [document] = parse_bytes("notes.txt", data).documents
+    assert document.metadata.get("date") == date
+    [markdown] = parse_bytes("notes.md", data).documents
+    assert markdown.metadata.get("date") == date
