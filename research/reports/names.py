@@ -128,19 +128,25 @@ class Company:
 
     def _about_another(self, text: str) -> bool:
         """Whether a sentence is about someone other than the company: it opens with another name ("Tavelnor does
-        not expect ..."), gives another name's own ("rival Brantvoe Payments' EUR 55 million Series C"), or
-        compares the company with another ("ahead of Vintergard", "unlike Brantvoe"). Another name as the object
-        of the company's sentence is the company's fact: "The Console runs on Microsoft Azure", "through
-        connectivity partner Strandnet IoT"."""
-        if self._opens_with_a_name(text):
+        not expect ..."), gives another name's own ("rival Brantvoe Payments' EUR 55 million Series C"), compares
+        the company with another ("ahead of Vintergard"), or names another anywhere but as the object of what the
+        company runs on, works with or goes through ("The Console runs on Microsoft Azure", "through connectivity
+        partner Strandnet IoT" are the company's facts; "since Glasgow's Vantorra Fleet raised £22 million" is
+        not)."""
+        if self._opens_with_a_name(text) or (_RIVAL.search(text) and self._names_in(_OPENING.findall(text))):
             return True
         tokens = _OPENING.findall(text)
+        named = [bool(self._names_in(["", token])) for token in tokens]
         for index, token in enumerate(tokens):
-            owned = bool(_POSSESSIVE.search(token))  # "Brantvoe's", "Brantvoe Payments'"
-            compared = index > 0 and tokens[index - 1].casefold() in _COMPARED
-            if (owned or compared) and self._names_in(["", token]):
+            if not named[index] or (index and named[index - 1] and not _POSSESSIVE.search(tokens[index - 1])):
+                continue  # not a name, or the rest of the name before it ("Microsoft Azure")
+            before = [word.casefold() for word in tokens[:index] if fold(word) not in _COMPASS]  # "in West Europe"
+            previous = before[-1] if before else ""
+            if previous in _DETERMINERS:
+                continue  # "The Console", "the West Europe region": not a name
+            if _POSSESSIVE.search(token) or previous in _COMPARED or previous not in _OBJECT_OF:
                 return True
-        return bool(_RIVAL.search(text)) and self._names_in(tokens)
+        return False
 
     def names_someone_else(self, tokens: Sequence[str]) -> bool:
         """Whether one of the words (not a sentence's first) is a name other than the company's."""
@@ -156,7 +162,7 @@ class Company:
             if index > 0 and tokens[index - 1].casefold() in _DETERMINERS:
                 continue
             for word in _POSSESSIVE.sub("", token).split("-"):
-                if not word[:1].isupper() or (word.isupper() and len(word) <= _ACRONYM):
+                if not word[:1].isupper() or _acronym(word):
                     continue
                 folded = fold(word)
                 if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | _STOP | set(MONTHS):
@@ -212,10 +218,25 @@ _OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
 _LABEL = re.compile(r"^\s*[^:.!?]{1,30}\s:\s*|^\s*[^:.!?\s]{1,15}:\s+")  # "Au passage : ", "Notes: "
 # The words before another company's name that say a sentence compares the two ("ahead of Vintergard").
 _COMPARED = frozenset("than unlike like versus vs behind ahead rival rivals competitor competitors peer".split())
+# The words before a name that make it the object of the company's sentence: what it runs on, works with, goes
+# through, where ("runs on Microsoft Azure", "connectivity partner Strandnet IoT", "hébergée chez OVHcloud", "in
+# West Europe").
+_OBJECT_OF = frozenset(
+    """on onto with through via partner partners supplier suppliers provider providers sur chez avec partenaire
+    partenaires fournisseur in en dans à au aux""".split()
+)
 # A sentence about the company's rivals or peers names their figures, not the company's.
-_RIVAL = re.compile(r"(?i)\b(?:rivals?|competitors?|peers?|concurrents?|competing|compared with|compared to)\b")
+_RIVAL = re.compile(r"(?i)\b(?:rivals?|compet\w*|peers?|concurren\w*|compared with|compared to)\b")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
 _ACRONYM = 4  # letters
+
+
+def _acronym(word: str) -> bool:
+    """A short word of capitals, or of two or more capitals among a few letters ("EUR", "AWS", "IoT", "SaaS",
+    "GxP"): a term, not a company's name."""
+    return len(word) <= _ACRONYM and (word.isupper() or sum(char.isupper() for char in word) >= 2)
+
+
 _COMPASS = frozenset("north south east west nord sud est ouest northern southern eastern western".split())
 _STOP = frozenset(fold(word) for word in (*STOPWORDS_EN, *STOPWORDS_FRENCH))  # "They", "Depuis": no names
 _DETERMINERS = frozenset("the a an its le la les l un une son sa ses".split())

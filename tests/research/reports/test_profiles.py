@@ -67,11 +67,15 @@ def test_a_profiles_sentence_that_names_a_supplier_or_partner_as_its_object_is_t
     text = (
         "Kuldevagt sells sensors and the Kuldevagt Console. "
         "The Console runs on Microsoft Azure in the West Europe region. "
-        "Sensors connect over LTE-M through connectivity partner Strandnet IoT. "
+        "Sensors connect over LTE-M and NB-IoT through connectivity partner Strandnet IoT. "
         "Vintergard Telemetry, a rival, runs on Google Cloud. "
-        "Kuldevagt grows faster than Vintergard Telemetry."
+        "Kuldevagt grows faster than Vintergard Telemetry. "
+        "The deal is the largest since Glasgow's Vantorra Fleet raised GBP 22 million. "
+        "En novembre, le parisien Zincolo avait bouclé une série B."
     )
     evidence = profile(text)
     assert about("The Console runs on Microsoft Azure in the West Europe region.", evidence)
-    assert about("Sensors connect over LTE-M through connectivity partner Strandnet IoT.", evidence)
+    assert about("Sensors connect over LTE-M and NB-IoT through connectivity partner Strandnet IoT.", evidence)
     assert not about("Vintergard Telemetry, a rival, runs on Google Cloud.", evidence)
+    assert not about("The deal is the largest since Glasgow's Vantorra Fleet raised GBP 22 million.", evidence)
+    assert not about("En novembre, le parisien Zincolo avait bouclé une série B.", evidence)
