@@ -272,3 +272,22 @@ def test_a_french_report_reads_its_words_without_french_stop_words() -> None:
     ]
     french = ExtractiveWriter(HashingEmbedder(256)).write_facets(briefs)
     assert [len(draft.claims) for draft in french] == [0, 1]
+
+
+def test_a_subsidiary_or_office_set_up_is_news() -> None:
+    products, news = FACETS[0], FACETS[8]
+    found = (
+        evidence(
+            "feed#0",
+            "On 15 June 2026 Halvorix set up Halvorix Mexico, a subsidiary that will sell its new software in Mexico.",
+            title="Media feed",
+        ),
+    )
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(products, found), FacetEvidence(news, ())],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    assert sections["news"] == [found[0].text]

@@ -60,3 +60,11 @@ def test_a_row_an_newer_price_list_states_again_supersedes_the_archived_one() ->
     found = [c for c in candidates([archived, current], rows=True) if c.row is not None]
     # the unchanged Team row stays, from the newer document only
     assert superseded(found) == {("Plan: Pro; Price: EUR 49", "a"), ("Plan: Team; Price: EUR 20", "a")}
+
+
+def test_an_undated_pages_row_neither_supersedes_nor_is_superseded() -> None:
+    table = "| Plan | Price |\n|---|---|\n| Pro | EUR {price} |"
+    archived = Evidence("a1", "a", "Price list 2025", "old.pdf", table.format(price=49), date="2025-02-12")
+    page = Evidence("p1", "p", "Pricing", "pricing.html", table.format(price=59))  # a site page carries no date
+    found = [c for c in candidates([archived, page], rows=True) if c.row is not None]
+    assert superseded(found) == set()  # which is newer is not known: both stand, and a conflict shows them
