@@ -566,8 +566,8 @@ def placements(
     rankings = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
-        marks = dict(FIRST_HOMES).get(brief.facet)  # a facet's own kind of sentence needs none of its words
-        rankings.append([c for c in scored(brief, embedder, about) if c.words > 0 or (marks and marks(c.text))])
+        # a facet's own kind of sentence needs none of its words
+        rankings.append([c for c in scored(brief, embedder, about) if c.words > 0 or own_kind(brief.facet, c.text)])
     old = superseded([c for ranked in rankings for c in ranked])
     scores: list[dict[str, Candidate]] = []
     for ranked in rankings:
@@ -593,23 +593,62 @@ NEWS_EVENT = re.compile(
 )
 
 
+# A product launched ("Kuldevagt launched the Kuldevagt Strip", "Tjalkwerf Payouts, launched in June 2026").
+LAUNCH = re.compile(
+    r"(?i)\b(?:launch(?:ed|es)|unveil(?:ed|s)|introduc(?:ed|es)|released|rolled out|a lanc[ée]|lanc[ée]e?s?"
+    r"|d[ée]voil[ée]|is now available|generally available)\b"
+    r"(?![^.;]{0,40}\b(?:partnership|partenariat|office|bureau|round)\b)"
+)
+# A customer won, or the count of those using it: "awarded Kuldevagt a four-year contract", "will move all 22 hotels
+# to Marejada Enterprise", "More than 2,300 fleets ... run on Skelligrove", "a attribué à Leurrebois son accord-cadre".
+CUSTOMER_WIN = re.compile(
+    r"(?i)\b(?:awarded|a attribu[ée]|chose|has chosen|selected|a choisi|signed (?:a|an|with)|won (?:a|an|the)"
+    r"|remport\w*|will (?:move|switch|migrate)|will run\b[^.;]{0,80}\bon|moves? (?:all|its)\b)"
+    r"|\b\d[\d,. ]*\+?\s+(?:[\w-]+\s+){0,4}(?:use|run on|trust|rely on|utilisent|font (?:d[ée]j[àa] )?confiance)\b"
+)
+# A company founded by its founders is leadership's ("was founded in 2016 in Wrocław by Tomasz Gąsiorek and ...").
+FOUNDED_BY = re.compile(r"(?i)\b(?:(?:co-)?founded|fond[ée]e?)\b[^.;]{0,40}\b(?:by|par)\b")
+# An analyst's rating or a review score: "rates Thistlewick a Strong Performer", "4.3 out of 5".
+RATING = re.compile(
+    r"(?i)\b(?:rates?|rated|ranks?|ranked|names?|named|keeps?)\b[^.;]{0,60}\b(?:leader|challenger|performer"
+    r"|visionary|contender|outperformer|niche player)\b|\b\d(?:[.,]\d)?\s?(?:/|out of|sur)\s?5\b"
+)
+# A product that connects to another's, or a partner who resells it: "integrates with Pennant Pensions".
+PARTNERING = re.compile(
+    r"(?i)\b(?:integrates? with|int[ée]gr[ée]e? (?:à|avec)|s['\u2019]int[èe]gre|partnered with|partner(?:ship)? with"
+    r"|a sign[ée] un partenariat|resells?|sells and supports)\b"
+)
+
+
 def _headcount(text: str) -> bool:
     return bool(figures_in(text, "employees"))
 
 
 # What is always one facet's first (the first that holds applies): an acquisition, a merger, a layoff or a leadership
-# change is news, whatever other facet's words it holds; a headcount ("Our 164-strong team works from ...") is the
-# leadership and hiring section's, though it names offices and customers.
+# change is news, whatever other facet's words it holds; a launch is the products section's; a customer won or
+# counted the customers section's; an integration or a reseller the partnerships'; a rating the reviews'; a
+# headcount ("Our 164-strong team works from ...") and the founders the leadership and hiring section's, though
+# they name offices and customers.
 FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("news", NEWS_EVENT.search),
+    ("products", LAUNCH.search),
+    ("customers", CUSTOMER_WIN.search),
+    ("partnerships", PARTNERING.search),
+    ("reviews", RATING.search),
     ("leadership", _headcount),
+    ("leadership", FOUNDED_BY.search),
 )
 
 
-# What a facet's readers look for first: a price in Pricing, a headcount in Leadership and hiring, an event in News.
-# A sentence of its facet's own kind weighs OWN_KIND more there (dev fact recall: see docs/report-benchmark.md).
-OWN_KINDS: dict[str, Callable[[str], object]] = {"pricing": priced, **dict(FIRST_HOMES)}
-OWN_KIND = 0.5  # 0.5 and 1.0 gave the same dev fact recall (0.747, 2026-12-05)
+# What a facet's readers look for first (``own_kind``): a price in Pricing, a headcount in Leadership and hiring, an
+# event in News. A sentence of its facet's own kind weighs OWN_KIND more there (0.5 and 1.0 gave the same dev fact
+# recall, 0.747, 2026-12-05).
+OWN_KIND = 0.5
+
+
+def own_kind(facet: str, text: str) -> bool:
+    """Whether a sentence is of the facet's own kind: a price for pricing, what ``FIRST_HOMES`` gives the others."""
+    return (facet == "pricing" and priced(text)) or any(marks(text) for key, marks in FIRST_HOMES if key == facet)
 
 
 def _homes(
@@ -649,8 +688,7 @@ def _picked(
 
     def own(candidate: Candidate, index: int) -> float:
         fits = held[candidate.text]
-        kind = OWN_KINDS.get(briefs[index].facet)
-        if kind and kind(candidate.text):  # the facet's own kind of sentence, whatever other facets' words it holds
+        if own_kind(briefs[index].facet, candidate.text):  # whatever other facets' words it holds
             return float(candidate.score * (1 + SPECIFIC * specific(candidate.text)) * (1 + OWN_KIND))
         share = fits[index] / sum(fits) if sum(fits) else 1.0
         return float(candidate.score * share**PURITY * (1 + SPECIFIC * specific(candidate.text)))

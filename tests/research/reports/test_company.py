@@ -3,6 +3,8 @@ company."""
 
 from __future__ import annotations
 
+import pytest
+
 from research.protocol.report import Citation, Claim
 from research.reports.company import COMPETITOR_FACETS as FACETS
 from research.reports.company import PROSPECT_FACETS, FacetEvidence, company_report, facets_for
@@ -291,3 +293,26 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
     )
     sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
     assert sections["news"] == [found[0].text]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "facet"),
+    [
+        ("Halvorix launched Halvorix Strip, a single-use label for cold parcels, in September 2026.", "products"),
+        ("Sygehusapotek Vestkyst awarded Halvorix a four-year contract worth DKK 9.6 million.", "customers"),
+        ("More than 2,300 fleets and 48,000 vehicles in Ireland run on Halvorix every day.", "customers"),
+        ("Halvorix integrates with Pennant Pensions and Ledgerwise accounting.", "partnerships"),
+        ("Brindle & Oakes rates Halvorix a Strong Performer in its 2026 payroll assessment.", "reviews"),
+        ("Halvorix was founded in 2016 in Wrocław by Tomasz Gąsiorek and Marta Kulesza.", "leadership"),
+    ],
+)
+def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: str) -> None:
+    found = (evidence("mix#0", sentence, title="Halvorix news"),)
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(item, found) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    placed = [s.facet for s in report.sections if sentence in [c.text for c in s.claims]]
+    assert facet in placed, placed
