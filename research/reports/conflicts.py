@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from research.protocol.report import Claim, Conflict, Section
 from research.reports.amounts import AMOUNT, CURRENCY_CODES, amount_value
 from research.reports.names import Company
-from research.reports.text import MONTHS, fold
+from research.reports.text import fold
+from research.retrieval.parsing.text import MONTHS
 
 NEAR = 2.0  # two amounts more than this factor apart are two figures, not one figure stated twice
 # Words that qualify a count without saying what is counted: "1,140 *paying* farm customers". Hand-written, short.

@@ -646,6 +646,7 @@ FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
 OWN_KIND = 0.5
 
 
+@functools.lru_cache(maxsize=65_536)  # asked of each sentence in every facet, and again while ranking
 def own_kind(facet: str, text: str) -> bool:
     """Whether a sentence is of the facet's own kind: a price for pricing, what ``FIRST_HOMES`` gives the others."""
     return (facet == "pricing" and priced(text)) or any(marks(text) for key, marks in FIRST_HOMES if key == facet)

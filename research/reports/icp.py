@@ -39,7 +39,8 @@ from research.reports.places import place_countries, place_country, region_named
 from research.reports.presence import PresenceRule, presence_rule, presence_stated
 from research.reports.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.reports.structure import fields_of, record_about
-from research.reports.text import MONTHS, fold, sentences
+from research.reports.text import fold, sentences
+from research.retrieval.parsing.text import MONTHS
 
 MAX_CRITERIA = 12
 MAX_WEIGHT = 100.0

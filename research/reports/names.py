@@ -33,7 +33,8 @@ from rapidfuzz.distance import Levenshtein
 from research.reports.amounts import price_line
 from research.reports.citations import Evidence
 from research.reports.places import place_countries
-from research.reports.text import MONTHS, fold, published_by
+from research.reports.text import fold, published_by
+from research.retrieval.parsing.text import MONTHS
 
 # Words a company's name often ends with that say what it does, not who it is: "Stellique Data" is "Stellique".
 # Hand-written (no library lists them); only trailing words are dropped, and never the name's first word.

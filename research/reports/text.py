@@ -37,24 +37,6 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
-_MONTH_WORDS = (
-    "january jan janvier janv",
-    "february feb fevrier février fevr févr",
-    "march mar mars",
-    "april apr avril avr",
-    "may mai",
-    "june jun juin",
-    "july jul juillet juil",
-    "august aug aout août",
-    "september sep sept septembre",
-    "october oct octobre",
-    "november nov novembre",
-    "december dec decembre décembre déc",
-)
-MONTHS = {name: number for number, names in enumerate(_MONTH_WORDS, start=1) for name in names.split()}
-"""Month names and their short forms, English and French, accented and folded, lower-cased -> 1-12."""
-
-
 def fold(text: str) -> str:
     """Case, accents, punctuation and spacing folded away: what a quote must match in a chunk's text."""
     return " ".join(_NOT_WORD.sub(" ", fold_accents(text).casefold()).split())

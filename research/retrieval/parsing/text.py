@@ -23,7 +23,7 @@ def parse_text(source: Source, options: ParseOptions, budget: OutputBudget) -> P
     return _single(source, budget, title=source.stem, kind="text")
 
 
-_MONTHS = {
+MONTHS = {
     name: number
     for number, names in enumerate(
         (
@@ -44,6 +44,7 @@ _MONTHS = {
     )
     for name in names.split()
 }
+"""Month names and their short forms, English and French, accented and folded, lower-cased -> 1-12."""
 _DAY_MONTH_YEAR = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\.?\s+([^\W\d_]{3,9})\.?\s+((?:19|20)\d\d)\b")
 _MONTH_DAY_YEAR = re.compile(r"(?i)\b([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b")
 _ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
@@ -64,9 +65,9 @@ def header_date(text: str) -> str | None:
 def _dates_in(line: str) -> list[str]:
     found: list[tuple[int, str | None]] = []
     for match in _DAY_MONTH_YEAR.finditer(line):
-        found.append((match.start(), _iso(match.group(3), _MONTHS.get(match.group(2).casefold()), match.group(1))))
+        found.append((match.start(), _iso(match.group(3), MONTHS.get(match.group(2).casefold()), match.group(1))))
     for match in _MONTH_DAY_YEAR.finditer(line):
-        found.append((match.start(), _iso(match.group(3), _MONTHS.get(match.group(1).casefold()), match.group(2))))
+        found.append((match.start(), _iso(match.group(3), MONTHS.get(match.group(1).casefold()), match.group(2))))
     for match in _ISO_DAY.finditer(line):
         found.append((match.start(), _iso(match.group(1), int(match.group(2)), match.group(3))))
     return [iso for _, iso in sorted(found) if iso]
