@@ -100,6 +100,11 @@ TEMPLATES = [
                 "research.notifications.context.unread",
             ],
             "builtins": ["template_partials.templatetags.partials"],
+            # Each feature's cards drawn on other features' pages (research/platform/panels.py).
+            "libraries": {
+                feature: f"research.{feature}.panels"
+                for feature in ("batches", "corpora", "investigations", "invitations", "schedules", "sharing", "web")
+            },
         },
     }
 ]

@@ -11,5 +11,7 @@ class ResearchConfig(AppConfig):
 
     def ready(self) -> None:
         from research.platform import access
+        from research.schedules import receivers
 
         access.connect_signals()  # logging out or losing a membership closes the user's open sockets
+        receivers.connect_signals()  # a scheduled run's end enqueues its digest

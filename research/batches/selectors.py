@@ -7,8 +7,8 @@ from typing import Any
 
 from django.http import Http404
 
-from research.investigations.access import readable_runs
 from research.models import TERMINAL_RUN_STATUSES, IcpBatch, Membership, Run, Workspace
+from research.workspaces.access import readable_runs
 
 SORTS = ("line", "company", "status", "fit", "coverage", "matches")
 

@@ -41,7 +41,12 @@ def batch_create(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             url = reverse("batch_page", kwargs={"slug": slug, "batch_id": batch.pk})
             return HttpResponseClientRedirect(url) if is_htmx(request) else redirect(url)
-    context = {"membership": membership, "workspace": membership.workspace, **icp_context(membership, batch_form=form)}
+    context = {
+        "membership": membership,
+        "workspace": membership.workspace,
+        **icp_context(membership),
+        "batch_form": form,
+    }
     return render(request, "research/workspace_detail.html#icp", context, status=422)
 
 

@@ -38,8 +38,8 @@ from research.bench.events import Stack, session_cookie, stack
 from research.bench.model import DELAY_VARIABLE
 from research.demo.seed import demo_questions
 from research.models import Corpus, Membership, Run, RunEvent, RunStatus
-from research.reporting.trial import demo_corpus_ingest, trial_clean, trial_workspace
 from research.runs import services as runs
+from research.runs.trial import demo_corpus_ingest, trial_clean, trial_workspace
 
 P95_TARGET_MS = 250.0
 _SEQ = re.compile(r'data-seq="(\d+)"')

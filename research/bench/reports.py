@@ -10,7 +10,7 @@ from typing import Any
 
 from research.bench.model import model_latency
 from research.models import Run, RunStatus, RunTemplate
-from research.reporting.trial import demo_corpus_ingest, in_process_events, trial_clean, trial_run, trial_workspace
+from research.runs.trial import demo_corpus_ingest, in_process_events, trial_clean, trial_run, trial_workspace
 
 QUESTION = "What does Halvorix charge for its Standard plan, and who leads its engineering?"
 COMPANY = "Halvorix"

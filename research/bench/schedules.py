@@ -45,9 +45,9 @@ from research.models import (
     ScheduleFire,
     UploadFile,
 )
-from research.reporting.trial import in_process_events, trial_clean, trial_workspace
 from research.runs import services as runs
 from research.runs.execution import run_execute
+from research.runs.trial import in_process_events, trial_clean, trial_workspace
 from research.schedules import digests, firing
 from research.schedules import services as schedules
 

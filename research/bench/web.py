@@ -29,10 +29,10 @@ from research.corpora import services as corpora
 from research.models import Run, RunStatus, UploadFile
 from research.platform import composition
 from research.platform.composition import corpus_index
-from research.reporting.trial import in_process_events, trial_clean, trial_workspace
 from research.runs import job
 from research.runs import services as runs
 from research.runs.execution import run_execute
+from research.runs.trial import in_process_events, trial_clean, trial_workspace
 from research.web import port as web_port
 from research.web import services as web
 

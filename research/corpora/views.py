@@ -14,10 +14,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from research.corpora import selectors, services
 from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
+from research.corpora.panels import CARD as CORPORA_CARD
+from research.corpora.panels import corpora_context
 from research.corpora.viewer import chunks_shown
 from research.models import Corpus, Document, Membership
 from research.platform.web import apply_errors, is_htmx
-from research.web.views import web_pages_context
 from research.workspaces.selectors import membership_get
 
 
@@ -38,7 +39,6 @@ def _corpus_context(
         "files_refining": selectors.files_refining(corpus=corpus),
         "upload_form": form or UploadForm(),
         "rename_form": rename or CorpusRenameForm(initial=initial),
-        **web_pages_context(membership, corpus),
     }
 
 
@@ -56,8 +56,7 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "GET":
         if not is_htmx(request):
             return redirect("workspace_detail", slug=slug)
-        context = {"workspace": membership.workspace, "corpora": selectors.corpus_list(workspace=membership.workspace)}
-        return render(request, "research/workspace_detail.html#corpora_live", {"membership": membership, **context})
+        return render(request, f"{CORPORA_CARD}#corpora_live", corpora_context(membership))
     form = CorpusForm(request.POST)
     if form.is_valid():
         try:
@@ -71,14 +70,10 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
             apply_errors(form, error)
         else:
             return _go(request, reverse("corpus_detail", kwargs={"slug": slug, "corpus_slug": corpus.slug}))
-    context = {
-        "membership": membership,
-        "workspace": membership.workspace,
-        "corpus_form": form,
-        "corpora": selectors.corpus_list(workspace=membership.workspace),
-    }
-    template = "research/workspace_detail.html#corpora" if is_htmx(request) else "research/workspace_detail.html"
-    return render(request, template, context, status=422)
+    if not is_htmx(request):  # without JavaScript, back to the workspace page with the errors said
+        messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        return redirect("workspace_detail", slug=slug)
+    return render(request, CORPORA_CARD, corpora_context(membership, form=form), status=422)
 
 
 @login_required

@@ -8,12 +8,12 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
-from research.investigations.access import can_edit, readable
 from research.models import Chunk, Corpus, Document, Investigation, Membership, Run, RunStatus
 from research.protocol.report import Citation
 from research.reporting.selectors import report_of
 from research.reports.citations import quote_in
 from research.reports.diff import RunDiff, run_diff
+from research.workspaces.access import can_edit, readable
 
 SORTS = {"activity": "-last_activity_at", "title": "title", "created": "-created_at"}
 

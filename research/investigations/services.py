@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from research.investigations import access
 from research.models import (
     TERMINAL_RUN_STATUSES,
     Corpus,
@@ -18,14 +17,15 @@ from research.models import (
     InvestigationMember,
     Membership,
     Run,
-    RunTemplate,
     Schedule,
     ShareRole,
     Visibility,
 )
 from research.platform.access import access_revoke
 from research.platform.composition import web_offered, writer_choices
+from research.reporting.kinds import kind_of
 from research.runs import services as runs
+from research.workspaces import access
 
 TITLE_MAX, NOTES_MAX, TAGS_MAX, TAG_MAX = 200, 20_000, 12, 40
 _TAG_SPACE = re.compile(r"\s+")
@@ -35,7 +35,6 @@ def config_of(run: Run) -> dict[str, Any]:
     """What a re-run of ``run`` starts: its template's inputs, its corpora and its limits."""
     config: dict[str, Any] = {
         "template": run.template,
-        "question": run.question if run.template == RunTemplate.QUESTION else "",
         "company": run.subject,
         "aspects": list(run.options.get("aspects", [])),
         "corpora": sorted(run.corpora.values_list("pk", flat=True)),
@@ -45,9 +44,7 @@ def config_of(run: Run) -> dict[str, Any]:
         "writer": str(run.options.get("writer", "")),
         "web": bool(run.options.get("web")),
     }
-    if run.template == RunTemplate.ICP:
-        config["criteria"] = list(run.options.get("criteria", []))  # a re-run judges against the same profile
-    return config
+    return config | kind_of(run.template).rerun_config(run)  # a free question's question, an ICP check's profile
 
 
 def default_title(run: Run) -> str:

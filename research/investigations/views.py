@@ -2,7 +2,7 @@
 notes, runs, re-run, compare, sharing, archive, delete) and the comparison of two of its runs.
 
 Every view resolves the workspace through the member's membership and the investigation through what they may
-read (404 otherwise); what they may do follows research/investigations/access.py (403 otherwise).
+read (404 otherwise); what they may do follows research/workspaces/access.py (403 otherwise).
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from research.corpora.viewer import markdown_html
-from research.investigations import access, selectors, services
+from research.investigations import selectors, services
 from research.investigations.forms import CompareForm, FilterForm, InvestigationForm, SaveRunForm, ShareForm
+from research.investigations.panels import CARD as SAVE_CARD
 from research.models import Corpus, Investigation, InvestigationMember, Membership, Visibility
 from research.platform.web import apply_errors, is_htmx
 from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
 from research.reports.diff import ClaimChange, RunDiff
 from research.runs import selectors as run_selectors
-from research.schedules.views import schedule_context
-from research.sharing.views import links_context
+from research.workspaces import access
 from research.workspaces.selectors import membership_get
 
 PAGE = "research/investigation_detail.html"
@@ -94,7 +94,7 @@ def run_save(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         return HttpResponseClientRedirect(url) if is_htmx(request) else redirect(url)
     context = {"membership": membership, "workspace": membership.workspace, "run": run, "save_form": form}
     if is_htmx(request):
-        return render(request, "research/partials/run_save.html", context, status=422)
+        return render(request, SAVE_CARD, context, status=422)
     messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
     return redirect("run_page", slug=slug, run_id=run.pk)
 
@@ -142,12 +142,6 @@ def _context(membership: Membership, investigation: Investigation, **extra: Any)
         or ShareForm(initial=_share_initial(investigation), members=_others(membership, investigation)),
         "compare_form": compare,
         "config": investigation.config,
-        **schedule_context(membership, investigation),
-        **(
-            links_context(membership, investigation)
-            if access.can_manage(membership=membership, investigation=investigation)
-            else {}
-        ),
         "corpora_names": list(
             Corpus.objects.filter(
                 workspace_id=investigation.workspace_id, pk__in=investigation.config.get("corpora", [])

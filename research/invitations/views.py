@@ -17,25 +17,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from research.invitations import selectors, services
 from research.invitations.forms import InviteForm, SignupForm
+from research.invitations.panels import CARD, invitations_context
 from research.models import Invitation, Membership
 from research.platform.web import apply_errors, is_htmx, user_of
 from research.workspaces.selectors import membership_get
 
-CARD = "research/partials/invitations.html"
 PAGE = "research/invitation.html"
-
-
-def invitations_context(
-    membership: Membership, *, form: InviteForm | None = None, made: services.NewInvitation | None = None
-) -> dict[str, Any]:
-    """What the workspace page's Invitations card shows (owners only)."""
-    return {
-        "membership": membership,
-        "workspace": membership.workspace,
-        "invitations": selectors.invitations_pending(workspace=membership.workspace),
-        "invite_form": form or InviteForm(),
-        "made": made,
-    }
 
 
 def _card(request: HttpRequest, membership: Membership, status: int = 200, **extra: Any) -> HttpResponse:

@@ -7,8 +7,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from research.investigations.access import readable
 from research.models import Investigation, Membership, Notification
+from research.workspaces.access import readable
 
 
 def _visible(user: User) -> Q:

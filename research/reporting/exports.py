@@ -23,17 +23,24 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from research.protocol.report import Citation, Claim, Report, to_dict
+from research.reporting.kinds import KINDS
 from research.reporting.presenting import VERDICTS
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
-TEMPLATE_TITLES = {"question": "Answer", "competitor": "Competitor report", "icp": "ICP check", "prospect": "Brief"}
+
+
+def _title(report: Report) -> str:
+    """What the export calls what was written: "Answer", "Competitor report", ... (the run's kind says)."""
+    kind = KINDS.get(report.template)
+    return kind.export_title if kind else "Report"
 
 
 def as_dict(report: Report) -> dict[str, Any]:
     """The report in the JSON shape of ``manage.py report ... --json``: the stored fields, with the report's
     company (a report) or question (an answer) named as such."""
     body = to_dict(report)
-    body["company" if report.template != "question" else "question"] = report.subject
+    about_company = report.template not in KINDS or KINDS[report.template].about_company
+    body["company" if about_company else "question"] = report.subject
     return body
 
 
@@ -103,7 +110,7 @@ def markdown(report: Report, *, heading: str) -> str:
     lines = [
         f"# {md_escape(heading)}",
         "",
-        f"*{TEMPLATE_TITLES.get(report.template, 'Report')}: {md_escape(report.subject)}*",
+        f"*{_title(report)}: {md_escape(report.subject)}*",
     ]
     lines += ["", f"Writer: {report.writer}. Every claim below is backed by a quote found in the cited document.", ""]
     lines += [f"> {md_escape(note)}" for note in report.notes]
@@ -138,9 +145,7 @@ def word(report: Report, *, heading: str) -> bytes:
     """The report as a Word document (python-docx): claims with note numbers, notes, removed claims, evidence."""
     document = WordDocument()
     document.add_heading(heading, level=0)
-    document.add_paragraph().add_run(
-        f"{TEMPLATE_TITLES.get(report.template, 'Report')}: {report.subject}"
-    ).italic = True
+    document.add_paragraph().add_run(f"{_title(report)}: {report.subject}").italic = True
     document.add_paragraph(f"Writer: {report.writer}. Every claim is backed by a quote found in the cited document.")
     for note in report.notes:
         document.add_paragraph(note, style="Intense Quote")
@@ -223,7 +228,7 @@ def pdf(report: Report, *, heading: str) -> bytes:
     document.set_title(heading)
     document.add_page()
     document.paragraph(heading, size=16, bold=True)
-    document.paragraph(f"{TEMPLATE_TITLES.get(report.template, 'Report')}: {report.subject}", size=11)
+    document.paragraph(f"{_title(report)}: {report.subject}", size=11)
     document.paragraph(
         f"Writer: {report.writer}. Every claim is backed by a quote found in the cited document.", size=9
     )

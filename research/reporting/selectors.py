@@ -4,27 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from research.models import Chunk, Document, Report, Run, RunTemplate
+from research.models import Chunk, Document, Report, Run
 from research.protocol.events import RankedDocument
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import citations_of, report_from_dict
 from research.reports.citations import Evidence
-from research.reports.company import TEMPLATE_FACETS, Facet, facets_for, literal
-from research.reports.icp import Criterion, criteria_from, search_question
 from research.retrieval.language import language_of
-
-
-def run_facets(run: Run) -> tuple[Facet, ...]:
-    """A report's facets, one rollout each (none for a free question): the standard ones, then the member's
-    extra aspects."""
-    options = run.options if isinstance(run.options, dict) else {}
-    if run.template == RunTemplate.ICP:
-        return tuple(criterion_facet(index, c, run.subject) for index, c in enumerate(run_criteria(run), start=1))
-    if run.template not in TEMPLATE_FACETS:
-        return ()
-    aspects = options.get("aspects", [])
-    return facets_for(run.template, [str(aspect) for aspect in aspects if isinstance(aspect, str)])
-
 
 LANGUAGE_SAMPLE = 200  # chunks read to tell a run's corpora's language
 
@@ -33,20 +18,6 @@ def run_language(run: Run) -> str:
     """The language of the run's corpora ("en" or "fr", research.retrieval.language), from a sample of chunks."""
     texts = Chunk.objects.filter(document__corpus__in=run.corpora.all()).values_list("text", flat=True)
     return language_of(texts[:LANGUAGE_SAMPLE])
-
-
-def run_criteria(run: Run) -> list[Criterion]:
-    """An ICP check's criteria, as they were when it started (empty for other runs)."""
-    options = run.options if isinstance(run.options, dict) else {}
-    try:
-        return criteria_from(options.get("criteria", [])) if run.template == RunTemplate.ICP else []
-    except ValueError:
-        return []
-
-
-def criterion_facet(index: int, criterion: Criterion, company: str) -> Facet:
-    """The facet an ICP criterion's rollout searches: the question its judge needs answered about ``company``."""
-    return Facet(f"criterion-{index}", criterion.name, literal(search_question(criterion, company)))
 
 
 def source_of(document: Document) -> str:

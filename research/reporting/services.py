@@ -3,40 +3,20 @@ check, stored as the run's report and recorded as the run's events (so the page 
 
 from __future__ import annotations
 
-import datetime
 import logging
 from collections.abc import Callable, Sequence
 
-from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from research.models import Report, Run, RunTemplate
+from research.models import Report, Run
 from research.platform.composition import writer
-from research.protocol.events import AnyEvent, RankedDocument, ReportWritten, WritingFailed, WritingStarted
+from research.protocol.events import AnyEvent, RankedDocument, ReportWritten, WritingFailed
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import to_dict
-from research.reporting.selectors import evidence_for_run, run_criteria, run_facets
-from research.reports.answer import answer_report
-from research.reports.citations import by_chunk
-from research.reports.company import FacetEvidence, company_report
-from research.reports.icp import icp_report
+from research.reporting.kinds import kind_of
+from research.reporting.kinds.base import Finished
 
 logger = logging.getLogger(__name__)
-
-
-def stale_before() -> str:
-    """The ISO date before which evidence is marked as possibly stale (REPORT_STALE_DAYS ago)."""
-    return (timezone.now() - datetime.timedelta(days=settings.REPORT_STALE_DAYS)).date().isoformat()
-
-
-def run_as_of(run: Run) -> datetime.date:
-    """The day an ICP check's time windows end: today, or the run's ``as_of`` option (evaluations set it)."""
-    given = run.options.get("as_of") if isinstance(run.options, dict) else None
-    try:
-        return datetime.date.fromisoformat(str(given)) if given else timezone.localdate()
-    except ValueError:
-        return timezone.localdate()
 
 
 def report_save(run: Run, report: WrittenReport) -> Report:
@@ -70,28 +50,7 @@ def report_write(
     """
     try:
         chosen = writer(run.options.get("writer") if isinstance(run.options, dict) else None)
-        facets = run_facets(run)
-        if run.template == RunTemplate.ICP:
-            pooled = list(by_chunk([e for ranking in found for e in evidence_for_run(run, ranking)]).values())
-            model = getattr(chosen, "icp_judge", None)  # a language-model writer judges what the rules cannot
-            record(
-                WritingStarted(
-                    writer="rules" if model is None else "rules + openai", template=run.template, evidence=len(pooled)
-                )
-            )
-            report = icp_report(run.subject, run_criteria(run), pooled, as_of=run_as_of(run), model=model)
-        elif facets:
-            per_facet = [
-                FacetEvidence(facet, tuple(evidence_for_run(run, ranking)))
-                for facet, ranking in zip(facets, found, strict=True)
-            ]
-            evidence = sum(len(item.evidence) for item in per_facet)
-            record(WritingStarted(writer=chosen.name, template=run.template, evidence=evidence))
-            report = company_report(run.template, run.subject, per_facet, chosen, stale_before=stale_before())
-        else:
-            chunks = evidence_for_run(run, documents)
-            record(WritingStarted(writer=chosen.name, template="question", evidence=len(chunks)))
-            report = answer_report(run.question, chunks, chosen, stale_before=stale_before())
+        report = kind_of(run.template).write(Finished(run, documents, found), chosen, record)
         report_save(run, report)
     except Exception as error:
         logger.exception("run %s: the answer could not be written", run.pk)

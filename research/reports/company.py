@@ -372,9 +372,10 @@ def company_report(
     writer: Writer,
     *,
     stale_before: str | None = None,
+    brief: bool = False,
 ) -> Report:
-    """Write, check and assemble the report: a section per facet and a summary (a competitor report: each
-    facet's first claim; a prospect brief: the openings, dated claims newest first)."""
+    """Write, check and assemble the report: a section per facet and a summary (each facet's first claim; a
+    ``brief``, as a prospect brief is: the newest dated claims, and a section of conversation openers)."""
     known = known_as(company, [e for item in facets for e in item.evidence])
     briefs, drafts, placed_already = _drafts(known, facets, writer)
     sections, removed, notes, used, pool = _written(known, facets, briefs, drafts, stale_before)
@@ -383,7 +384,7 @@ def company_report(
     if not placed_already:
         sections = placed(company, [item.facet for item in facets], sections)
     sections = with_conflicts(known, sections, pool)
-    if template == "prospect":
+    if brief:
         dated = [claim for section in sections for claim in section.claims if claim.date]
         newest = sorted(dict.fromkeys(dated), key=lambda claim: claim.date or "", reverse=True)
         summary = tuple(newest[:SUMMARY_CLAIMS])

@@ -7,17 +7,15 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
 from research.models import Run, RunStatus
-from research.platform.queue import task_send
 from research.protocol.events import RunFailed
 from research.reporting.services import report_write
 from research.runs.job import run_harness
 from research.runs.lease import Claim, run_claim
+from research.runs.signals import run_ended
 from research.runs.sink import JournalError, JournalSink
-from research.schedules.jobs import REPORT_DIGEST
 
 logger = logging.getLogger(__name__)
 
@@ -89,6 +87,5 @@ def run_complete(*, claim: Claim, outcome: Outcome, tokens: int) -> str:
         )
         return "lost"
     logger.info("run %s: %s (attempt %s)", claim.run_id, outcome.status, claim.attempt)
-    if Run.objects.filter(pk=claim.run_id, schedule__isnull=False).exists():  # its digest, at once
-        transaction.on_commit(lambda: task_send(REPORT_DIGEST, claim.run_id))
+    run_ended.send(sender=Run, run_id=claim.run_id, status=str(outcome.status))  # a scheduled run's digest, ...
     return str(outcome.status)

@@ -8,6 +8,7 @@ from django import forms
 
 from research.models import Corpus, RunTemplate, Workspace
 from research.platform.composition import web_offered, writer_choices
+from research.reporting.kinds import KINDS, kind_of
 from research.runs import limits, services
 
 
@@ -90,7 +91,7 @@ class RunForm(forms.Form):
         data = super().clean() or {}
         template = data.get("template")
         question = services.question_error(data["question"]) if "question" in data else None
-        if template == RunTemplate.QUESTION and question is not None:
+        if template in KINDS and not kind_of(template).about_company and question is not None:
             self.add_error("question", question)
         company = services.subject_error(template, data["company"]) if template and "company" in data else None
         if company is not None:

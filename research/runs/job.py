@@ -18,7 +18,8 @@ from research.inference.registry import BackendFactory, InferenceSettings
 from research.inference.registry import backend_factory as backends_for
 from research.models import Corpus, CorpusKind, Membership, Role, Run
 from research.platform.composition import configured, token_counter, web_search_provider
-from research.reporting.selectors import run_facets, run_language
+from research.reporting.kinds import run_facets
+from research.reporting.selectors import run_language
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import corpora_searched
 from research.web.port import RunWeb

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from research.investigations.access import readable_runs
 from research.models import TERMINAL_RUN_STATUSES, Document, Membership, Run, RunEvent
 from research.runs.journal import StoredEvent, stored
+from research.workspaces.access import readable_runs
 
 EVENTS_PAGE = 500  # stored events one read returns at most (pages, the events endpoint, socket replays)
 
 
 def run_list(*, membership: Membership, limit: int = 50) -> list[Run]:
-    """The member's workspace's latest runs that they may read (research/investigations/access.py)."""
+    """The member's workspace's latest runs that they may read (research/workspaces/access.py)."""
     runs = Run.objects.filter(readable_runs(membership)).select_related("investigation")
     return list(runs.prefetch_related("corpora").order_by("-created_at", "-id")[:limit])
 

@@ -15,8 +15,8 @@ from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
 from research.platform.composition import web_offered, writer_choices
 from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
+from research.reporting.kinds import KINDS, kind_of
 from research.reports.company import MAX_ASPECTS
-from research.reports.icp import criteria_from
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import StoredEvent, event_append
@@ -35,7 +35,7 @@ SUBJECT_MAX = 200
 
 def subject_error(template: str, company: str) -> str | None:
     """What is wrong with a report's company (None for a free question, which has none)."""
-    if template == RunTemplate.QUESTION or template not in RunTemplate.values:
+    if template not in KINDS or not kind_of(template).about_company:
         return None
     if not company.strip():
         return "Name the company the report is about."
@@ -53,12 +53,6 @@ def question_error(question: str) -> str | None:
     return None
 
 
-def report_question(template: str, company: str, aspects: Sequence[str]) -> str:
-    """What a report's run records as its question (the run list and the page show it)."""
-    extra = f" (also: {'; '.join(aspects)})" if aspects else ""
-    return f"{RunTemplate(template).label} on {company.strip()}{extra}"
-
-
 def run_validate(
     *,
     workspace_id: int,
@@ -74,13 +68,14 @@ def run_validate(
     errors: dict[str, str] = {}
     if (company_wrong := subject_error(template, company)) is not None:
         errors["company"] = company_wrong
-    if template == RunTemplate.QUESTION and (question_wrong := question_error(question)) is not None:
+    asks_question = template in KINDS and not kind_of(template).about_company
+    if asks_question and (question_wrong := question_error(question)) is not None:
         errors["question"] = question_wrong
     if not corpora:
         errors["corpora"] = "Choose at least one corpus."
     elif any(corpus.workspace_id != workspace_id for corpus in corpora):
         errors["corpora"] = "Choose corpora of this workspace."
-    if template not in RunTemplate.values:
+    if template not in KINDS:
         errors["template"] = f"Unknown template {template!r}."
     try:
         run_cost(rollouts=rollouts, budget=budget, max_turns=max_turns)
@@ -127,8 +122,10 @@ def run_start(
     )
     if errors:
         raise ValidationError(errors)
-    if template != RunTemplate.QUESTION:
-        question, limits_given["rollouts"] = report_question(template, company, aspects), 1
+    kind = kind_of(template)
+    question = kind.recorded_question(question=question, company=company, aspects=aspects)
+    if kind.about_company:  # one rollout per facet (research/runs/job.py)
+        limits_given["rollouts"] = 1
     with transaction.atomic():
         _lock_corpora(corpora)
         if web:  # the pages its rollouts fetch go to the workspace's web corpus, searched with the others
@@ -137,7 +134,7 @@ def run_start(
             workspace_id=actor.workspace_id,
             created_by=actor.user,
             question=question.strip(),
-            subject=company.strip() if template != RunTemplate.QUESTION else "",
+            subject=company.strip() if kind.about_company else "",
             options=options,
             template=template,
             enqueued_at=timezone.now(),
@@ -169,16 +166,11 @@ def _run_options(
         errors["web"] = "Web sources are not configured on this server (WEB_SEARCH_PROVIDER is none)."
     elif web:
         options["web"] = True
-    if template == RunTemplate.ICP:
-        given = criteria if criteria is not None else actor.workspace.icp
+    if template in KINDS:
         try:
-            options["criteria"] = [criterion.as_dict() for criterion in criteria_from(list(given))]
+            options.update(kind_of(template).options(workspace_icp=actor.workspace.icp or [], criteria=criteria))
         except ValueError as error:
-            errors["template"] = (
-                f"The ideal customer profile is not usable: {error}."
-                if given
-                else "Define the workspace's ideal customer profile first (on the workspace page)."
-            )
+            errors["template"] = str(error)
     return options
 
 

@@ -22,7 +22,6 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from research.investigations import access
 from research.investigations.selectors import previous_finished_run, run_ranking, runs_compare
 from research.models import Digest, Membership, NotifyMode, Run, RunStatus, ScheduleMute
 from research.notifications.services import notifications_create
@@ -31,6 +30,7 @@ from research.protocol.report import Citation, Report
 from research.reporting.selectors import report_of
 from research.reports.diff import ClaimChange, RunDiff, run_diff
 from research.schedules import selectors as schedule_selectors
+from research.workspaces import access
 
 logger = logging.getLogger(__name__)
 

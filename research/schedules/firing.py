@@ -25,7 +25,6 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from research.investigations import access
 from research.investigations.services import investigation_rerun
 from research.models import TERMINAL_RUN_STATUSES, FireOutcome, Membership, Run, Schedule, ScheduleFire
 from research.notifications.services import notifications_create
@@ -33,6 +32,7 @@ from research.platform.queue import task_send
 from research.schedules.jobs import REPORT_DIGEST
 from research.schedules.services import schedule_pause_for, spec_of
 from research.schedules.timing import ScheduleError, next_fire
+from research.workspaces import access
 
 logger = logging.getLogger(__name__)
 

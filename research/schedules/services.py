@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from research.investigations import access
 from research.models import Frequency, Investigation, Membership, NotifyMode, Schedule, ScheduleMute
 from research.schedules.timing import ScheduleError, Spec, next_fire, validate
+from research.workspaces import access
 
 
 def spec_of(schedule: Schedule) -> Spec:

@@ -20,45 +20,14 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from research.investigations import access
 from research.investigations.selectors import investigation_get, investigation_runs
 from research.models import Investigation, Membership, Schedule
 from research.platform.web import apply_errors, is_htmx, user_of
 from research.schedules import digests, selectors, services
 from research.schedules.forms import ScheduleForm
+from research.schedules.panels import CARD, schedule_context
+from research.workspaces import access
 from research.workspaces.selectors import membership_get
-
-CARD = "research/partials/schedule.html"
-
-
-def _initial(schedule: Schedule) -> dict[str, Any]:
-    return {
-        "frequency": schedule.frequency,
-        "time_of_day": schedule.time_of_day,
-        "weekdays": schedule.weekdays,
-        "cron": schedule.cron,
-        "timezone": schedule.timezone,
-        "notify": schedule.notify,
-    }
-
-
-def schedule_context(
-    membership: Membership, investigation: Investigation, *, form: ScheduleForm | None = None, **extra: Any
-) -> dict[str, Any]:
-    """What the Schedule card shows: the schedule in words, its next times, recent fires and digests, the form."""
-    card = selectors.schedule_card(investigation=investigation, user=membership.user)
-    if form is None:
-        schedule = card.schedule
-        form = ScheduleForm(initial=_initial(schedule)) if schedule else ScheduleForm(new=True)
-    return {
-        "membership": membership,
-        "workspace": membership.workspace,
-        "investigation": investigation,
-        "card": card,
-        "schedule_form": form,
-        "can_schedule": access.can_rerun(membership=membership, investigation=investigation),
-        **extra,
-    }
 
 
 def _of(request: HttpRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:

@@ -10,9 +10,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.utils import timezone
 
-from research.investigations import access
 from research.models import Investigation, Membership, Run, RunStatus, ShareLink, ShareLinkAccess
 from research.platform.tokens import token_digest, token_new
+from research.workspaces import access
 
 LABEL_MAX = 120
 

@@ -17,36 +17,15 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from research.corpora.viewer import marked
-from research.investigations import access
 from research.investigations import selectors as investigations
-from research.models import Investigation, Membership, Run, RunStatus, ShareLink
+from research.models import ShareLink
 from research.platform.web import apply_errors, is_htmx
 from research.reporting.presenting import ReportView
 from research.sharing import selectors, services
 from research.sharing.forms import ShareLinkForm
+from research.sharing.panels import LINKS, finished_runs, links_context
+from research.workspaces import access
 from research.workspaces.selectors import membership_get
-
-LINKS = "research/partials/share_links.html"
-
-
-def _finished(investigation: Investigation) -> list[Run]:
-    """The runs a link may share, newest first."""
-    return [r for r in investigations.investigation_runs(investigation=investigation) if r.status == RunStatus.FINISHED]
-
-
-def links_context(
-    membership: Membership, investigation: Investigation, *, form: ShareLinkForm | None = None, new_url: str = ""
-) -> dict[str, Any]:
-    finished = _finished(investigation)
-    return {
-        "membership": membership,
-        "workspace": membership.workspace,
-        "investigation": investigation,
-        "links": selectors.share_links_of(investigation=investigation),
-        "link_form": form or ShareLinkForm(runs=finished),
-        "has_finished": bool(finished),
-        "new_url": new_url,
-    }
 
 
 @login_required
@@ -56,7 +35,7 @@ def share_link_create(request: HttpRequest, slug: str, investigation_id: int) ->
     investigation = investigations.investigation_get(membership=membership, investigation_id=investigation_id)
     if not access.can_manage(membership=membership, investigation=investigation):
         raise PermissionDenied("Only the investigation's author or a workspace owner may share it by link.")
-    form = ShareLinkForm(request.POST, runs=_finished(investigation))
+    form = ShareLinkForm(request.POST, runs=finished_runs(investigation))
     new_url = ""
     if form.is_valid():
         try:

@@ -4,8 +4,6 @@ every two seconds while a page is on its way."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -16,22 +14,10 @@ from django.views.decorators.http import require_GET, require_POST
 from research.corpora.selectors import corpus_get
 from research.models import Corpus, Membership, WebPage
 from research.platform.web import apply_errors, is_htmx
-from research.web import selectors, services
+from research.web import services
 from research.web.forms import UrlAddForm
+from research.web.panels import CARD, web_pages_context
 from research.workspaces.selectors import membership_get
-
-CARD = "research/partials/web_pages.html"
-
-
-def web_pages_context(membership: Membership, corpus: Corpus, *, form: UrlAddForm | None = None) -> dict[str, Any]:
-    return {
-        "membership": membership,
-        "workspace": membership.workspace,
-        "corpus": corpus,
-        "web_pages": list(selectors.web_pages_of(corpus=corpus)[: selectors.SHOWN]),
-        "web_busy": selectors.web_pages_busy(corpus=corpus),
-        "url_form": form or UrlAddForm(),
-    }
 
 
 def _card(

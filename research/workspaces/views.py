@@ -10,12 +10,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from research.batches.forms import BatchForm
-from research.batches.selectors import batch_list
-from research.corpora import selectors as corpus_selectors
-from research.corpora.forms import CorpusForm
-from research.invitations.forms import InviteForm
-from research.invitations.selectors import invitations_pending
 from research.models import Membership
 from research.platform.composition import web_offered
 from research.platform.web import apply_errors, is_htmx, user_of
@@ -59,10 +53,9 @@ def _icp_lines(icp: list[dict[str, object]]) -> str:
     )
 
 
-def icp_context(
-    membership: Membership, form: IcpForm | None = None, *, batch_form: BatchForm | None = None
-) -> dict[str, object]:
-    """What the ideal customer profile card shows: the profile, its form, the batch form, recent batches."""
+def icp_context(membership: Membership, form: IcpForm | None = None) -> dict[str, object]:
+    """What the ideal customer profile card shows: the profile and its form (the batches draw their part,
+    research/batches/panels.py)."""
     try:
         criteria = criteria_from(membership.workspace.icp) if membership.workspace.icp else []
     except ValueError:
@@ -71,24 +64,18 @@ def icp_context(
     return {
         "icp": [(criterion, rule_label(criterion)) for criterion in criteria],
         "icp_form": form,
-        "batch_form": batch_form or BatchForm(workspace=membership.workspace),
-        "batches": batch_list(workspace=membership.workspace),
     }
 
 
 def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
     return {
         **icp_context(membership),
-        "invitations": invitations_pending(workspace=membership.workspace) if membership.can_manage else [],
-        "invite_form": InviteForm(),
         "membership": membership,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),
         "member_form": form,
         "member_error": member_error,
-        "corpora": corpus_selectors.corpus_list(workspace=membership.workspace),
         "web_offered": web_offered(),
-        "corpus_form": CorpusForm(),
     }
 
 

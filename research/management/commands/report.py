@@ -19,7 +19,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from research.corpora.selectors import corpus_find
 from research.models import Membership, Role, Run, RunTemplate
 from research.reporting.exports import as_dict
-from research.reporting.selectors import report_of, run_facets
+from research.reporting.kinds import run_facets
+from research.reporting.selectors import report_of
 from research.reports.writers import WRITERS
 from research.runs import services
 from research.runs.execution import run_execute

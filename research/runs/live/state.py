@@ -44,6 +44,7 @@ from research.protocol.events import (
     WritingFailed,
     WritingStarted,
 )
+from research.reporting.kinds import KINDS
 from research.reporting.presenting import ReportView
 from research.runs.journal import StoredEvent, UnreadableEvent
 from research.runs.live.summary import TOOL_LABELS, named_ids, summary
@@ -249,7 +250,7 @@ class AnswerState:
 
     @property
     def is_report(self) -> bool:
-        return self.template != "question"
+        return self.template in KINDS and KINDS[self.template].about_company
 
 
 @dataclass

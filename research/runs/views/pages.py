@@ -21,13 +21,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
-from research.investigations.forms import SaveRunForm
-from research.investigations.selectors import investigations_to_add_to
-from research.investigations.services import default_title
 from research.models import Membership, Run, RunStatus, RunTemplate
 from research.platform.web import apply_errors, is_htmx
-from research.reporting.selectors import run_facets
-from research.reports.company import TEMPLATE_FACETS, facets_for
+from research.reporting.kinds import KINDS, kind_of, run_facets
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.runs.live.fragments import elapsed, state_context, status_context
@@ -66,10 +62,9 @@ def _estimate(form: RunForm) -> dict[str, Any]:
             return {"errors": [f"{form.fields[name].label}: enter a whole number."]}
     facets = 0
     template = str(form.data.get("template") if form.is_bound else form.initial.get("template", "question"))
-    if template in TEMPLATE_FACETS:
-        facets = len(facets_for(template, str(form.data.get("aspects", "")).splitlines()))
-    elif template == RunTemplate.ICP:
-        facets = len(form.workspace.icp or [])
+    if template in KINDS:
+        aspects = str(form.data.get("aspects", "")).splitlines()
+        facets = kind_of(template).facet_count(aspects=aspects, workspace_icp=form.workspace.icp or [])
     try:
         cost = services.run_cost(**values, facets=facets)
         return {
@@ -179,10 +174,6 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         "elapsed": _duration(run),
         "graph": run_graph(state),
         "socket": None if run.done else f"/ws/runs/{run.pk}/?after={state.last_seq}&format=html",
-        "save_form": SaveRunForm(
-            initial={"title": default_title(run)},
-            choices=investigations_to_add_to(membership=membership, run=run) if run.investigation_id is None else [],
-        ),
     }
     return render(request, "research/run_detail.html", context)
 

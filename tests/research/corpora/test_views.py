@@ -110,6 +110,22 @@ def test_a_duplicate_corpus_name_is_refused_with_the_card_and_its_error(make_use
     assert Corpus.objects.filter(workspace=workspace).count() == 1
 
 
+def test_without_javascript_a_refused_corpus_name_goes_back_to_the_workspace_page_with_the_error(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, login
+) -> None:
+    ada = make_user()
+    workspace = make_workspace(ada)
+    client = login(ada)
+    client.post(f"/w/{workspace.slug}/corpora/", {"name": "Demo corpus"})
+    response = client.post(f"/w/{workspace.slug}/corpora/", {"name": "DEMO corpus"}, follow=True)
+    body = response.content.decode()
+    assert response.redirect_chain == [(f"/w/{workspace.slug}/", 302)]
+    assert "This workspace already has a corpus named “DEMO corpus”; choose another name." in body
+    assert 'id="members"' in body  # the whole page, not a card alone
+    assert 'id="corpus-list"' in body
+    assert Corpus.objects.filter(workspace=workspace).count() == 1
+
+
 def test_one_empty_file_fails_alone_and_the_others_are_queued(  # type: ignore[no-untyped-def]
     make_user, make_workspace, login, django_capture_on_commit_callbacks
 ) -> None:

@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from research.investigations import access, services
+from research.investigations import services
 from research.models import Document, Investigation, Run, RunStatus, Visibility
 from research.runs import selectors as run_selectors
+from research.workspaces import access
 from tests.research.investigations.conftest import Team, finished_run
 
 pytestmark = pytest.mark.django_db

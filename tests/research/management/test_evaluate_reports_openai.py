@@ -18,7 +18,7 @@ from django.test import override_settings
 
 from research.models import Membership, Report, RunTemplate, Workspace
 from research.platform import composition
-from research.reporting.trial import TRIAL_USER, trial_clean
+from research.runs.trial import TRIAL_USER, trial_clean
 from tests.support.openai_server import Reply, serve_openai
 
 pytestmark = pytest.mark.django_db(transaction=True)

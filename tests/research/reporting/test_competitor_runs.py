@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 
 from research.models import Report, RunEvent, RunTemplate
 from research.protocol.events import from_dict
-from research.reporting.selectors import report_of, run_facets
+from research.reporting.kinds import run_facets
+from research.reporting.selectors import report_of
 from research.reports.company import COMPETITOR_FACETS as FACETS
 from research.runs import selectors
 from research.runs.execution import run_execute

@@ -9,7 +9,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from research.models import RunEvent, RunTemplate
-from research.reporting.selectors import report_of, run_facets
+from research.reporting.kinds import run_facets
+from research.reporting.selectors import report_of
 from research.reports.company import PROSPECT_FACETS
 from research.runs import selectors
 from research.runs.execution import run_execute

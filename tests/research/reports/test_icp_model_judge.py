@@ -91,7 +91,11 @@ def test_a_prospect_brief_gets_opening_lines_held_to_their_facts_quotes() -> Non
                 return ExtractiveWriter().write(brief)
 
         report = company_report(
-            "prospect", "Acme Robotics", [FacetEvidence(funding, facts[:1]), FacetEvidence(hiring, facts[1:])], Facts()
+            "prospect",
+            "Acme Robotics",
+            [FacetEvidence(funding, facts[:1]), FacetEvidence(hiring, facts[1:])],
+            Facts(),
+            brief=True,
         )
     openers = next(section for section in report.sections if section.facet == "openers")
     assert [claim.text for claim in openers.claims] == ["Congratulations on the $40 million Series B."]
@@ -105,6 +109,8 @@ def test_without_a_language_model_a_brief_says_why_it_has_no_opening_lines() -> 
     from research.reports.extractive import ExtractiveWriter
 
     facts = (evidence("press#0", "Acme Robotics raised $40 million in a Series B round.", title="Press"),)
-    report = company_report("prospect", "Acme Robotics", [FacetEvidence(PROSPECT_FACETS[0], facts)], ExtractiveWriter())
+    report = company_report(
+        "prospect", "Acme Robotics", [FacetEvidence(PROSPECT_FACETS[0], facts)], ExtractiveWriter(), brief=True
+    )
     assert all(section.facet != "openers" for section in report.sections)
     assert any("need a language-model writer" in note for note in report.notes)

@@ -1,0 +1,19 @@
+"""Corpora, under ``w/<slug>/``: create one, its page (``c/<corpus slug>/``), uploads, files and documents."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from research.corpora import views
+
+CORPUS = "c/<slug:corpus_slug>/"
+
+urlpatterns = [
+    path("corpora/", views.corpus_create, name="corpus_create"),
+    path(CORPUS, views.corpus_detail, name="corpus_detail"),
+    path(f"{CORPUS}uploads/", views.upload_create, name="upload_create"),
+    path(f"{CORPUS}files/<int:file_id>/", views.upload_file_row, name="upload_file_row"),
+    path(f"{CORPUS}d/<str:doc_id>/", views.document_detail, name="document_detail"),
+    path(f"{CORPUS}d/<str:doc_id>/delete/", views.document_delete, name="document_delete"),
+    path(f"{CORPUS}d/<str:doc_id>/internal/", views.document_internal, name="document_internal"),
+]
