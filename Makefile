@@ -62,7 +62,7 @@ test-postgres: $(DEV_STAMP) browser
 	@rm -rf $(TEST_DATA_DIR) && mkdir -p $(TEST_DATA_DIR)
 	$(TEST_ENV) DATABASE_URL=$(TEST_POSTGRES_URL) $(BIN)/pytest -m "not embedded" $(PYTEST_ARGS)
 
-## bench: the benchmark commands (figures printed and written to bench-results/; see README "Measured")
+## bench: the benchmark commands (figures printed and written to bench-results/; see docs/benchmarks.md)
 bench: $(DEV_STAMP)
 	@mkdir -p bench-results
 	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --chunks 10000 --chunks 100000 --json bench-results/retrieval_speed.json

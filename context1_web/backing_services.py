@@ -14,7 +14,7 @@ _MAX_SOCKET_PATH = 100
 # The Redis pub/sub channel layer (channels_redis.pubsub): a group_send is one PUBLISH, and a web
 # process holds one subscription per group. The list-based layer costs several Redis round trips
 # per message on both sides; with ten busy run sockets Daphne spent about 2.4 ms of CPU per event
-# on it against about 1.4 ms with pub/sub (`manage.py bench_events`, README "Measured"). Delivery is at
+# on it against about 1.4 ms with pub/sub (`manage.py bench_events`, docs/benchmarks.md). Delivery is at
 # most once either way: the database is the source of truth and sockets catch up from it.
 # Its subscriber polls with get_message(timeout=0.1), so no read waits long on purpose; the socket timeout
 # only bounds a Redis that stops answering (a PUBLISH or SUBSCRIBE then fails instead of hanging).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 # A conservative constant, not a live measurement: the default embedder (MiniLM on the CPU) embedded 4.4 chunks/s
-# of ~330-word-piece chunks on the 2-core reference machine under load (README, "Measured"), and the issue's
+# of ~330-word-piece chunks on the 2-core reference machine under load (docs/benchmarks.md), and the issue's
 # 5 MiB file took 1,463 chunks in about 5.5 minutes (4.4/s again). The web process, which renders the estimate,
 # embeds nothing, so it has no rate of its own to measure; a faster embedder finishes early.
 CHUNKS_PER_SECOND = 4.0

@@ -54,7 +54,7 @@ def demo_seed(*, login_file: Path) -> DemoLogin:
             name=DEMO_WORKSPACE,
             owner=user,
             description="Fictional companies to try research runs on.",
-            slug=DEMO_WORKSPACE_SLUG if free else None,  # the address the README's commands name
+            slug=DEMO_WORKSPACE_SLUG if free else None,  # the address the docs name (docs/features.md)
         )
     return DemoLogin(username=DEMO_USERNAME, password=password, workspace=workspace, created=created)
 

@@ -47,18 +47,18 @@ ROWS_PER_DOCUMENT = 5  # a price list's rows are facts of their own (dev fact re
 SECOND_HOME, PURITY = 0.75, 0.5
 # A report states facts: a facet prefers, by this share of its score, a sentence that holds a figure or a date (any
 # digit: "a listing fee of 15%", "on 2 March 2026") to one of the same words without (evaluate_reports: 0.05-0.5
-# gave the same reports' key facts, README).
+# gave the same reports' key facts, docs/benchmarks.md).
 SPECIFIC = 0.25
 DUPLICATE_RATIO = 90.0  # rapidfuzz token_set_ratio at which two sentences say the same
 WEIGHTS_WITH_MEANING = (0.45, 0.35, 0.20)  # meaning, words, ranking prior
 WEIGHTS_WORDS_ONLY = (0.0, 0.70, 0.30)
-# Chosen on the 100 MuSiQue and 100 HotpotQA tasks (README, "Measured"): a sentence holding what the question
+# Chosen on the 100 MuSiQue and 100 HotpotQA tasks (docs/benchmarks.md): a sentence holding what the question
 # asks for (a date for "when", ...) gains KIND_WEIGHT; each later pick gains HOP_WEIGHT for the chosen
 # sentences' names it shares and REQUERY_WEIGHT times its words' match to the question plus those names.
 KIND_WEIGHT, HOP_WEIGHT, REQUERY_WEIGHT = 0.1, 0.3, 0.3
 # ... and COVER_WEIGHT times the rarity-weighted share it holds of the question's words that no chosen sentence holds
 # yet (the part of the question still unanswered: "refuse to surrender Namibia" once the chain reached the
-# country). 0.05 and 0.1 kept one more answer on each dataset; 0.15 and more lost answers (README, "Measured").
+# country). 0.05 and 0.1 kept one more answer on each dataset; 0.15 and more lost answers (docs/benchmarks.md).
 COVER_WEIGHT = 0.1
 # A facet's question words that every sentence may hold (the sparse tokenizer keeps them): not the facet's topic.
 _QUESTION_WORDS = re.compile(

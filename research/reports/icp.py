@@ -746,7 +746,7 @@ def icp_report(
     ]
     return Report(
         template="icp",
-        writer="rules" if model is None else "rules + openai",  # (README, "Reports")
+        writer="rules" if model is None else "rules + openai",  # (docs/features.md, "ICP checks")
         subject=company,
         removed=tuple(removed),
         sources=sources_of(cited, evidence),
