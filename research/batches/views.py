@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -16,16 +16,17 @@ from research.batches import selectors, services
 from research.batches.exports import batch_csv
 from research.batches.forms import BatchForm
 from research.models import IcpBatch, Membership
-from research.platform.web import apply_errors, is_htmx
-from research.workspaces.selectors import membership_get
+from research.platform.web import apply_errors
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 from research.workspaces.views import icp_context  # the ICP card the batch form lives in
 
 
 @login_required
 @require_POST
-def batch_create(request: HttpRequest, slug: str) -> HttpResponse:
+@workspace_view
+def batch_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """Start a batch; 422 with the form's errors (the file's, the corpora's) shown where it was sent from."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     form = BatchForm(request.POST, request.FILES, workspace=membership.workspace)
     if form.is_valid():
         upload = form.cleaned_data["file"]
@@ -40,7 +41,7 @@ def batch_create(request: HttpRequest, slug: str) -> HttpResponse:
             apply_errors(form, error)
         else:
             url = reverse("batch_page", kwargs={"slug": slug, "batch_id": batch.pk})
-            return HttpResponseClientRedirect(url) if is_htmx(request) else redirect(url)
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {
         "membership": membership,
         "workspace": membership.workspace,
@@ -50,7 +51,7 @@ def batch_create(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "research/workspace_detail.html#icp", context, status=422)
 
 
-def _table_context(request: HttpRequest, membership: Membership, batch: IcpBatch) -> dict[str, Any]:
+def _table_context(request: WorkspaceRequest, membership: Membership, batch: IcpBatch) -> dict[str, Any]:
     sort = request.GET.get("sort", "line")
     descending = request.GET.get("desc") == "1"
     rows = selectors.batch_rows(membership=membership, batch=batch, sort=sort, descending=descending)
@@ -69,21 +70,23 @@ def _table_context(request: HttpRequest, membership: Membership, batch: IcpBatch
     }
 
 
-def _batch_of(request: HttpRequest, slug: str, batch_id: int) -> tuple[Membership, IcpBatch]:
-    membership = membership_get(user=request.user, slug=slug)
+def _batch_of(request: WorkspaceRequest, slug: str, batch_id: int) -> tuple[Membership, IcpBatch]:
+    membership = request.membership
     return membership, selectors.batch_get(membership=membership, batch_id=batch_id)
 
 
 @login_required
 @require_GET
-def batch_page(request: HttpRequest, slug: str, batch_id: int) -> HttpResponse:
+@workspace_view
+def batch_page(request: WorkspaceRequest, slug: str, batch_id: int) -> HttpResponse:
     membership, batch = _batch_of(request, slug, batch_id)
     return render(request, "research/batch_detail.html", _table_context(request, membership, batch))
 
 
 @login_required
 @require_GET
-def batch_table(request: HttpRequest, slug: str, batch_id: int) -> HttpResponse:
+@workspace_view
+def batch_table(request: WorkspaceRequest, slug: str, batch_id: int) -> HttpResponse:
     """The table alone (the page polls it while checks are running, and asks for it to sort)."""
     membership, batch = _batch_of(request, slug, batch_id)
     return render(request, "research/batch_detail.html#table", _table_context(request, membership, batch))
@@ -91,7 +94,8 @@ def batch_table(request: HttpRequest, slug: str, batch_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def batch_export(request: HttpRequest, slug: str, batch_id: int) -> HttpResponse:
+@workspace_view
+def batch_export(request: WorkspaceRequest, slug: str, batch_id: int) -> HttpResponse:
     membership, batch = _batch_of(request, slug, batch_id)
     rows = selectors.batch_rows(membership=membership, batch=batch)
     run_url = request.build_absolute_uri(reverse("run_page", kwargs={"slug": slug, "run_id": 0})).replace(

@@ -7,10 +7,11 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from research.corpora import selectors, services
 from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
@@ -18,8 +19,8 @@ from research.corpora.panels import CARD as CORPORA_CARD
 from research.corpora.panels import corpora_context
 from research.corpora.viewer import chunks_shown
 from research.models import Corpus, Document, Membership
-from research.platform.web import apply_errors, is_htmx
-from research.workspaces.selectors import membership_get
+from research.platform.web import apply_errors
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 def _corpus_context(
@@ -42,19 +43,20 @@ def _corpus_context(
     }
 
 
-def _go(request: HttpRequest, url: str) -> HttpResponse:
+def _go(request: WorkspaceRequest, url: str) -> HttpResponse:
     """Navigate to ``url``: htmx follows HX-Redirect as a whole page (a 302 would be swapped into the form)."""
-    return HttpResponse(status=204, headers={"HX-Redirect": url}) if is_htmx(request) else redirect(url)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
+@workspace_view
+def corpus_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """POST: create a corpus and go to its page. GET: the workspace page's corpus list (with counts) as an
     out-of-band fragment, which that page fetches after each workspace notice."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     if request.method == "GET":
-        if not is_htmx(request):
+        if not request.htmx:
             return redirect("workspace_detail", slug=slug)
         return render(request, f"{CORPORA_CARD}#corpora_live", corpora_context(membership))
     form = CorpusForm(request.POST)
@@ -70,7 +72,7 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
             apply_errors(form, error)
         else:
             return _go(request, reverse("corpus_detail", kwargs={"slug": slug, "corpus_slug": corpus.slug}))
-    if not is_htmx(request):  # without JavaScript, back to the workspace page with the errors said
+    if not request.htmx:  # without JavaScript, back to the workspace page with the errors said
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("workspace_detail", slug=slug)
     return render(request, CORPORA_CARD, corpora_context(membership, form=form), status=422)
@@ -78,10 +80,11 @@ def corpus_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def corpus_detail(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
+@workspace_view
+def corpus_detail(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
     """The corpus page. Its settings form posts here (rename); ``?delete`` asks to confirm a deletion, whose form
     posts here with ``action=delete``."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     if request.method == "POST":
         if request.POST.get("action") == "delete":
@@ -92,7 +95,7 @@ def corpus_detail(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResp
     return render(request, "research/corpus_detail.html", _corpus_context(membership, corpus))
 
 
-def _corpus_rename(request: HttpRequest, membership: Membership, corpus: Corpus) -> HttpResponse:
+def _corpus_rename(request: WorkspaceRequest, membership: Membership, corpus: Corpus) -> HttpResponse:
     form = CorpusRenameForm(request.POST)
     if form.is_valid():
         try:
@@ -110,7 +113,7 @@ def _corpus_rename(request: HttpRequest, membership: Membership, corpus: Corpus)
 
 
 def _delete_confirmation(
-    request: HttpRequest, membership: Membership, corpus: Corpus, error: str = "", status: int = 200
+    request: WorkspaceRequest, membership: Membership, corpus: Corpus, error: str = "", status: int = 200
 ) -> HttpResponse:
     if not membership.can_edit:
         raise PermissionDenied("Only owners and editors can delete corpora.")
@@ -124,7 +127,7 @@ def _delete_confirmation(
     return render(request, "research/corpus_detail.html", context, status=status)
 
 
-def _corpus_delete(request: HttpRequest, membership: Membership, corpus: Corpus) -> HttpResponse:
+def _corpus_delete(request: WorkspaceRequest, membership: Membership, corpus: Corpus) -> HttpResponse:
     documents = selectors.corpus_contents(corpus=corpus).documents
     try:
         services.corpus_delete(actor=membership, corpus=corpus)
@@ -136,13 +139,14 @@ def _corpus_delete(request: HttpRequest, membership: Membership, corpus: Corpus)
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def upload_create(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
+@workspace_view
+def upload_create(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
     """POST: store the files and queue them. GET: the page's live parts (counts, uploads, documents) as
     out-of-band fragments, which the corpus page fetches after each workspace notice and while files are busy."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     if request.method == "GET":
-        if not is_htmx(request):
+        if not request.htmx:
             return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
         return render(request, "research/corpus_detail.html#live", _corpus_context(membership, corpus))
     form = UploadForm(request.POST, request.FILES)
@@ -155,34 +159,38 @@ def upload_create(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResp
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            if not is_htmx(request):
+            if not request.htmx:
                 return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
             form = UploadForm()
-    template = "research/corpus_detail.html#uploads" if is_htmx(request) else "research/corpus_detail.html"
+    template = "research/corpus_detail.html#uploads" if request.htmx else "research/corpus_detail.html"
     return render(request, template, _corpus_context(membership, corpus, form), status=422 if form.errors else 200)
 
 
 @login_required
 @require_GET
-def upload_file_row(request: HttpRequest, slug: str, corpus_slug: str, file_id: int) -> HttpResponse:
+@workspace_view
+def upload_file_row(request: WorkspaceRequest, slug: str, corpus_slug: str, file_id: int) -> HttpResponse:
     """One file's current row."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     item = selectors.upload_file_get(corpus=corpus, file_id=file_id)
     return render(request, "research/partials/upload_file.html", {"file": item})
 
 
-def _document(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> tuple[Membership, Corpus, Document]:
+def _document(
+    request: WorkspaceRequest, slug: str, corpus_slug: str, doc_id: str
+) -> tuple[Membership, Corpus, Document]:
     """The member's membership, the corpus and its document named in the address (404 for any of them not found
     or not the member's)."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     return membership, corpus, selectors.document_get(corpus=corpus, doc_id=doc_id)
 
 
 @login_required
 @require_GET
-def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
+@workspace_view
+def document_detail(request: WorkspaceRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     """A document of the corpus, its chunks in order (Markdown rendered safely); editors may delete it here."""
     membership, corpus, document = _document(request, slug, corpus_slug, doc_id)
     context = {
@@ -198,7 +206,8 @@ def document_detail(request: HttpRequest, slug: str, corpus_slug: str, doc_id: s
 
 @login_required
 @require_POST
-def document_internal(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
+@workspace_view
+def document_internal(request: WorkspaceRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     """Mark the document internal (``internal=1``) or not (``internal=0``), then back to its page."""
     membership, corpus, document = _document(request, slug, corpus_slug, doc_id)
     services.document_mark(actor=membership, document=document, internal=request.POST.get("internal") == "1")
@@ -207,7 +216,8 @@ def document_internal(request: HttpRequest, slug: str, corpus_slug: str, doc_id:
 
 @login_required
 @require_POST
-def document_delete(request: HttpRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
+@workspace_view
+def document_delete(request: WorkspaceRequest, slug: str, corpus_slug: str, doc_id: str) -> HttpResponse:
     membership, corpus, document = _document(request, slug, corpus_slug, doc_id)
     services.document_delete(actor=membership, document=document)
     return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)

@@ -23,6 +23,7 @@ from research.models import (
 )
 from research.platform.access import access_revoke
 from research.platform.composition import web_offered, writer_choices
+from research.protocol.run_options import RunOptions
 from research.reporting.kinds import kind_of
 from research.runs import services as runs
 from research.workspaces import access
@@ -33,16 +34,17 @@ _TAG_SPACE = re.compile(r"\s+")
 
 def config_of(run: Run) -> dict[str, Any]:
     """What a re-run of ``run`` starts: its template's inputs, its corpora and its limits."""
+    options = RunOptions.of(run.options)
     config: dict[str, Any] = {
         "template": run.template,
         "company": run.subject,
-        "aspects": list(run.options.get("aspects", [])),
+        "aspects": list(options.aspects),
         "corpora": sorted(run.corpora.values_list("pk", flat=True)),
         "rollouts": run.rollouts,
         "budget": run.budget,
         "max_turns": run.max_turns,
-        "writer": str(run.options.get("writer", "")),
-        "web": bool(run.options.get("web")),
+        "writer": options.writer,
+        "web": options.web,
     }
     return config | kind_of(run.template).rerun_config(run)  # a free question's question, an ICP check's profile
 

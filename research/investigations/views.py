@@ -14,7 +14,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -26,26 +26,27 @@ from research.investigations import selectors, services
 from research.investigations.forms import CompareForm, FilterForm, InvestigationForm, SaveRunForm, ShareForm
 from research.investigations.panels import CARD as SAVE_CARD
 from research.models import Corpus, Investigation, InvestigationMember, Membership, Visibility
-from research.platform.web import apply_errors, is_htmx
+from research.platform.web import apply_errors
 from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
 from research.reports.diff import ClaimChange, RunDiff
 from research.runs import selectors as run_selectors
 from research.workspaces import access
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 PAGE = "research/investigation_detail.html"
 
 
-def _of(request: HttpRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:
-    membership = membership_get(user=request.user, slug=slug)
+def _of(request: WorkspaceRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:
+    membership = request.membership
     return membership, selectors.investigation_get(membership=membership, investigation_id=investigation_id)
 
 
 @login_required
 @require_GET
-def investigation_index(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def investigation_index(request: WorkspaceRequest, slug: str) -> HttpResponse:
+    membership = request.membership
     owners = [(user.pk, user.get_username()) for user in selectors.investigation_owners(membership=membership)]
     form = FilterForm(request.GET or None, owners=owners)
     filters = selectors.ListFilter()
@@ -66,14 +67,15 @@ def investigation_index(request: HttpRequest, slug: str) -> HttpResponse:
         "filtered": bool(request.GET),
     }
     template = "research/investigation_list.html"
-    return render(request, f"{template}#results" if is_htmx(request) else template, context)
+    return render(request, f"{template}#results" if request.htmx else template, context)
 
 
 @login_required
 @require_POST
-def run_save(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+@workspace_view
+def run_save(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
     """Save a run (from its page) as a new investigation, or add it to an existing one."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     run = run_selectors.run_get(membership=membership, run_id=run_id)
     form = SaveRunForm(request.POST, choices=selectors.investigations_to_add_to(membership=membership, run=run))
     investigation = None
@@ -91,9 +93,9 @@ def run_save(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
             investigation = None
     if investigation is not None:
         url = reverse("investigation_page", kwargs={"slug": slug, "investigation_id": investigation.pk})
-        return HttpResponseClientRedirect(url) if is_htmx(request) else redirect(url)
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {"membership": membership, "workspace": membership.workspace, "run": run, "save_form": form}
-    if is_htmx(request):
+    if request.htmx:
         return render(request, SAVE_CARD, context, status=422)
     messages.error(request, " ".join(str(error) for errors in form.errors.values() for error in errors))
     return redirect("run_page", slug=slug, run_id=run.pk)
@@ -155,14 +157,16 @@ def _context(membership: Membership, investigation: Investigation, **extra: Any)
 
 @login_required
 @require_GET
-def investigation_page(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_page(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _of(request, slug, investigation_id)
     return render(request, PAGE, _context(membership, investigation))
 
 
 @login_required
 @require_POST
-def investigation_edit(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_edit(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _of(request, slug, investigation_id)
     if not access.can_edit(membership=membership, investigation=investigation):
         raise PermissionDenied("You may read this investigation, not edit it.")
@@ -176,7 +180,7 @@ def investigation_edit(request: HttpRequest, slug: str, investigation_id: int) -
 
 
 def _form_answered(
-    request: HttpRequest,
+    request: WorkspaceRequest,
     membership: Membership,
     investigation: Investigation,
     form: forms.Form,
@@ -186,20 +190,20 @@ def _form_answered(
 ) -> HttpResponse:
     """After a form of the page: without htmx, back to the page (or the page with the errors); with htmx, its
     card, with its errors (422) or saying it was saved."""
-    if not form.errors and not is_htmx(request):
+    if not form.errors and not request.htmx:
         return redirect("investigation_page", slug=membership.workspace.slug, investigation_id=investigation.pk)
     context = _context(membership, investigation, **{form_name: form if form.errors else None}, saved=not form.errors)
-    template = f"{PAGE}#{partial}" if is_htmx(request) else PAGE
+    template = f"{PAGE}#{partial}" if request.htmx else PAGE
     response = render(request, template, context, status=422 if form.errors else 200)
-    if is_htmx(request) and not form.errors:  # the page's head shows the title and who reads it: keep it true
+    if request.htmx and not form.errors:  # the page's head shows the title and who reads it: keep it true
         response.content += render_to_string(f"{PAGE}#head", {**context, "oob": True}, request=request).encode()
     return response
 
 
 def _action_failed(
-    request: HttpRequest, membership: Membership, investigation: Investigation, error: str
+    request: WorkspaceRequest, membership: Membership, investigation: Investigation, error: str
 ) -> HttpResponse:
-    if is_htmx(request):
+    if request.htmx:
         context = _context(membership, investigation, action_error=error)
         return render(request, f"{PAGE}#actions", context, status=409)
     messages.error(request, error)
@@ -208,7 +212,8 @@ def _action_failed(
 
 @login_required
 @require_POST
-def investigation_rerun(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_rerun(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     """A new run with the investigation's configuration; the browser goes to its live page."""
     membership, investigation = _of(request, slug, investigation_id)
     try:
@@ -216,12 +221,13 @@ def investigation_rerun(request: HttpRequest, slug: str, investigation_id: int) 
     except ValidationError as error:
         return _action_failed(request, membership, investigation, " ".join(error.messages))
     url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
-    return HttpResponseClientRedirect(url) if is_htmx(request) else redirect(url)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required
 @require_POST
-def investigation_archive(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_archive(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _of(request, slug, investigation_id)
     archived = request.POST.get("archived") == "1"
     services.investigation_archive(actor=membership, investigation=investigation, archived=archived)
@@ -231,7 +237,8 @@ def investigation_archive(request: HttpRequest, slug: str, investigation_id: int
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def investigation_delete(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_delete(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     """GET: a confirmation naming what goes; POST: delete it (its runs and reports; never a document)."""
     membership, investigation = _of(request, slug, investigation_id)
     if not access.can_manage(membership=membership, investigation=investigation):
@@ -257,7 +264,8 @@ def investigation_delete(request: HttpRequest, slug: str, investigation_id: int)
 
 @login_required
 @require_POST
-def investigation_share(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_share(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _of(request, slug, investigation_id)
     if not access.can_manage(membership=membership, investigation=investigation):
         raise PermissionDenied("Only its author or a workspace owner may share an investigation.")
@@ -278,14 +286,15 @@ def investigation_share(request: HttpRequest, slug: str, investigation_id: int) 
 
 @login_required
 @require_GET
-def investigation_compare(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def investigation_compare(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     """What changed between two runs of the investigation: claims, sources, verdicts, documents."""
     membership, investigation = _of(request, slug, investigation_id)
     runs = selectors.investigation_runs(investigation=investigation)
     form = CompareForm(request.GET, runs=runs)
     if not form.is_valid():
         context = _context(membership, investigation, compare_form=form)
-        return render(request, f"{PAGE}#compare" if is_htmx(request) else PAGE, context, status=422)
+        return render(request, f"{PAGE}#compare" if request.htmx else PAGE, context, status=422)
     older, newer = sorted((form.cleaned_data["older"], form.cleaned_data["newer"]), key=lambda run: run.created_at)
     diff = selectors.runs_compare(older=older, newer=newer)
     older_page = reverse("run_page", kwargs={"slug": slug, "run_id": older.pk})

@@ -19,22 +19,23 @@ from research.invitations import selectors, services
 from research.invitations.forms import InviteForm, SignupForm
 from research.invitations.panels import CARD, invitations_context
 from research.models import Invitation, Membership
-from research.platform.web import apply_errors, is_htmx, user_of
-from research.workspaces.selectors import membership_get
+from research.platform.web import apply_errors, user_of
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 PAGE = "research/invitation.html"
 
 
-def _card(request: HttpRequest, membership: Membership, status: int = 200, **extra: Any) -> HttpResponse:
-    if not is_htmx(request):
+def _card(request: WorkspaceRequest, membership: Membership, status: int = 200, **extra: Any) -> HttpResponse:
+    if not request.htmx:
         return redirect("workspace_detail", slug=membership.workspace.slug)
     return render(request, CARD, invitations_context(membership, **extra), status=status)
 
 
 @login_required
 @require_POST
-def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def invitation_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
+    membership = request.membership
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
@@ -42,10 +43,10 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            if not is_htmx(request):  # without JavaScript, the link is shown on a page of its own, once
+            if not request.htmx:  # without JavaScript, the link is shown on a page of its own, once
                 return render(request, "research/invitation_created.html", invitations_context(membership, made=made))
             return _card(request, membership, made=made)
-    if not is_htmx(request):
+    if not request.htmx:
         context = invitations_context(membership, form=form)
         return render(request, "research/invitation_created.html", context, status=422)
     return _card(request, membership, status=422, form=form)
@@ -53,8 +54,9 @@ def invitation_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_revoke(request: HttpRequest, slug: str, invitation_id: int) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def invitation_revoke(request: WorkspaceRequest, slug: str, invitation_id: int) -> HttpResponse:
+    membership = request.membership
     invitation = get_object_or_404(Invitation, pk=invitation_id, workspace_id=membership.workspace_id)
     services.invitation_revoke(actor=membership, invitation=invitation)
     return _card(request, membership)

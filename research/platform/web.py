@@ -10,6 +10,7 @@ from django import forms
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django_htmx.middleware import HtmxDetails
 
 
 def user_of(request: HttpRequest) -> User:
@@ -18,8 +19,10 @@ def user_of(request: HttpRequest) -> User:
     return request.user
 
 
-def is_htmx(request: HttpRequest) -> bool:
-    return bool(getattr(request, "htmx", False))
+class HtmxRequest(HttpRequest):
+    """A request as django-htmx's middleware leaves it: ``request.htmx`` is true for a request htmx sent."""
+
+    htmx: HtmxDetails
 
 
 def apply_errors(form: forms.BaseForm, error: ValidationError) -> None:

@@ -13,6 +13,7 @@ from research.platform.composition import writer
 from research.protocol.events import AnyEvent, RankedDocument, ReportWritten, WritingFailed
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import to_dict
+from research.protocol.run_options import RunOptions
 from research.reporting.kinds import kind_of
 from research.reporting.kinds.base import Finished
 
@@ -49,7 +50,7 @@ def report_write(
     Never raises: a writer that breaks leaves the run its documents and records why (``writing_failed``).
     """
     try:
-        chosen = writer(run.options.get("writer") if isinstance(run.options, dict) else None)
+        chosen = writer(RunOptions.of(run.options).writer or None)
         report = kind_of(run.template).write(Finished(run, documents, found), chosen, record)
         report_save(run, report)
     except Exception as error:

@@ -12,7 +12,7 @@ from research.reporting.kinds import KINDS, kind_of
 from research.runs import limits, services
 
 
-class RunOptions(TypedDict):
+class RunInputs(TypedDict):
     """A valid form's values, as ``services.run_start`` takes them."""
 
     question: str
@@ -98,10 +98,10 @@ class RunForm(forms.Form):
             self.add_error("company", company)
         return data
 
-    def run_options(self) -> RunOptions:
-        """The cleaned values, for ``services.run_start(actor=..., **form.run_options())``."""
+    def run_inputs(self) -> RunInputs:
+        """The cleaned values, for ``services.run_start(actor=..., **form.run_inputs())``."""
         data = self.cleaned_data
-        return RunOptions(
+        return RunInputs(
             question=data["question"],
             corpora=list(data["corpora"]),
             template=data["template"],

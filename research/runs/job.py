@@ -18,6 +18,7 @@ from research.inference.registry import BackendFactory, InferenceSettings
 from research.inference.registry import backend_factory as backends_for
 from research.models import Corpus, CorpusKind, Membership, Role, Run
 from research.platform.composition import configured, token_counter, web_search_provider
+from research.protocol.run_options import RunOptions
 from research.reporting.kinds import run_facets
 from research.reporting.selectors import run_language
 from research.retrieval.port import CorpusPort
@@ -143,7 +144,7 @@ def run_harness(
 def run_web(run: Run) -> RunWeb | None:
     """The run's web sources when it asked for them and the deployment has a search provider (a run started
     with web sources keeps its fetched pages' corpus; without a provider it searches its corpora only)."""
-    if not (isinstance(run.options, dict) and run.options.get("web")):
+    if not RunOptions.of(run.options).web:
         return None
     provider = web_search_provider()
     corpus = run.corpora.filter(kind=CorpusKind.WEB).first()

@@ -15,6 +15,7 @@ from research.models import Corpus, Membership, Run, RunStatus, RunTemplate
 from research.platform.composition import web_offered, writer_choices
 from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
+from research.protocol.run_options import RunOptions
 from research.reporting.kinds import KINDS, kind_of
 from research.reports.company import MAX_ASPECTS
 from research.runs import limits
@@ -135,7 +136,7 @@ def run_start(
             created_by=actor.user,
             question=question.strip(),
             subject=company.strip() if kind.about_company else "",
-            options=options,
+            options=options.as_json(),
             template=template,
             enqueued_at=timezone.now(),
             **limits_given,
@@ -155,23 +156,20 @@ def _run_options(
     writer: str,
     web: bool,
     errors: dict[str, str],
-) -> dict[str, Any]:
+) -> RunOptions:
     """What a run keeps besides its question and limits (aspects, writer, web sources, an ICP check's profile);
     a value that cannot be used goes into ``errors`` under its field."""
-    options: dict[str, Any] = {"aspects": aspects} if aspects else {}
     if writer and writer not in writer_choices():
         errors["writer"] = f"The {writer} writer is not offered here (offered: {', '.join(writer_choices())})."
-    options["writer"] = writer or settings.WRITER_BACKEND  # who writes its answer or report; a re-run keeps it
     if web and not web_offered():
         errors["web"] = "Web sources are not configured on this server (WEB_SEARCH_PROVIDER is none)."
-    elif web:
-        options["web"] = True
+    profile: tuple[dict[str, Any], ...] = ()
     if template in KINDS:
         try:
-            options.update(kind_of(template).options(workspace_icp=actor.workspace.icp or [], criteria=criteria))
+            profile = kind_of(template).criteria(workspace_icp=actor.workspace.icp or [], given=criteria)
         except ValueError as error:
             errors["template"] = str(error)
-    return options
+    return RunOptions(writer=writer or settings.WRITER_BACKEND, web=web, aspects=tuple(aspects), criteria=profile)
 
 
 def _lock_corpora(corpora: Sequence[Corpus]) -> None:

@@ -19,6 +19,7 @@ from research.corpora import ingestion
 from research.corpora import services as corpora
 from research.demo.files import demo_corpus_files
 from research.models import Chunk, Corpus, Membership, Run, RunTemplate, UploadFile, Workspace
+from research.protocol.run_options import RunOptions
 from research.runs import services as runs
 from research.runs.execution import run_execute
 from research.workspaces.services import workspace_create
@@ -90,7 +91,7 @@ def trial_run(owner: Membership, corpus: Corpus, template: str, **options: Any) 
         **options,
     )
     if as_of:
-        Run.objects.filter(pk=run.pk).update(options={**run.options, "as_of": as_of})
+        Run.objects.filter(pk=run.pk).update(options=RunOptions.of(run.options).with_as_of(as_of).as_json())
     started = time.perf_counter()
     run_execute(run_id=run.pk)
     return Run.objects.get(pk=run.pk), time.perf_counter() - started

@@ -22,20 +22,20 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from research.investigations.selectors import investigation_get, investigation_runs
 from research.models import Investigation, Membership, Schedule
-from research.platform.web import apply_errors, is_htmx, user_of
+from research.platform.web import apply_errors, user_of
 from research.schedules import digests, selectors, services
 from research.schedules.forms import ScheduleForm
 from research.schedules.panels import CARD, schedule_context
 from research.workspaces import access
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
-def _of(request: HttpRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:
-    membership = membership_get(user=request.user, slug=slug)
+def _of(request: WorkspaceRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:
+    membership = request.membership
     return membership, investigation_get(membership=membership, investigation_id=investigation_id)
 
 
-def _managed(request: HttpRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:
+def _managed(request: WorkspaceRequest, slug: str, investigation_id: int) -> tuple[Membership, Investigation]:
     """The investigation, if the member may manage its schedule (403 otherwise, before anything else)."""
     membership, investigation = _of(request, slug, investigation_id)
     if not access.can_rerun(membership=membership, investigation=investigation):
@@ -51,9 +51,9 @@ def _schedule(investigation: Investigation) -> Schedule:
 
 
 def _card(
-    request: HttpRequest, membership: Membership, investigation: Investigation, status: int = 200, **extra: Any
+    request: WorkspaceRequest, membership: Membership, investigation: Investigation, status: int = 200, **extra: Any
 ) -> HttpResponse:
-    if not is_htmx(request):  # without JavaScript: back to the page, the outcome as a message
+    if not request.htmx:  # without JavaScript: back to the page, the outcome as a message
         if extra.get("message"):
             messages.info(request, str(extra["message"]))
         if extra.get("error"):
@@ -65,7 +65,8 @@ def _card(
 
 @login_required
 @require_POST
-def schedule_save(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def schedule_save(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _of(request, slug, investigation_id)
     form = ScheduleForm(request.POST)
     if form.is_valid():
@@ -78,7 +79,7 @@ def schedule_save(request: HttpRequest, slug: str, investigation_id: int) -> Htt
                 form.add_error(None, error)
         else:
             return _card(request, membership, investigation, message="Schedule saved.")
-    if not is_htmx(request):
+    if not request.htmx:
         context = {**schedule_context(membership, investigation, form=form), "standalone": True}
         return render(request, "research/schedule_form.html", context, status=422)
     return render(request, CARD, schedule_context(membership, investigation, form=form), status=422)
@@ -86,7 +87,8 @@ def schedule_save(request: HttpRequest, slug: str, investigation_id: int) -> Htt
 
 @login_required
 @require_POST
-def schedule_pause(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def schedule_pause(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _managed(request, slug, investigation_id)
     try:
         schedule = _schedule(investigation)
@@ -99,7 +101,8 @@ def schedule_pause(request: HttpRequest, slug: str, investigation_id: int) -> Ht
 
 @login_required
 @require_POST
-def schedule_delete(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def schedule_delete(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     membership, investigation = _managed(request, slug, investigation_id)
     try:
         services.schedule_delete(actor=membership, schedule=_schedule(investigation))
@@ -110,7 +113,8 @@ def schedule_delete(request: HttpRequest, slug: str, investigation_id: int) -> H
 
 @login_required
 @require_POST
-def schedule_test_email(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def schedule_test_email(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     """Send the latest digest (or, before the first, what one would say now) to the member alone."""
     membership, investigation = _managed(request, slug, investigation_id)
     user = user_of(request)
@@ -132,7 +136,8 @@ def schedule_test_email(request: HttpRequest, slug: str, investigation_id: int) 
 
 @login_required
 @require_POST
-def schedule_mute(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
+@workspace_view
+def schedule_mute(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
     """A reader's own choice: the schedule's e-mails or not (the digests still show in the app)."""
     membership, investigation = _of(request, slug, investigation_id)
     try:
@@ -147,7 +152,8 @@ def schedule_mute(request: HttpRequest, slug: str, investigation_id: int) -> Htt
 
 @login_required
 @require_GET
-def digest_page(request: HttpRequest, slug: str, investigation_id: int, digest_id: int) -> HttpResponse:
+@workspace_view
+def digest_page(request: WorkspaceRequest, slug: str, investigation_id: int, digest_id: int) -> HttpResponse:
     membership, investigation = _of(request, slug, investigation_id)
     digest = selectors.digest_get(investigation=investigation, digest_id=digest_id)
     context = {

@@ -19,19 +19,20 @@ from django.views.decorators.http import require_GET, require_POST
 from research.corpora.viewer import marked
 from research.investigations import selectors as investigations
 from research.models import ShareLink
-from research.platform.web import apply_errors, is_htmx
+from research.platform.web import apply_errors
 from research.reporting.presenting import ReportView
 from research.sharing import selectors, services
 from research.sharing.forms import ShareLinkForm
 from research.sharing.panels import LINKS, finished_runs, links_context
 from research.workspaces import access
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 @login_required
 @require_POST
-def share_link_create(request: HttpRequest, slug: str, investigation_id: int) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def share_link_create(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
+    membership = request.membership
     investigation = investigations.investigation_get(membership=membership, investigation_id=investigation_id)
     if not access.can_manage(membership=membership, investigation=investigation):
         raise PermissionDenied("Only the investigation's author or a workspace owner may share it by link.")
@@ -52,19 +53,20 @@ def share_link_create(request: HttpRequest, slug: str, investigation_id: int) ->
         else:
             new_url = request.build_absolute_uri(f"/s/{made.token}/")
     context = links_context(membership, investigation, form=form if form.errors else None, new_url=new_url)
-    if not is_htmx(request):  # without JavaScript the link is shown on a page of its own, once
+    if not request.htmx:  # without JavaScript the link is shown on a page of its own, once
         return render(request, "research/share_link_created.html", context, status=422 if form.errors else 200)
     return render(request, LINKS, context, status=422 if form.errors else 200)
 
 
 @login_required
 @require_POST
-def share_link_revoke(request: HttpRequest, slug: str, investigation_id: int, link_id: int) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def share_link_revoke(request: WorkspaceRequest, slug: str, investigation_id: int, link_id: int) -> HttpResponse:
+    membership = request.membership
     investigation = investigations.investigation_get(membership=membership, investigation_id=investigation_id)
     link = get_object_or_404(ShareLink, pk=link_id, investigation=investigation)
     services.share_link_revoke(actor=membership, link=link)
-    if not is_htmx(request):
+    if not request.htmx:
         return redirect("investigation_page", slug=slug, investigation_id=investigation.pk)
     return render(request, LINKS, links_context(membership, investigation))
 

@@ -7,25 +7,25 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from research.corpora.selectors import corpus_get
 from research.models import Corpus, Membership, WebPage
-from research.platform.web import apply_errors, is_htmx
+from research.platform.web import apply_errors
 from research.web import services
 from research.web.forms import UrlAddForm
 from research.web.panels import CARD, web_pages_context
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 def _card(
-    request: HttpRequest, membership: Membership, corpus: Corpus, *, form: UrlAddForm | None = None
+    request: WorkspaceRequest, membership: Membership, corpus: Corpus, *, form: UrlAddForm | None = None
 ) -> HttpResponse:
     """The card again (422 with the form's errors); without JavaScript, back to the corpus page, errors said."""
     failed = form is not None and bool(form.errors)
-    if not is_htmx(request):
+    if not request.htmx:
         if failed and form is not None:
             messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("corpus_detail", slug=membership.workspace.slug, corpus_slug=corpus.slug)
@@ -34,16 +34,18 @@ def _card(
 
 @login_required
 @require_GET
-def web_pages(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def web_pages(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    membership = request.membership
     corpus = corpus_get(membership=membership, slug=corpus_slug)
     return render(request, CARD, web_pages_context(membership, corpus))
 
 
 @login_required
 @require_POST
-def url_add(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def url_add(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    membership = request.membership
     corpus = corpus_get(membership=membership, slug=corpus_slug)
     form = UrlAddForm(request.POST)
     if form.is_valid():
@@ -61,8 +63,9 @@ def url_add(request: HttpRequest, slug: str, corpus_slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def page_refetch(request: HttpRequest, slug: str, corpus_slug: str, page_id: int) -> HttpResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def page_refetch(request: WorkspaceRequest, slug: str, corpus_slug: str, page_id: int) -> HttpResponse:
+    membership = request.membership
     corpus = corpus_get(membership=membership, slug=corpus_slug)
     page = get_object_or_404(WebPage, pk=page_id, corpus=corpus)
     services.page_refetch(actor=membership, page=page)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -12,15 +12,16 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from research.models import Membership
 from research.platform.composition import web_offered
-from research.platform.web import apply_errors, is_htmx, user_of
+from research.platform.web import HtmxRequest, apply_errors, user_of
 from research.reports.icp import criteria_from, rule_label
 from research.workspaces import selectors, services
 from research.workspaces.forms import IcpForm, MemberAddForm, WorkspaceForm
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: HtmxRequest) -> HttpResponse:
     form = WorkspaceForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -30,19 +31,20 @@ def home(request: HttpRequest) -> HttpResponse:
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            if not is_htmx(request):
+            if not request.htmx:
                 return redirect("workspace_detail", slug=workspace.slug)
             form = WorkspaceForm()
     context = {"workspaces": selectors.workspace_list_for_user(user=request.user), "form": form}
-    template = "research/home.html#workspaces" if is_htmx(request) else "research/home.html"
+    template = "research/home.html#workspaces" if request.htmx else "research/home.html"
     status = 422 if request.method == "POST" and form.errors else 200
     return render(request, template, context, status=status)
 
 
 @login_required
 @require_GET
-def workspace_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = selectors.membership_get(user=request.user, slug=slug)
+@workspace_view
+def workspace_detail(request: WorkspaceRequest, slug: str) -> HttpResponse:
+    membership = request.membership
     return render(request, "research/workspace_detail.html", _workspace_context(membership, MemberAddForm()))
 
 
@@ -81,8 +83,9 @@ def _workspace_context(membership: Membership, form: MemberAddForm, member_error
 
 @login_required
 @require_POST
-def member_add(request: HttpRequest, slug: str) -> HttpResponse:
-    membership = selectors.membership_get(user=request.user, slug=slug)
+@workspace_view
+def member_add(request: WorkspaceRequest, slug: str) -> HttpResponse:
+    membership = request.membership
     form = MemberAddForm(request.POST)
     status = 200
     if form.is_valid():
@@ -91,39 +94,41 @@ def member_add(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as error:
             apply_errors(form, error)
         else:
-            if not is_htmx(request):
+            if not request.htmx:
                 return redirect("workspace_detail", slug=slug)
             form = MemberAddForm()
     if form.errors:
         status = 422
-    template = "research/workspace_detail.html#members" if is_htmx(request) else "research/workspace_detail.html"
+    template = "research/workspace_detail.html#members" if request.htmx else "research/workspace_detail.html"
     return render(request, template, _workspace_context(membership, form), status=status)
 
 
 @login_required
 @require_POST
-def member_remove(request: HttpRequest, slug: str, member_id: int) -> HttpResponse:
+@workspace_view
+def member_remove(request: WorkspaceRequest, slug: str, member_id: int) -> HttpResponse:
     """An owner removes a member (themselves too, while another owner remains); 422 with the reason otherwise."""
-    membership = selectors.membership_get(user=request.user, slug=slug)
+    membership = request.membership
     member = selectors.membership_get_in_workspace(workspace=membership.workspace, membership_id=member_id)
     try:
         services.membership_remove(actor=membership, member=member)
     except ValidationError as error:
-        template = "research/workspace_detail.html#members" if is_htmx(request) else "research/workspace_detail.html"
+        template = "research/workspace_detail.html#members" if request.htmx else "research/workspace_detail.html"
         context = _workspace_context(membership, MemberAddForm(), member_error=" ".join(error.messages))
         return render(request, template, context, status=422)
     if member.pk == membership.pk:  # they left: the workspace is no longer theirs to see
-        return HttpResponseClientRedirect(reverse("home")) if is_htmx(request) else redirect("home")
-    if not is_htmx(request):
+        return HttpResponseClientRedirect(reverse("home")) if request.htmx else redirect("home")
+    if not request.htmx:
         return redirect("workspace_detail", slug=slug)
     return render(request, "research/workspace_detail.html#members", _workspace_context(membership, MemberAddForm()))
 
 
 @login_required
 @require_POST
-def icp_update(request: HttpRequest, slug: str) -> HttpResponse:
+@workspace_view
+def icp_update(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """Owners and editors set the workspace's ideal customer profile; 422 with the reason for a bad line."""
-    membership = selectors.membership_get(user=request.user, slug=slug)
+    membership = request.membership
     form: IcpForm | None = IcpForm(request.POST)
     status = 200
     if form is not None and form.is_valid():
@@ -133,25 +138,26 @@ def icp_update(request: HttpRequest, slug: str) -> HttpResponse:
             apply_errors(form, error)
         else:
             membership.workspace.refresh_from_db()
-            if not is_htmx(request):
+            if not request.htmx:
                 return redirect("workspace_detail", slug=slug)
             form = None
     if form is not None and form.errors:
         status = 422
     context = {"membership": membership, "workspace": membership.workspace, **icp_context(membership, form)}
-    template = "research/workspace_detail.html#icp" if is_htmx(request) else "research/workspace_detail.html"
-    if not is_htmx(request):
+    template = "research/workspace_detail.html#icp" if request.htmx else "research/workspace_detail.html"
+    if not request.htmx:
         context = {**_workspace_context(membership, MemberAddForm()), **icp_context(membership, form)}
     return render(request, template, context, status=status)
 
 
 @login_required
 @require_POST
-def workspace_web_default(request: HttpRequest, slug: str) -> HttpResponse:
+@workspace_view
+def workspace_web_default(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """Owners and editors choose whether the run form starts with "search the web too" ticked."""
-    membership = selectors.membership_get(user=request.user, slug=slug)
+    membership = request.membership
     services.workspace_web_default_set(actor=membership, on=request.POST.get("on") == "1")
-    if not is_htmx(request):
+    if not request.htmx:
         return redirect("workspace_detail", slug=slug)
     context = {"membership": membership, "workspace": membership.workspace, "web_offered": True}
     return render(request, "research/workspace_detail.html#web_default", context)

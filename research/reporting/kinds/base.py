@@ -13,6 +13,7 @@ from django.utils import timezone
 from research.models import Run, RunTemplate
 from research.protocol.events import AnyEvent, RankedDocument
 from research.protocol.report import Report as WrittenReport
+from research.protocol.run_options import RunOptions
 from research.reports.company import Facet
 from research.reports.writers import Writer
 
@@ -24,12 +25,8 @@ def stale_before() -> str:
     return (timezone.now() - datetime.timedelta(days=settings.REPORT_STALE_DAYS)).date().isoformat()
 
 
-def options_of(run: Run) -> dict[str, Any]:
-    return run.options if isinstance(run.options, dict) else {}
-
-
-def aspects_of(run: Run) -> list[str]:
-    return [str(aspect) for aspect in options_of(run).get("aspects", []) if isinstance(aspect, str)]
+def options_of(run: Run) -> RunOptions:
+    return RunOptions.of(run.options)
 
 
 @dataclass(frozen=True)
@@ -62,11 +59,11 @@ class RunKind:
         extra = f" (also: {'; '.join(aspects)})" if aspects else ""
         return f"{self.label} on {company.strip()}{extra}"
 
-    def options(
-        self, *, workspace_icp: Sequence[Mapping[str, Any]], criteria: Sequence[Mapping[str, Any]] | None
-    ) -> dict[str, Any]:
-        """What the run keeps of its kind's own inputs; raises ValueError with what is wrong with them."""
-        return {}
+    def criteria(
+        self, *, workspace_icp: Sequence[Mapping[str, Any]], given: Sequence[Mapping[str, Any]] | None
+    ) -> tuple[dict[str, Any], ...]:
+        """The profile a run of this kind judges against (none but an ICP check's); ValueError: not usable."""
+        return ()
 
     def facet_count(self, *, aspects: Sequence[str], workspace_icp: Sequence[Mapping[str, Any]]) -> int:
         """How many facets (one rollout each) a run of this kind would search, for the form's estimate."""

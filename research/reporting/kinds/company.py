@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from research.models import Run
 from research.protocol.events import WritingStarted
 from research.protocol.report import Report as WrittenReport
-from research.reporting.kinds.base import Finished, Record, RunKind, aspects_of, stale_before
+from research.reporting.kinds.base import Finished, Record, RunKind, options_of, stale_before
 from research.reporting.selectors import evidence_for_run
 from research.reports.company import Facet, FacetEvidence, company_report, facets_for
 from research.reports.writers import Writer
@@ -23,7 +23,7 @@ class CompanyReport(RunKind):
 
     def facets(self, run: Run) -> tuple[Facet, ...]:
         """The kind's facets, then one per extra aspect the member asked for."""
-        return facets_for(self.name, aspects_of(run))
+        return facets_for(self.name, options_of(run).aspects)
 
     def write(self, finished: Finished, chosen: Writer, record: Record) -> WrittenReport:
         run = finished.run

@@ -23,7 +23,7 @@ from research.reports.writers import Writer
 def run_criteria(run: Run) -> list[Criterion]:
     """The check's criteria, as they were when it started (none if they cannot be read)."""
     try:
-        return criteria_from(options_of(run).get("criteria", []))
+        return criteria_from(list(options_of(run).criteria))
     except ValueError:
         return []
 
@@ -35,7 +35,7 @@ def criterion_facet(index: int, criterion: Criterion, company: str) -> Facet:
 
 def run_as_of(run: Run) -> datetime.date:
     """The day the time windows end: today, or the run's ``as_of`` option (evaluations set it)."""
-    given = options_of(run).get("as_of")
+    given = options_of(run).as_of
     try:
         return datetime.date.fromisoformat(str(given)) if given else timezone.localdate()
     except ValueError:
@@ -46,13 +46,13 @@ class IcpCheck(RunKind):
     template = RunTemplate.ICP
     export_title = "ICP check"
 
-    def options(
-        self, *, workspace_icp: Sequence[Mapping[str, Any]], criteria: Sequence[Mapping[str, Any]] | None
-    ) -> dict[str, Any]:
-        """The profile it judges against: the one given, else the workspace's (ValueError: not usable)."""
-        given = criteria if criteria is not None else workspace_icp
+    def criteria(
+        self, *, workspace_icp: Sequence[Mapping[str, Any]], given: Sequence[Mapping[str, Any]] | None
+    ) -> tuple[dict[str, Any], ...]:
+        """The one given, else the workspace's (ValueError: not usable)."""
+        given = given if given is not None else workspace_icp
         try:
-            return {"criteria": [criterion.as_dict() for criterion in criteria_from(list(given))]}
+            return tuple(criterion.as_dict() for criterion in criteria_from(list(given)))
         except ValueError as error:
             if not given:
                 raise ValueError(
@@ -67,7 +67,7 @@ class IcpCheck(RunKind):
         return tuple(criterion_facet(index, c, run.subject) for index, c in enumerate(run_criteria(run), start=1))
 
     def rerun_config(self, run: Run) -> dict[str, Any]:
-        return {"question": "", "criteria": list(options_of(run).get("criteria", []))}  # the same profile again
+        return {"question": "", "criteria": list(options_of(run).criteria)}  # the same profile again
 
     def write(self, finished: Finished, chosen: Writer, record: Record) -> WrittenReport:
         run = finished.run

@@ -18,7 +18,7 @@ from research.models import Run
 from research.platform.web import json_view
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 def run_summary(run: Run) -> dict[str, Any]:
@@ -63,13 +63,14 @@ def _number(request: HttpRequest, name: str, default: int) -> int:
 
 @json_view
 @require_POST
-def run_start(request: HttpRequest, slug: str) -> JsonResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def run_start(request: WorkspaceRequest, slug: str) -> JsonResponse:
+    membership = request.membership
     form = RunForm(request.POST, workspace=membership.workspace)
     if not form.is_valid():
         return JsonResponse({"errors": {field: list(messages) for field, messages in form.errors.items()}}, status=422)
     try:
-        run = services.run_start(actor=membership, **form.run_options())
+        run = services.run_start(actor=membership, **form.run_inputs())
     except ValidationError as error:
         return JsonResponse({"errors": _errors(error)}, status=422)
     return JsonResponse(run_summary(run), status=201)
@@ -77,8 +78,8 @@ def run_start(request: HttpRequest, slug: str) -> JsonResponse:
 
 @json_view
 @require_GET
-def run_estimate(request: HttpRequest, slug: str) -> JsonResponse:
-    membership_get(user=request.user, slug=slug)
+@workspace_view
+def run_estimate(request: WorkspaceRequest, slug: str) -> JsonResponse:
     try:
         estimate = services.run_cost(
             rollouts=_number(request, "rollouts", limits.ROLLOUTS.default),
@@ -92,24 +93,27 @@ def run_estimate(request: HttpRequest, slug: str) -> JsonResponse:
 
 @json_view
 @require_GET
-def run_list(request: HttpRequest, slug: str) -> JsonResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def run_list(request: WorkspaceRequest, slug: str) -> JsonResponse:
+    membership = request.membership
     return JsonResponse({"runs": [run_summary(run) for run in selectors.run_list(membership=membership)]})
 
 
 @json_view
 @require_GET
-def run_detail_json(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def run_detail_json(request: WorkspaceRequest, slug: str, run_id: int) -> JsonResponse:
+    membership = request.membership
     run = selectors.run_get(membership=membership, run_id=run_id)
     return JsonResponse({**run_summary(run), "result": run.result})
 
 
 @json_view
 @require_GET
-def run_events(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
+@workspace_view
+def run_events(request: WorkspaceRequest, slug: str, run_id: int) -> JsonResponse:
     """Stored events after ``?after=N`` (a page at a time): the polling alternative to the socket."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     run = selectors.run_get(membership=membership, run_id=run_id)
     try:
         after = max(0, _number(request, "after", 0))
@@ -128,8 +132,9 @@ def run_events(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
 
 @json_view
 @require_POST
-def run_cancel(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
-    membership = membership_get(user=request.user, slug=slug)
+@workspace_view
+def run_cancel(request: WorkspaceRequest, slug: str, run_id: int) -> JsonResponse:
+    membership = request.membership
     run = selectors.run_get(membership=membership, run_id=run_id)
     try:
         run = services.run_cancel(actor=membership, run=run, reason=request.POST.get("reason", ""))

@@ -4,25 +4,26 @@ the claims only our own notes back unless asked with ``?internal=1`` (research/r
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_GET
 
 from research.reporting.exports import as_json, markdown, pdf, word
 from research.reporting.internal import outward
 from research.reporting.selectors import internal_cited, report_of
 from research.runs.selectors import run_get
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 @login_required
 @require_GET
-def report_export(request: HttpRequest, slug: str, run_id: int, fmt: str) -> HttpResponse:
+@workspace_view
+def report_export(request: WorkspaceRequest, slug: str, run_id: int, fmt: str) -> HttpResponse:
     """``report.md``, ``report.docx``, ``report.pdf`` or ``report.json`` of a run; 404 for a non-member, an
     unknown run or format, or a run with no stored report. Internal sources are left out unless
     ``internal=1``."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     run = run_get(membership=membership, run_id=run_id)
     stored = report_of(run)
     if stored is None:

@@ -13,23 +13,24 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
 from research.models import Membership, Run, RunStatus, RunTemplate
-from research.platform.web import apply_errors, is_htmx
+from research.platform.web import apply_errors
 from research.reporting.kinds import KINDS, kind_of, run_facets
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.runs.live.fragments import elapsed, state_context, status_context
 from research.runs.live.graph import run_graph
 from research.runs.live.state import RunState, run_state
-from research.workspaces.selectors import membership_get
+from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -78,9 +79,10 @@ def _estimate(form: RunForm) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def run_index(request: HttpRequest, slug: str) -> HttpResponse:
+@workspace_view
+def run_index(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """The run form (for owners and editors) and the workspace's run history; a POST starts a run."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     initial = {"question": request.GET.get("question", "")[:20_000]}
     if request.GET.get("template") in RunTemplate.values:
         initial["template"] = request.GET["template"]
@@ -92,9 +94,9 @@ def run_index(request: HttpRequest, slug: str) -> HttpResponse:
         run = _start(membership, form)
         if run is not None:
             url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
-            return HttpResponse(status=204, headers={"HX-Redirect": url}) if is_htmx(request) else redirect(url)
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {**_form_context(membership, form), "runs": _history(membership), "suggestions": _suggestions(form)}
-    partial = is_htmx(request) and request.method == "POST"
+    partial = request.htmx and request.method == "POST"
     template = "research/run_list.html#run_form" if partial else "research/run_list.html"
     return render(request, template, context, status=422 if form.errors else 200)
 
@@ -110,7 +112,7 @@ def _start(membership: Membership, form: RunForm) -> Run | None:
     if not form.is_valid():
         return None
     try:
-        return services.run_start(actor=membership, **form.run_options())
+        return services.run_start(actor=membership, **form.run_inputs())
     except ValidationError as error:
         apply_errors(form, error)
         return None
@@ -131,9 +133,10 @@ def _history(membership: Membership) -> list[dict[str, Any]]:
 
 @login_required
 @require_GET
-def run_form_estimate(request: HttpRequest, slug: str) -> HttpResponse:
+@workspace_view
+def run_form_estimate(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """The estimate for the form's current values (htmx asks on every change)."""
-    membership = membership_get(user=request.user, slug=slug)
+    membership = request.membership
     form = RunForm(request.GET, workspace=membership.workspace)
     return render(request, "research/run_list.html#estimate", {"estimate": _estimate(form)})
 
@@ -147,14 +150,15 @@ def _stored_state(run: Run) -> RunState:
     return run_state(selectors.run_events_all(run_id=run.pk), question=run.question)
 
 
-def _run_of(request: HttpRequest, slug: str, run_id: int) -> tuple[Membership, Run]:
-    membership = membership_get(user=request.user, slug=slug)
+def _run_of(request: WorkspaceRequest, slug: str, run_id: int) -> tuple[Membership, Run]:
+    membership = request.membership
     return membership, selectors.run_get(membership=membership, run_id=run_id)
 
 
 @login_required
 @require_GET
-def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+@workspace_view
+def run_page(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
     """The live run page: everything stored so far, then the socket from the last event rendered."""
     membership, run = _run_of(request, slug, run_id)
     state, facets = _stored_state(run), run_facets(run)
@@ -180,7 +184,8 @@ def run_page(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def run_graph_part(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+@workspace_view
+def run_graph_part(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
     """The search graph alone (the page re-fetches it as the fused ranking changes)."""
     _, run = _run_of(request, slug, run_id)
     return render(request, "research/partials/run_parts.html#graph", {"graph": run_graph(_stored_state(run))})
@@ -188,7 +193,8 @@ def run_graph_part(request: HttpRequest, slug: str, run_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def run_stop(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+@workspace_view
+def run_stop(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
     """Cancel the run with the member's reason; the page learns the outcome from the run's events."""
     membership, run = _run_of(request, slug, run_id)
     error = ""
@@ -196,7 +202,7 @@ def run_stop(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
         run = services.run_cancel(actor=membership, run=run, reason=request.POST.get("reason", ""))
     except ValidationError as problem:
         error = " ".join(problem.messages)
-    if not is_htmx(request):
+    if not request.htmx:
         return redirect("run_page", slug=slug, run_id=run.pk)
     context = {"membership": membership, "workspace": membership.workspace, "run": run, "cancel_error": error}
     return render(request, "research/run_detail.html#controls", context, status=409 if error else 200)
@@ -204,7 +210,8 @@ def run_stop(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def run_document(request: HttpRequest, slug: str, run_id: int, doc_id: str) -> HttpResponse:
+@workspace_view
+def run_document(request: WorkspaceRequest, slug: str, run_id: int, doc_id: str) -> HttpResponse:
     """A document the run found, from any of its corpora, with the chunks named by ``?highlight=`` marked: the
     run's viewer, for reading (deleting is on the corpus's own page). One deleted since gets a 404 that says so."""
     membership, run = _run_of(request, slug, run_id)
