@@ -11,7 +11,7 @@ from django.db import transaction
 
 from research.batches.csvfile import CsvError, Rejected, Row, rows_of
 from research.models import Corpus, IcpBatch, IcpBatchRow, Membership, RunTemplate
-from research.reports.icp import criteria_from
+from research.reports.criteria import criteria_from
 from research.runs import services as runs
 
 

@@ -22,8 +22,9 @@ from research.inference.network_guard import check_allowed
 from research.protocol.report import Citation, Claim, Verdict
 from research.protocol.retry import Retry
 from research.reports.citations import Evidence
+from research.reports.criteria import Criterion
 from research.reports.extractive import ExtractiveWriter
-from research.reports.icp import Criterion, Judged
+from research.reports.icp import Judged
 from research.reports.writers import Brief, Draft, WriterSettings
 
 CHAT_PATH = "/v1/chat/completions"

@@ -16,7 +16,8 @@ from research.reporting.kinds.base import Finished, Record, RunKind, options_of
 from research.reporting.selectors import evidence_for_run
 from research.reports.citations import by_chunk
 from research.reports.company import Facet, literal
-from research.reports.icp import Criterion, criteria_from, icp_report, search_question
+from research.reports.criteria import Criterion, criteria_from, search_question
+from research.reports.icp import icp_report
 from research.reports.writers import Writer
 
 

@@ -16,7 +16,7 @@ from research.demo.files import DEMO_CORPUS_DIR
 from research.evaluation.reports import gold_from
 from research.models import Workspace
 from research.reports.company import COMPETITOR_FACETS
-from research.reports.icp import Criterion, rule_for
+from research.reports.criteria import Criterion, rule_for
 from research.reports.names import Company
 from research.reports.text import fold
 

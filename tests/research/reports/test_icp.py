@@ -8,19 +8,10 @@ import datetime
 import pytest
 
 from research.reports.citations import Evidence
-from research.reports.icp import (
-    Criterion,
-    EventRule,
-    NumericRule,
-    RegionRule,
-    TechRule,
-    coverage,
-    date_span,
-    fit_score,
-    judge,
-    place_country,
-    rule_for,
-)
+from research.reports.criteria import Criterion, EventRule, NumericRule, RegionRule, TechRule, rule_for
+from research.reports.dates import date_span
+from research.reports.icp import coverage, fit_score, judge
+from research.reports.places import place_country
 from research.reports.statements import StatementRule
 
 AS_OF = datetime.date(2026, 12, 1)

@@ -7,7 +7,8 @@ import datetime
 import json
 from typing import Any
 
-from research.reports.icp import Criterion, icp_report
+from research.reports.criteria import Criterion
+from research.reports.icp import icp_report
 from research.reports.openai_writer import OpenAIWriter
 from research.reports.writers import WriterSettings
 from tests.research.reports.conftest import evidence

@@ -10,7 +10,8 @@ import pytest
 
 from research.reports.channel import ChannelRule
 from research.reports.citations import Evidence
-from research.reports.icp import Criterion, RegionRule, TechRule, judge, rule_for
+from research.reports.criteria import Criterion, RegionRule, TechRule, rule_for
+from research.reports.icp import judge
 from research.reports.places import place_countries
 from research.reports.presence import PresenceRule
 from research.reports.statements import StatementRule

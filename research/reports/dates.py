@@ -1,0 +1,71 @@
+"""The day a sentence's first date may mean, as a span ("March 2026": the 1st to the 31st), in English and
+French ("1 September 2026", "Sept. 1, 2026", "le 3 septembre 2026", "2026-09"), for the ICP judge's time windows."""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import re
+
+from research.retrieval.parsing.text import MONTHS
+
+Span = tuple[datetime.date, datetime.date]
+
+_ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
+_MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})(?:er)?\s+)?([^\W\d_]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
+_YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")
+
+
+_DAY_MONTH = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\s+([^\W\d_]{3,9})\b(?!\.?,?\s+(?:19|20)\d\d)")
+
+
+def date_span(text: str, year: int | None = None) -> tuple[datetime.date, datetime.date] | None:
+    """The earliest and latest day a sentence's first date may mean ("March 2026": the 1st to the 31st); a day
+    and month without a year ("on 1 September") are of ``year`` (its document's) when given."""
+    if found := _ISO.search(text):
+        month = int(found.group(2))
+        if 1 <= month <= 12:
+            return (
+                _day(int(found.group(1)), month, found.group(3))
+                if found.group(3)
+                else _month(int(found.group(1)), month)
+            )
+    dated = [*_month_years(text), *(_days_of(text, year) if year is not None else [])]
+    if dated:
+        return min(dated, key=lambda item: item[0])[1]
+    if found := _YEAR.search(text):
+        return datetime.date(int(found.group(1)), 1, 1), datetime.date(int(found.group(1)), 12, 31)
+    return None
+
+
+def _month_years(text: str) -> list[tuple[int, Span]]:
+    """The first "March 2026" / "1 September 2026" / "Sept. 1, 2026" of the text, with where it stands."""
+    for found in _MONTH_YEAR.finditer(text):
+        named = MONTHS.get(found.group(2).casefold())
+        if named is not None:
+            day = found.group(1) or found.group(3)
+            return [
+                (found.start(), _day(int(found.group(4)), named, day) if day else _month(int(found.group(4)), named))
+            ]
+    return []
+
+
+def _days_of(text: str, year: int) -> list[tuple[int, Span]]:
+    """The first day and month without a year ("on 1 September") of the text, in ``year``."""
+    for found in _DAY_MONTH.finditer(text):
+        named = MONTHS.get(found.group(2).casefold())
+        if named is not None:
+            return [(found.start(), _day(year, named, found.group(1)))]
+    return []
+
+
+def _day(year: int, month: int, day: str) -> tuple[datetime.date, datetime.date]:
+    last = calendar.monthrange(year, month)[1]
+    exact = datetime.date(year, month, max(1, min(int(day), last)))
+    return exact, exact
+
+
+def _month(year: int, month: int) -> tuple[datetime.date, datetime.date]:
+    first = datetime.date(year, month, 1)
+    following = datetime.date(year + (month == 12), month % 12 + 1, 1)
+    return first, following - datetime.timedelta(days=1)
