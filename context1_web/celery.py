@@ -16,5 +16,7 @@ app.conf.task_queues = QUEUES
 app.conf.task_default_queue = "default"
 app.conf.task_routes = TASK_ROUTES
 # Each feature package keeps its Celery tasks in its own tasks.py; installed apps (the benchmarks) are found too.
-app.autodiscover_tasks(["research.platform", "research.corpora", "research.runs", "research.schedules", "research.web"])
+app.autodiscover_tasks(
+    ["research.platform", "research.corpora", "research.runs", "research.schedules", "research.web_sources"]
+)
 app.autodiscover_tasks()

@@ -103,7 +103,15 @@ TEMPLATES = [
             # Each feature's cards drawn on other features' pages (research/platform/panels.py).
             "libraries": {
                 feature: f"research.{feature}.panels"
-                for feature in ("batches", "corpora", "investigations", "invitations", "schedules", "sharing", "web")
+                for feature in (
+                    "batches",
+                    "corpora",
+                    "investigations",
+                    "invitations",
+                    "schedules",
+                    "sharing",
+                    "web_sources",
+                )
             },
         },
     }

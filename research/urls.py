@@ -15,7 +15,7 @@ from research.platform import views as platform
 from research.runs import urls as runs
 from research.schedules import urls as schedules
 from research.sharing import urls as sharing
-from research.web import urls as web
+from research.web_sources import urls as web_sources
 from research.workspaces import urls as workspaces
 
 WORKSPACE = "w/<slug:slug>/"
@@ -31,7 +31,7 @@ urlpatterns = [
     path(WORKSPACE, include(workspaces)),
     path(f"{WORKSPACE}icp/batches/", include(batches)),
     path(WORKSPACE, include(corpora)),
-    path(f"{WORKSPACE}c/<slug:corpus_slug>/web/", include(web)),
+    path(f"{WORKSPACE}c/<slug:corpus_slug>/web/", include(web_sources)),
     path(WORKSPACE, include(runs)),
     path(WORKSPACE, include(investigations)),
     path(f"{INVESTIGATION}links/", include(sharing)),

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from research.accounts.forms import EmailForm
 from research.accounts.services import email_set
-from research.platform.web import apply_errors, user_of
+from research.platform.http import apply_errors, user_of
 
 
 @login_required

@@ -1,13 +1,15 @@
 """An upload file's lease: the worker that claims a file (a conditional UPDATE) is the only one that writes it.
 
 A long stage renews the lease; every stage change checks it (``advance``), so a worker whose lease ran out and
-whose file the sweep (``sweep_stuck``) handed to another worker writes nothing more (``LeaseLost``).
+whose file the sweep (``sweep_stuck``) handed to another worker writes nothing more (``LeaseLost``), and gives
+back (``release``) only a lease that is still its own.
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from contextvars import ContextVar
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -18,6 +20,28 @@ from research.corpora import jobs, progress
 from research.models import TERMINAL_STAGES, Stage, UploadFile
 
 logger = logging.getLogger(__name__)
+
+
+# The lease this worker (its process, thread: its context) last took or renewed on each file, by file id:
+# ``release`` is given an id only (the task's step raised), and must give back this worker's lease, never the
+# lease of a worker that took the file over meanwhile.
+_taken: ContextVar[dict[int, datetime] | None] = ContextVar("ingest_leases_taken", default=None)
+
+
+def _leases_taken() -> dict[int, datetime]:
+    taken = _taken.get()
+    if taken is None:
+        taken = {}
+        _taken.set(taken)
+    return taken
+
+
+def _took(item: UploadFile) -> None:
+    """Note the lease this worker holds on ``item`` now (none, once it gave it up with a stage)."""
+    if item.claimed_until is None:
+        _leases_taken().pop(item.pk, None)
+    else:
+        _leases_taken()[item.pk] = item.claimed_until
 
 
 def lease() -> timedelta:
@@ -37,7 +61,9 @@ def claim(upload_file_id: int, *, stage: Stage | None = None) -> UploadFile | No
     )
     if claimed != 1:
         return None
-    return UploadFile.objects.select_related("upload__corpus__workspace").get(pk=upload_file_id)
+    item = UploadFile.objects.select_related("upload__corpus__workspace").get(pk=upload_file_id)
+    _took(item)
+    return item
 
 
 class LeaseLost(Exception):
@@ -70,24 +96,36 @@ def renew(item: UploadFile) -> None:
     if mine(item).update(claimed_until=until) != 1:
         raise LeaseLost(f"ingest of {item.name}: the file's lease was lost; the worker that took it over goes on")
     item.claimed_until = until
+    _took(item)
 
 
 def advance(item: UploadFile, stage: Stage, **fields: object) -> None:
-    """Move the file to ``stage`` (with ``fields``), if this worker still holds it (else LeaseLost)."""
+    """Move the file to ``stage`` (with ``fields``), if this worker still holds it (else LeaseLost). The check
+    locks the file's row until the save, so the sweep cannot release the file between the two (PostgreSQL)."""
     with transaction.atomic():
-        hold(item, f"before stage {stage}")
+        if not mine(item).select_for_update().exists():
+            raise LeaseLost(f"ingest of {item.name}: the file's lease was lost before stage {stage}")
         item.stage = stage
         for name, value in fields.items():
             setattr(item, name, value)
         if stage in TERMINAL_STAGES:
             item.claimed_until = None
         item.save()
+    _took(item)
     progress.file_changed(item)
 
 
-def release(upload_file_id: int, note: str) -> None:
-    """Give the lease back (a transient failure: the task will be retried)."""
-    UploadFile.objects.filter(pk=upload_file_id).update(claimed_until=None, error=note)
+def release(upload_file_id: int, note: str) -> bool:
+    """Give back the lease this worker holds on the file, with ``note`` as its error (a transient failure: the
+    task will be retried). False, changing nothing, when the lease is no longer this worker's: it ran out and the
+    sweep released the file or another worker took it over (whose lease and file stay as they are)."""
+    until = _leases_taken().pop(upload_file_id, None)
+    if until is not None:
+        its_own = UploadFile.objects.filter(pk=upload_file_id, claimed_until=until)
+        if its_own.update(claimed_until=None, error=note) == 1:
+            return True
+    logger.warning("ingest of file %s: not released, this worker no longer holds its lease (%s)", upload_file_id, note)
+    return False
 
 
 def sweep_stuck() -> list[tuple[int, str]]:

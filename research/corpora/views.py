@@ -19,7 +19,7 @@ from research.corpora.panels import CARD as CORPORA_CARD
 from research.corpora.panels import corpora_context
 from research.corpora.viewer import chunks_shown
 from research.models import Corpus, Document, Membership
-from research.platform.web import apply_errors
+from research.platform.http import apply_errors
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 

@@ -26,7 +26,7 @@ from research.investigations import selectors, services
 from research.investigations.forms import CompareForm, FilterForm, InvestigationForm, SaveRunForm, ShareForm
 from research.investigations.panels import CARD as SAVE_CARD
 from research.models import Corpus, Investigation, InvestigationMember, Membership, Visibility
-from research.platform.web import apply_errors
+from research.platform.http import apply_errors
 from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
 from research.reports.diff import ClaimChange, RunDiff

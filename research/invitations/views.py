@@ -19,7 +19,7 @@ from research.invitations import selectors, services
 from research.invitations.forms import InviteForm, SignupForm
 from research.invitations.panels import CARD, invitations_context
 from research.models import Invitation, Membership
-from research.platform.web import apply_errors, user_of
+from research.platform.http import apply_errors, user_of
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 PAGE = "research/invitation.html"

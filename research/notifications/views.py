@@ -10,7 +10,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
 from research.notifications import selectors, services
-from research.platform.web import user_of
+from research.platform.http import user_of
 
 SHOWN = 100
 

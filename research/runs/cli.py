@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     import django
 
     django.setup()
-    from research.runs.job import run_in_process
+    from research.runs.agent import run_in_process
 
     try:
         result = asyncio.run(

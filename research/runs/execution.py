@@ -12,7 +12,7 @@ from django.utils import timezone
 from research.models import Run, RunStatus
 from research.protocol.events import RunFailed
 from research.reporting.services import report_write
-from research.runs.job import run_harness
+from research.runs.agent import run_harness
 from research.runs.lease import Claim, run_claim
 from research.runs.signals import run_ended
 from research.runs.sink import JournalError, JournalSink

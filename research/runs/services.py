@@ -21,7 +21,7 @@ from research.reports.company import MAX_ASPECTS
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import StoredEvent, event_append
-from research.web.services import web_corpus
+from research.web_sources.services import web_corpus
 
 RUN_TASK = "research.tasks.run_execute"  # routed to the `runs` queue (worker/queues.py)
 
@@ -125,7 +125,7 @@ def run_start(
         raise ValidationError(errors)
     kind = kind_of(template)
     question = kind.recorded_question(question=question, company=company, aspects=aspects)
-    if kind.about_company:  # one rollout per facet (research/runs/job.py)
+    if kind.about_company:  # one rollout per facet (research/runs/agent.py)
         limits_given["rollouts"] = 1
     with transaction.atomic():
         _lock_corpora(corpora)

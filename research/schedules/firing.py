@@ -29,8 +29,8 @@ from research.investigations.services import investigation_rerun
 from research.models import TERMINAL_RUN_STATUSES, FireOutcome, Membership, Run, Schedule, ScheduleFire
 from research.notifications.services import notifications_create
 from research.platform.queue import task_send
-from research.schedules.jobs import REPORT_DIGEST
 from research.schedules.services import schedule_pause_for, spec_of
+from research.schedules.task_names import REPORT_DIGEST
 from research.schedules.timing import ScheduleError, next_fire
 from research.workspaces import access
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from research.models import Run
 from research.platform.queue import task_send
 from research.runs.signals import run_ended
-from research.schedules.jobs import REPORT_DIGEST
+from research.schedules.task_names import REPORT_DIGEST
 
 
 def digest_on_run_end(sender: type[Run], *, run_id: int, **_: Any) -> None:

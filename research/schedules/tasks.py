@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 
 from research.schedules import digests, firing
-from research.schedules.jobs import REPORT_DIGEST, SCHEDULES_FIRE
+from research.schedules.task_names import REPORT_DIGEST, SCHEDULES_FIRE
 
 logger = logging.getLogger(__name__)
 

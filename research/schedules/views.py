@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from research.investigations.selectors import investigation_get, investigation_runs
 from research.models import Investigation, Membership, Schedule
-from research.platform.web import apply_errors, user_of
+from research.platform.http import apply_errors, user_of
 from research.schedules import digests, selectors, services
 from research.schedules.forms import ScheduleForm
 from research.schedules.panels import CARD, schedule_context

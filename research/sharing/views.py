@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from research.corpora.viewer import marked
 from research.investigations import selectors as investigations
 from research.models import ShareLink
-from research.platform.web import apply_errors
+from research.platform.http import apply_errors
 from research.reporting.presenting import ReportView
 from research.sharing import selectors, services
 from research.sharing.forms import ShareLinkForm

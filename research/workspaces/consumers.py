@@ -15,7 +15,8 @@ from research.workspaces import selectors
 
 
 class WorkspaceConsumer(GuardedConsumer):
-    """Live notices of one workspace (ingestion progress, run status) as HTML fragments, for members only.
+    """Live notices of one workspace (ingestion progress: research/corpora/progress.py) as HTML fragments, for
+    members only.
 
     Membership is checked at connect and again before sending (research/platform/access.py): a member who
     is removed or logs out stops receiving, and the socket closes with 4403.

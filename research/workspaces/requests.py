@@ -15,7 +15,7 @@ from typing import Concatenate, ParamSpec, TypeVar, cast
 from django.http import HttpRequest, HttpResponse
 
 from research.models import Membership
-from research.platform.web import HtmxRequest
+from research.platform.http import HtmxRequest
 from research.workspaces.selectors import membership_get
 
 P = ParamSpec("P")

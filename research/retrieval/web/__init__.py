@@ -1,6 +1,6 @@
 """Web sources: search providers, and a page fetcher that only ever connects where the rules allow.
 
-Framework-free (no Django): the Django side (research/web/) stores fetched pages as documents of a workspace's
+Framework-free (no Django): the Django side (research/web_sources/) stores fetched pages as documents of a workspace's
 web corpus and hands the harness its web tools.
 """
 

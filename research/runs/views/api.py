@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from research.models import Run
-from research.platform.web import json_view
+from research.platform.http import json_view
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.workspaces.requests import WorkspaceRequest, workspace_view

@@ -23,7 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
 from research.models import Membership, Run, RunStatus, RunTemplate
-from research.platform.web import apply_errors
+from research.platform.http import apply_errors
 from research.reporting.kinds import KINDS, kind_of, run_facets
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from research.bench.web import covered
+from research.bench.web_sources import covered
 from research.models import Workspace
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,7 +14,7 @@ from research.harness.run import run_research
 from research.inference.scripted import ScriptedBackend, call, turn
 from research.models import Run, RunEvent, RunStatus
 from research.protocol.events import from_dict
-from research.runs import job
+from research.runs import agent
 from research.runs import services as runs
 from research.runs.execution import run_execute
 from tests.research.runs.conftest import at_once, in_thread, ingest, seqs, types
@@ -77,7 +77,7 @@ def test_the_runs_thread_holds_no_database_connection_while_the_harness_runs(  #
         held.append(thread.connection is not None)
         return await run_research(**kwargs)
 
-    monkeypatch.setattr(job, "run_research", observed)
+    monkeypatch.setattr(agent, "run_research", observed)
     run = start_run([corpus], rollouts=1)
     assert run_execute(run_id=run.pk) == "finished"
     assert held == [False]
@@ -101,7 +101,7 @@ def _endless(messages: Sequence[Message], tools: Sequence[ToolSpec]) -> ModelTur
 def test_cancel_stops_a_running_run_at_the_next_turn_and_records_why(  # type: ignore[no-untyped-def]
     owner, corpus, start_run, monkeypatch
 ) -> None:
-    monkeypatch.setattr(job, "backend_factory", lambda **_: lambda i: ScriptedBackend(_endless, latency=0.1))
+    monkeypatch.setattr(agent, "backend_factory", lambda **_: lambda i: ScriptedBackend(_endless, latency=0.1))
     run = start_run([corpus], rollouts=2, max_turns=64)
     outcome: list[str] = []
     worker = threading.Thread(target=lambda: outcome.append(in_thread(run_execute, run_id=run.pk)))
@@ -132,7 +132,7 @@ def test_a_broken_backend_fails_the_run_with_the_reason(corpus, start_run, monke
     def broken(**_: object) -> object:
         raise RuntimeError("no such model server")
 
-    monkeypatch.setattr(job, "backend_factory", broken)
+    monkeypatch.setattr(agent, "backend_factory", broken)
     run = start_run([corpus], rollouts=1)
     assert run_execute(run_id=run.pk) == "failed"
     run.refresh_from_db()

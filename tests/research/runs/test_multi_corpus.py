@@ -1,7 +1,7 @@
 """A run's corpora as its tools' corpus: one as it is, several ranked as one corpus holding them all would.
 
 Real ingestion (hashing embedder, Chroma, bm25s) of two corpora of one workspace, as a run over both
-(the run form's default: every corpus ticked) searches them through ``job.corpus_port``.
+(the run form's default: every corpus ticked) searches them through ``agent.corpus_port``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from research.harness.ports import CorpusToolError
 from research.models import Corpus, Document, Membership
 from research.platform.composition import corpus_index
 from research.retrieval.corpus_set import CorpusSet
-from research.runs import job
+from research.runs import agent
 from research.runs.multi_corpus import corpora_searched
 from tests.research.runs.conftest import ingest
 
@@ -44,7 +44,7 @@ def both(owner: Membership) -> tuple[Corpus, Corpus]:
 
 def test_another_corpus_best_hit_does_not_outrank_the_relevant_corpus_hits(both: tuple[Corpus, Corpus]) -> None:
     debian, market = both
-    port = job.corpus_port([debian, market])  # ordered by pk, as a run's corpora are
+    port = agent.corpus_port([debian, market])  # ordered by pk, as a run's corpora are
     hits = port.search(QUESTION, exclude=NOTHING, budget=10_000).hits
     relevant = {_doc_ids(market)["press"], _doc_ids(market)["memo"]}
     assert {hit.doc_id for hit in hits[:2]} == relevant
@@ -65,7 +65,7 @@ def test_one_corpus_is_searched_as_it_is_and_several_as_one_set(both: tuple[Corp
 
 def test_grep_and_read_reach_every_corpus_and_exclusions_hold(both: tuple[Corpus, Corpus]) -> None:
     debian, market = both
-    port = job.corpus_port([debian, market])
+    port = agent.corpus_port([debian, market])
     press, triggers = _doc_ids(market)["press"], _doc_ids(debian)["triggers"]
     assert {hit.doc_id for hit in port.grep("Halyard|dpkg", exclude=NOTHING, budget=10_000).hits} == {
         press,

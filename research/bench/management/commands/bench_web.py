@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from research.bench.web import bench_web
+from research.bench.web_sources import bench_web
 
 SHOWN = (
     "pages plain_pages_per_second cold_pages_per_second warm_pages_per_second revalidated_pages_per_second "

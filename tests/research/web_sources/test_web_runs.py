@@ -16,10 +16,10 @@ from research.platform.composition import web_search_provider
 from research.reporting.selectors import report_of
 from research.runs import services as runs
 from research.runs.execution import run_execute
-from research.web.port import RunWeb
-from research.web.services import web_corpus
+from research.web_sources.port import RunWeb
+from research.web_sources.services import web_corpus
 from tests.research.runs.conftest import ingest
-from tests.research.web.conftest import Owner
+from tests.research.web_sources.conftest import Owner
 from tests.support.processes import REPO
 from tests.support.web_site import Site, demo_web
 

@@ -35,7 +35,7 @@ from research.platform.queue import task_send
 from research.retrieval.web import Refused, WebError
 from research.retrieval.web.fetching import SITEMAPS, Page
 from research.retrieval.web.sitemaps import sitemap_pages
-from research.web.jobs import INGEST_URL
+from research.web_sources.task_names import INGEST_URL
 
 logger = logging.getLogger(__name__)
 

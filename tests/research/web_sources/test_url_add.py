@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from research.corpora import services as corpora
 from research.models import Corpus, Document, Membership, Role, WebPage
-from research.web import services
-from tests.research.web.conftest import Owner
+from research.web_sources import services
+from tests.research.web_sources.conftest import Owner
 from tests.support.web_site import Site
 
 pytestmark = pytest.mark.django_db

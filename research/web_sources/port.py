@@ -1,5 +1,6 @@
 """A run's web sources as the harness's ``Web`` port: searches through the configured provider, fetches into the
-workspace's web corpus (research/web/services.py), a fetched page's unseen chunks read back like read_document."""
+workspace's web corpus (research/web_sources/services.py), a fetched page's unseen chunks read back like
+read_document."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from research.protocol.events import PageRef, WebHit
 from research.retrieval.port import CorpusPort
 from research.retrieval.web import Refused, WebError
 from research.retrieval.web.search import SearchProvider
-from research.web.services import page_fetch, url_clean
+from research.web_sources.services import page_fetch, url_clean
 
 _URL = re.compile(r"https?://[^\s<>\"')]+")
 

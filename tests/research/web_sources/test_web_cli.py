@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 
 from research.runs import cli
 from tests.research.runs.conftest import ingest
-from tests.research.web.conftest import Owner
+from tests.research.web_sources.conftest import Owner
 from tests.support.web_site import Site
 
 pytestmark = pytest.mark.django_db(transaction=True)

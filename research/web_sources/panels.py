@@ -1,4 +1,4 @@
-"""The Web pages card, drawn on a corpus's page: ``{% load web %}{% web_pages_card membership corpus %}``
+"""The Web pages card, drawn on a corpus's page: ``{% load web_sources %}{% web_pages_card membership corpus %}``
 (research/platform/panels.py)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.utils.safestring import SafeString
 
 from research.models import Corpus, Membership
 from research.platform.panels import render_panel
-from research.web import selectors
-from research.web.forms import UrlAddForm
+from research.web_sources import selectors
+from research.web_sources.forms import UrlAddForm
 
 CARD = "research/partials/web_pages.html"
 register = template.Library()

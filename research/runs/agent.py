@@ -23,8 +23,8 @@ from research.reporting.kinds import run_facets
 from research.reporting.selectors import run_language
 from research.retrieval.port import CorpusPort
 from research.runs.multi_corpus import corpora_searched
-from research.web.port import RunWeb
-from research.web.services import web_corpus
+from research.web_sources.port import RunWeb
+from research.web_sources.services import web_corpus
 
 
 def inference_settings(*, single_subject: bool = False) -> InferenceSettings:

@@ -29,12 +29,12 @@ from research.corpora import services as corpora
 from research.models import Run, RunStatus, UploadFile
 from research.platform import composition
 from research.platform.composition import corpus_index
-from research.runs import job
+from research.runs import agent
 from research.runs import services as runs
 from research.runs.execution import run_execute
 from research.runs.trial import in_process_events, trial_clean, trial_workspace
-from research.web import port as web_port
-from research.web import services as web
+from research.web_sources import port as web_port
+from research.web_sources import services as web
 
 SEARCH_HITS = 3
 NOTES = b"Our notes on Globex: the Team plan costs 59 dollars a month since May."
@@ -170,7 +170,7 @@ def _run_share(owner: Any, corpus: Any) -> dict[str, Any]:
     share of its wall time during which a fetch_url was under way (the product's port, wrapped here)."""
     TimedWeb.intervals = []
     original = web_port.RunWeb
-    job.RunWeb = TimedWeb  # type: ignore[attr-defined]
+    agent.RunWeb = TimedWeb  # type: ignore[attr-defined]
     try:
         run = runs.run_start(
             actor=owner,
@@ -185,7 +185,7 @@ def _run_share(owner: Any, corpus: Any) -> dict[str, Any]:
         run_execute(run_id=run.pk)
         wall = time.perf_counter() - started
     finally:
-        job.RunWeb = original  # type: ignore[attr-defined]
+        agent.RunWeb = original  # type: ignore[attr-defined]
     status = Run.objects.get(pk=run.pk).status
     if status != RunStatus.FINISHED:
         raise RuntimeError(f"the web run ended {status}")

@@ -13,10 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from research.corpora.selectors import corpus_get
 from research.models import Corpus, Membership, WebPage
-from research.platform.web import apply_errors
-from research.web import services
-from research.web.forms import UrlAddForm
-from research.web.panels import CARD, web_pages_context
+from research.platform.http import apply_errors
+from research.web_sources import services
+from research.web_sources.forms import UrlAddForm
+from research.web_sources.panels import CARD, web_pages_context
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from research.web import services
-from research.web.jobs import INGEST_URL
+from research.web_sources import services
+from research.web_sources.task_names import INGEST_URL
 
 
 @shared_task(name=INGEST_URL, acks_late=True, ignore_result=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from research.web import views
+from research.web_sources import views
 
 urlpatterns = [
     path("", views.web_pages, name="web_pages"),

@@ -7,8 +7,8 @@ import pytest
 
 from research.models import Chunk, Corpus, CorpusKind, Document, WebPage
 from research.platform.composition import corpus_index
-from research.web import services
-from tests.research.web.conftest import Owner
+from research.web_sources import services
+from tests.research.web_sources.conftest import Owner
 from tests.support.web_site import Site
 
 pytestmark = pytest.mark.django_db
