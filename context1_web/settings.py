@@ -13,10 +13,10 @@ from context1_web.backing_services import chroma_config, database_config, redis_
 from context1_web.env import Env
 from research.harness.budget import HARD_FRACTION
 from research.inference.registry import PRODUCT_BACKENDS
-from research.reports.writers import WRITERS
 from research.retrieval.embedders import EMBEDDERS
 from research.retrieval.rerankers import RERANKERS
 from research.retrieval.web.search import PROVIDERS as SEARCH_PROVIDERS
+from research.writing.writers import WRITERS
 
 django_stubs_ext.monkeypatch()  # lets admin and generic classes be subscripted for the type checker
 
@@ -248,7 +248,7 @@ BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", HARD_FRACTION, minimum
 if BUDGET_HARD_FRACTION > 1.0:
     raise ImproperlyConfigured("BUDGET_HARD_FRACTION must lie between 0.5 and 1.0")
 
-# --- Writers: what turns a run's chunks into verified claims (research/reports); separate from the search agent
+# --- Writers: what turns a run's chunks into verified claims (research/writing); separate from the search agent
 WRITER_BASE_URL = env.url("WRITER_BASE_URL", schemes=("http", "https"))  # openai: a writer model's server root
 WRITER_API_KEY = env.optional_string("WRITER_API_KEY")
 WRITER_MODEL = env.string("WRITER_MODEL", "")

@@ -545,7 +545,7 @@ class ScheduleMute(models.Model):
 
 
 class Digest(models.Model):
-    """What a scheduled run changed since the investigation's previous finished run (research/reports/diff.py),
+    """What a scheduled run changed since the investigation's previous finished run (research/writing/diff.py),
     stored as built; whether its readers were notified was decided in code from that diff."""
 
     investigation = models.ForeignKey(Investigation, on_delete=models.CASCADE, related_name="digests")

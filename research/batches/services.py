@@ -11,8 +11,8 @@ from django.db import transaction
 
 from research.batches.csvfile import CsvError, Rejected, Row, rows_of
 from research.models import Corpus, IcpBatch, IcpBatchRow, Membership, RunTemplate
-from research.reports.criteria import criteria_from
 from research.runs import services as runs
+from research.writing.criteria import criteria_from
 
 
 def _corpora_error(actor: Membership, corpora: Sequence[Corpus]) -> str | None:

@@ -42,7 +42,6 @@ from research.bench.tables import grid
 from research.evaluation.benchmark import REPORT_CORPORA_DIR, BenchmarkCorpus, benchmark_corpora
 from research.evaluation.formats import CorpusDoc
 from research.evaluation.indexing import discard, document_chunks, index_documents, indexed_text, open_corpus
-from research.reports.text import fold
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.embedders import Embedder
@@ -50,6 +49,7 @@ from research.retrieval.parsing.dispatch import parse_bytes
 from research.retrieval.sparse import SparseIndex, fold_accents
 from research.retrieval.tokens import TokenCounter
 from research.retrieval.types import Chunk, doc_id_of
+from research.writing.text import fold
 
 Progress = Callable[[str], None]
 SPLIT = "dev"  # never the test split

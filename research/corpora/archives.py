@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from research.corpora import jobs, progress, storage
-from research.corpora.leases import LeaseLost, hold, mine
+from research.corpora import progress, storage, task_names
+from research.corpora.lease import LeaseLost, hold, mine
 from research.models import Stage, UploadFile
 from research.retrieval.parsing import expand_upload
 
@@ -43,6 +43,6 @@ def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
             raise LeaseLost(f"ingest of {item.name}: the file's lease was lost while expanding it")
         item.stage, item.claimed_until = Stage.EXPANDED, None
         queued = [m.pk for m in members if m.stage == Stage.QUEUED]
-        transaction.on_commit(lambda: jobs.ingest_files_enqueue(queued))
+        transaction.on_commit(lambda: task_names.ingest_files_enqueue(queued))
     progress.file_changed(item)  # an open corpus page re-reads its uploads and shows the members
     return members

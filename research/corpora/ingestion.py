@@ -6,7 +6,7 @@ per file. Its vectors follow (``refine``): the worker's ``ingest_refine`` task e
 file of its corpus still waits for its words, and moves its chunks into the dense index; searches use the
 vectors each chunk has. Synchronous callers (the CLI's ``--sync``, tests) run both stages at once.
 
-A file is claimed with a lease (research/corpora/leases.py), so a redelivered task is a no-op while
+A file is claimed with a lease (research/corpora/lease.py), so a redelivered task is a no-op while
 another worker holds it and resumes cleanly after a crash. A document's identity is its source file
 and its key within the file; its content hash decides whether it is re-embedded, so re-uploading
 the same file changes nothing. Every stage change is saved and pushed to the workspace's sockets.
@@ -29,7 +29,7 @@ from django.utils import timezone
 from research.corpora import estimate, storage
 from research.corpora.archives import expand_into_members, is_archive
 from research.corpora.internal import internal_guess
-from research.corpora.leases import LeaseLost, advance, claim, hold, lease, release, renew
+from research.corpora.lease import LeaseLost, advance, claim, hold, lease, release, renew
 from research.models import Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
 from research.retrieval.chunking import ChunkSpan, chunk_text

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.text import slugify
 
-from research.corpora import jobs, selectors, storage
+from research.corpora import selectors, storage, task_names
 from research.models import Corpus, CorpusKind, Document, Membership, Stage, Upload, UploadFile
 from research.platform.composition import corpus_index, corpus_index_drop
 
@@ -165,7 +165,7 @@ def upload_create(*, actor: Membership, corpus: Corpus, files: Sequence[Incoming
         items = [_stored_file(upload, corpus, incoming) for incoming in files]
         queued = [item.pk for item in items if item.stage == Stage.QUEUED]
         if enqueue:
-            transaction.on_commit(lambda: jobs.ingest_files_enqueue(queued))
+            transaction.on_commit(lambda: task_names.ingest_files_enqueue(queued))
     return upload
 
 
@@ -187,4 +187,4 @@ def document_delete(*, actor: Membership, document: Document) -> None:
     with transaction.atomic():
         document.delete()
         Corpus.objects.filter(pk=corpus.pk).update(content_version=F("content_version") + 1)
-        transaction.on_commit(lambda: jobs.sparse_refresh_enqueue(corpus.pk))
+        transaction.on_commit(lambda: task_names.sparse_refresh_enqueue(corpus.pk))

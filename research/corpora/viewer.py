@@ -15,7 +15,7 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from research.corpora import selectors
 from research.models import Document
-from research.reports.text import quote_span
+from research.writing.text import quote_span
 
 
 @dataclass(frozen=True)

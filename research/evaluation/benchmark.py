@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from research.evaluation.reports import Gold, Question, gold_from
-from research.reports.text import fold
 from research.retrieval.parsing.dispatch import parse_bytes
+from research.writing.text import fold
 
 REPORT_CORPORA_DIR = Path(__file__).resolve().parent / "report_corpora"
 SPLITS = ("dev", "test")

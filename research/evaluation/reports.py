@@ -25,8 +25,8 @@ from cleanco import basename
 from rapidfuzz import fuzz
 
 from research.protocol.report import Claim, Report, Section
-from research.reports.citations import quote_in
-from research.reports.text import fold
+from research.writing.citations import quote_in
+from research.writing.text import fold
 
 EVIDENCE_MATCH = 90.0  # rapidfuzz partial_ratio (folded) at which a cited quote is the gold's deciding quote
 

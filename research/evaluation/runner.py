@@ -22,13 +22,13 @@ from research.harness.config import HarnessConfig
 from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.inference.registry import BackendFactory, InferenceSettings, backend_factory
-from research.reports.writers import Writer
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.corpus_set import CorpusSet
 from research.retrieval.embedders import Embedder, EmbedderSettings, embedder_for
 from research.retrieval.port import CorpusPort, Searchable
 from research.retrieval.tokens import TokenCounter
+from research.writing.writers import Writer
 
 Progress = Callable[[str], None]
 EVAL_EMBEDDERS = (
@@ -53,7 +53,7 @@ class EvalSettings:
     api_key: str | None = None
     timeout: float = 120.0
     temperature: float | None = None
-    writer: str | None = None  # a name in research.reports.writers.WRITERS: write an answer and measure it
+    writer: str | None = None  # a name in research.writing.writers.WRITERS: write an answer and measure it
 
     def harness(self) -> HarnessConfig:
         return HarnessConfig(

@@ -9,11 +9,11 @@ from collections.abc import Mapping, Sequence
 from research.evaluation.formats import Task
 from research.evaluation.metrics import TaskMetrics, answer_found
 from research.protocol.report import Report
-from research.reports.answer import answer_report
-from research.reports.citations import Evidence, quote_in
-from research.reports.writers import Writer
 from research.retrieval.port import Searchable
 from research.retrieval.types import Chunk
+from research.writing.answer import answer_report
+from research.writing.citations import Evidence, quote_in
+from research.writing.writers import Writer
 
 
 def evidence_of(index: Searchable, ranked: Sequence[tuple[str, Sequence[str]]]) -> list[Evidence]:

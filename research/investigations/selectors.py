@@ -11,9 +11,9 @@ from django.http import Http404
 from research.models import Chunk, Corpus, Document, Investigation, Membership, Run, RunStatus
 from research.protocol.report import Citation
 from research.reporting.selectors import report_of
-from research.reports.citations import quote_in
-from research.reports.diff import RunDiff, run_diff
 from research.workspaces.access import can_edit, readable
+from research.writing.citations import quote_in
+from research.writing.diff import RunDiff, run_diff
 
 SORTS = {"activity": "-last_activity_at", "title": "title", "created": "-created_at"}
 
@@ -77,7 +77,7 @@ def run_ranking(run: Run) -> list[tuple[str, str]]:
 
 @dataclass
 class StoredEvidence:
-    """What the newer run's corpora hold now (``research.reports.diff.Stored``): a claim the newer report left out
+    """What the newer run's corpora hold now (``research.writing.diff.Stored``): a claim the newer report left out
     is no longer supported only when its cited chunk is gone or no longer holds its quote."""
 
     corpora: list[Corpus]

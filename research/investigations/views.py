@@ -29,10 +29,10 @@ from research.models import Corpus, Investigation, InvestigationMember, Membersh
 from research.platform.http import apply_errors
 from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
-from research.reports.diff import ClaimChange, RunDiff
 from research.runs import selectors as run_selectors
 from research.workspaces import access
 from research.workspaces.requests import WorkspaceRequest, workspace_view
+from research.writing.diff import ClaimChange, RunDiff
 
 PAGE = "research/investigation_detail.html"
 

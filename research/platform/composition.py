@@ -16,7 +16,6 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 from research.models import Corpus
-from research.reports.writers import Writer, WriterSettings, writer_for
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import DenseIndex
@@ -29,6 +28,7 @@ from research.retrieval.web.fetching import Fetcher, FetchSettings
 from research.retrieval.web.guard import AllowList
 from research.retrieval.web.search import PROVIDERS as SEARCH_PROVIDERS
 from research.retrieval.web.search import SearchProvider, SearchSettings
+from research.writing.writers import Writer, WriterSettings, writer_for
 
 T = TypeVar("T")
 _corpora: dict[str, HybridCorpus] = {}
@@ -88,7 +88,7 @@ def writer_choices() -> tuple[str, ...]:
 
 def writer(name: str | None = None) -> Writer:
     """The writer ``name`` (a run's choice, when still offered) or WRITER_BACKEND, from the writers' registry
-    (research/reports/writers.py), with this process's embedder; one of each per process."""
+    (research/writing/writers.py), with this process's embedder; one of each per process."""
     return _writer(name if name in writer_choices() else settings.WRITER_BACKEND)
 
 

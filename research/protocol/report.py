@@ -1,6 +1,6 @@
 """A written report, typed: claims with the quotes that back them, from the writer to the page and the exports.
 
-Plain frozen dataclasses (no behaviour) shared by the writers (research/reports), the run's events
+Plain frozen dataclasses (no behaviour) shared by the writers (research/writing), the run's events
 (``ReportWritten`` carries a whole report) and the Django side that stores and renders it. The JSON
 shape is the one of ``python manage.py report ... --json``: ``to_dict`` / ``report_from_dict`` round-trip.
 """

@@ -8,8 +8,8 @@ from research.models import Chunk, Document, Report, Run
 from research.protocol.events import RankedDocument
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import citations_of, report_from_dict
-from research.reports.citations import Evidence
 from research.retrieval.language import language_of
+from research.writing.citations import Evidence
 
 LANGUAGE_SAMPLE = 200  # chunks read to tell a run's corpora's language
 
@@ -35,7 +35,7 @@ PUBLISHER_FIELDS = ("publisher", "sitename", "from")
 
 
 def publisher_of(metadata: dict[str, object]) -> str:
-    """Who a document says published it (research.reports.names tells a company's own documents by it)."""
+    """Who a document says published it (research.writing.names tells a company's own documents by it)."""
     return "; ".join(str(metadata[key]) for key in PUBLISHER_FIELDS if metadata.get(key))
 
 

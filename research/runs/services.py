@@ -17,11 +17,11 @@ from research.platform.queue import task_send
 from research.protocol.events import CancelRequested, RunCancelled
 from research.protocol.run_options import RunOptions
 from research.reporting.kinds import KINDS, kind_of
-from research.reports.company import MAX_ASPECTS
 from research.runs import limits
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import StoredEvent, event_append
 from research.web_sources.services import web_corpus
+from research.writing.company import MAX_ASPECTS
 
 RUN_TASK = "research.tasks.run_execute"  # routed to the `runs` queue (worker/queues.py)
 
@@ -105,7 +105,7 @@ def run_start(
     ``enqueue`` is false: the command line executes it in its own process).
 
     A report (``template`` other than ``question``) is about ``company``: its rollouts search one facet
-    each (research/reports/company.py), so ``rollouts`` is set to one per facet."""
+    each (research/writing/company.py), so ``rollouts`` is set to one per facet."""
     if not actor.can_edit:
         raise PermissionDenied("Only owners and editors can start runs.")
     aspects = [aspect.strip()[:80] for aspect in aspects if aspect.strip()][:MAX_ASPECTS]

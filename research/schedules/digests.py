@@ -1,5 +1,5 @@
 """A scheduled run's digest: what changed since the investigation's previous finished run, by structured claim
-(research/reports/diff.py, as the Compare page), stored once per run; whether to tell its readers is decided in
+(research/writing/diff.py, as the Compare page), stored once per run; whether to tell its readers is decided in
 code from that diff and the schedule's mode (never by a model); then in-app notices and e-mails (HTML and plain
 text, a personal one-click unsubscribe link each) to the members who may read the investigation.
 
@@ -28,9 +28,9 @@ from research.notifications.services import notifications_create
 from research.platform.mail import Mail, Sent, absolute, mail_send
 from research.protocol.report import Citation, Report
 from research.reporting.selectors import report_of
-from research.reports.diff import ClaimChange, RunDiff, run_diff
 from research.schedules import selectors as schedule_selectors
 from research.workspaces import access
+from research.writing.diff import ClaimChange, RunDiff, run_diff
 
 logger = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from research.models import Membership, Role, Workspace
-from research.reports.criteria import criteria_from_lines
+from research.writing.criteria import criteria_from_lines
 
 # A new workspace's slug is its name plus a random suffix, always: a slug that depended on which slugs exist
 # (``alpha-secret-2``) would tell anyone creating a workspace that another team's ``alpha-secret`` exists.

@@ -13,10 +13,10 @@ from django_htmx.http import HttpResponseClientRedirect
 from research.models import Membership
 from research.platform.composition import web_offered
 from research.platform.http import HtmxRequest, apply_errors, user_of
-from research.reports.criteria import criteria_from, rule_label
 from research.workspaces import selectors, services
 from research.workspaces.forms import IcpForm, MemberAddForm, WorkspaceForm
 from research.workspaces.requests import WorkspaceRequest, workspace_view
+from research.writing.criteria import criteria_from, rule_label
 
 
 @login_required

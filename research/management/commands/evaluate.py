@@ -15,8 +15,8 @@ from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, Evaluation,
 from research.harness.config import MAX_ROLLOUTS
 from research.inference.registry import BACKENDS
 from research.platform.composition import model_cache, token_counter
-from research.reports.writers import WRITERS, Writer, WriterSettings, writer_for
 from research.retrieval.embedders import Embedder
+from research.writing.writers import WRITERS, Writer, WriterSettings, writer_for
 
 
 def _settings(options: dict[str, Any]) -> EvalSettings:

@@ -29,8 +29,6 @@ from research.evaluation.reports import ReportFigures, add_competitor, add_icp, 
 from research.models import Corpus, Membership, Run, RunTemplate
 from research.protocol.report import Report
 from research.reporting.selectors import report_of
-from research.reports.openai_writer import FAILED_TWICE
-from research.reports.writers import WRITERS
 from research.runs.trial import (
     chunk_texts,
     corpus_ingest,
@@ -39,6 +37,8 @@ from research.runs.trial import (
     trial_run,
     trial_workspace,
 )
+from research.writing.openai_writer import FAILED_TWICE
+from research.writing.writers import WRITERS
 
 DETAILS = (
     *("counts", "wrong_company_examples", "missed_facts", "claims_not_in_gold", "wrong_verdicts", "empty_facets"),

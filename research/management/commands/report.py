@@ -21,9 +21,9 @@ from research.models import Membership, Role, Run, RunTemplate
 from research.reporting.exports import as_dict
 from research.reporting.kinds import run_facets
 from research.reporting.selectors import report_of
-from research.reports.writers import WRITERS
 from research.runs import services
 from research.runs.execution import run_execute
+from research.writing.writers import WRITERS
 
 TEMPLATES = [RunTemplate.COMPETITOR.value, RunTemplate.PROSPECT.value, RunTemplate.ICP.value]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from research.models import Run
 from research.reporting.kinds import competitor, icp, prospect, question
 from research.reporting.kinds.base import RunKind
-from research.reports.company import Facet
+from research.writing.company import Facet
 
 KINDS: dict[str, RunKind] = {kind.name: kind for kind in (question.KIND, competitor.KIND, prospect.KIND, icp.KIND)}
 

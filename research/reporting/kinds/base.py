@@ -14,8 +14,8 @@ from research.models import Run, RunTemplate
 from research.protocol.events import AnyEvent, RankedDocument
 from research.protocol.report import Report as WrittenReport
 from research.protocol.run_options import RunOptions
-from research.reports.company import Facet
-from research.reports.writers import Writer
+from research.writing.company import Facet
+from research.writing.writers import Writer
 
 Record = Callable[[AnyEvent], None]
 

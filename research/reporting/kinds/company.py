@@ -11,8 +11,8 @@ from research.protocol.events import WritingStarted
 from research.protocol.report import Report as WrittenReport
 from research.reporting.kinds.base import Finished, Record, RunKind, options_of, stale_before
 from research.reporting.selectors import evidence_for_run
-from research.reports.company import Facet, FacetEvidence, company_report, facets_for
-from research.reports.writers import Writer
+from research.writing.company import Facet, FacetEvidence, company_report, facets_for
+from research.writing.writers import Writer
 
 
 class CompanyReport(RunKind):

@@ -1,5 +1,5 @@
 """A competitor report: products, pricing, customers, partnerships, news, leadership, reviews, ... of a rival
-(research/reports/company.py's COMPETITOR_FACETS)."""
+(research/writing/company.py's COMPETITOR_FACETS)."""
 
 from __future__ import annotations
 

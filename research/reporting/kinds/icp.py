@@ -14,11 +14,11 @@ from research.protocol.events import WritingStarted
 from research.protocol.report import Report as WrittenReport
 from research.reporting.kinds.base import Finished, Record, RunKind, options_of
 from research.reporting.selectors import evidence_for_run
-from research.reports.citations import by_chunk
-from research.reports.company import Facet, literal
-from research.reports.criteria import Criterion, criteria_from, search_question
-from research.reports.icp import icp_report
-from research.reports.writers import Writer
+from research.writing.citations import by_chunk
+from research.writing.company import Facet, literal
+from research.writing.criteria import Criterion, criteria_from, search_question
+from research.writing.icp import icp_report
+from research.writing.writers import Writer
 
 
 def run_criteria(run: Run) -> list[Criterion]:

@@ -1,4 +1,4 @@
-"""A prospect brief: what a salesperson needs before a first call (research/reports/company.py's
+"""A prospect brief: what a salesperson needs before a first call (research/writing/company.py's
 PROSPECT_FACETS)."""
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ from research.protocol.events import WritingStarted
 from research.protocol.report import Report as WrittenReport
 from research.reporting.kinds.base import Finished, Record, RunKind, stale_before
 from research.reporting.selectors import evidence_for_run
-from research.reports.answer import answer_report
-from research.reports.writers import Writer
+from research.writing.answer import answer_report
+from research.writing.writers import Writer
 
 
 class Question(RunKind):

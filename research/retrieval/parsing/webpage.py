@@ -53,7 +53,7 @@ _HREF_HOST = re.compile(r"""href=["']https?://(?:www\.)?([a-z0-9.-]+)""", re.IGN
 
 
 def publisher_of(html: str) -> str | None:
-    """Who a page says published it, for telling a company's own pages (research.reports.names): its copyright
+    """Who a page says published it, for telling a company's own pages (research.writing.names): its copyright
     line and the host most of its absolute links go to (a site links to itself), joined by "; ". Not its title: a
     news site's article is titled with the company it is about."""
     found: list[str] = []

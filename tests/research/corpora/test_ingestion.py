@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from research.corpora import ingestion, leases, services
+from research.corpora import ingestion, lease, services
 from research.models import Chunk, Corpus, Document, Membership, Stage, UploadFile
 from research.platform.composition import corpus_index
 from research.retrieval.embedders import EmbeddingUnavailable
@@ -128,7 +128,7 @@ def test_a_retry_after_a_crash_resumes_without_duplicates(owner: Membership, cor
     )
     item = UploadFile.objects.get(upload=upload)
     # A worker claimed it, wrote vectors to Chroma, then died before saving the documents.
-    crashed = leases.claim(item.pk)
+    crashed = lease.claim(item.pk)
     assert crashed is not None
     ingestion.upload_file_ingest_safely(upload_file_id=item.pk)  # the lease is live: nothing happens
     assert UploadFile.objects.get(pk=item.pk).stage == Stage.QUEUED
@@ -200,10 +200,10 @@ def test_vectors_and_the_bm25_rebuild_wait_while_a_file_waits_for_its_words(owne
 def test_the_refine_task_asks_again_while_words_are_pending_then_embeds(
     owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from research.corpora import jobs, tasks
+    from research.corpora import task_names, tasks
 
     asked: list[int] = []
-    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: asked.append(file_id))
+    monkeypatch.setattr(task_names, "refine_enqueue", lambda file_id, countdown=None: asked.append(file_id))
     files = [services.IncomingFile(n, [TEXT]) for n in ("a.txt", "b.txt")]
     upload = services.upload_create(actor=owner, corpus=corpus, files=files, enqueue=False)
     first, second = UploadFile.objects.filter(upload=upload).order_by("id")
@@ -259,7 +259,7 @@ def test_a_worker_that_lost_an_archive_stores_none_of_its_members(
     def stored_then_swept(item: UploadFile, stage: Stage, **fields: object) -> None:
         real_advance(item, stage, **fields)  # the archive is stored; then the sweep gives it to another worker
         UploadFile.objects.filter(pk=item.pk).update(claimed_until=None)
-        again = leases.claim(item.pk)
+        again = lease.claim(item.pk)
         assert again is not None
         taken.append(again)
 
@@ -310,11 +310,13 @@ def test_the_sweep_queues_again_each_file_whose_worker_died_once_for_its_stage(
 
     from django.utils import timezone
 
-    from research.corpora import jobs
+    from research.corpora import task_names
 
     queued: list[tuple[str, int]] = []
-    monkeypatch.setattr(jobs, "ingest_files_enqueue", lambda ids: queued.extend(("words", i) for i in ids))
-    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: queued.append(("vectors", file_id)))
+    monkeypatch.setattr(task_names, "ingest_files_enqueue", lambda ids: queued.extend(("words", i) for i in ids))
+    monkeypatch.setattr(
+        task_names, "refine_enqueue", lambda file_id, countdown=None: queued.append(("vectors", file_id))
+    )
     files = [services.IncomingFile(n, [TEXT]) for n in ("dead.txt", "dead-later.txt", "alive.txt", "waiting.txt")]
     upload = services.upload_create(actor=owner, corpus=corpus, files=files, enqueue=False)
     dead, dead_later, alive, waiting = UploadFile.objects.filter(upload=upload).order_by("id")
@@ -323,11 +325,11 @@ def test_the_sweep_queues_again_each_file_whose_worker_died_once_for_its_stage(
     UploadFile.objects.filter(pk=dead.pk).update(stage=Stage.PARSED, claimed_until=expired)
     UploadFile.objects.filter(pk=dead_later.pk).update(claimed_until=expired)  # died while embedding
     UploadFile.objects.filter(pk=alive.pk).update(stage=Stage.CHUNKED, claimed_until=live)
-    assert sorted(leases.sweep_stuck()) == [(dead.pk, "parsed"), (dead_later.pk, "searchable")]
+    assert sorted(lease.sweep_stuck()) == [(dead.pk, "parsed"), (dead_later.pk, "searchable")]
     assert sorted(queued) == [("vectors", dead_later.pk), ("words", dead.pk)]
-    assert leases.sweep_stuck() == []  # released: queued once, not at every sweep
+    assert lease.sweep_stuck() == []  # released: queued once, not at every sweep
     assert UploadFile.objects.get(pk=waiting.pk).claimed_until is None  # never claimed: its task is on its way
-    assert leases.claim(dead.pk) is not None  # the re-queued task can take it
+    assert lease.claim(dead.pk) is not None  # the re-queued task can take it
 
 
 def _eight_firms(owner: Membership, corpus: Corpus) -> UploadFile:
@@ -347,20 +349,20 @@ def test_a_worker_storing_many_documents_renews_its_lease_so_the_sweep_leaves_it
 ) -> None:
     import time
 
-    from research.corpora import jobs
+    from research.corpora import task_names
     from research.retrieval.corpus import HybridCorpus
 
     settings.INGEST_LEASE_SECONDS = 2
     queued: list[int] = []
-    monkeypatch.setattr(jobs, "ingest_files_enqueue", queued.extend)
-    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: queued.append(file_id))
+    monkeypatch.setattr(task_names, "ingest_files_enqueue", queued.extend)
+    monkeypatch.setattr(task_names, "refine_enqueue", lambda file_id, countdown=None: queued.append(file_id))
     store = HybridCorpus.add_words
     swept: list[list[tuple[int, str]]] = []
 
     def slow(self: HybridCorpus, chunks: Any) -> None:  # a slow store: the stage outlasts the 2 s lease
         store(self, chunks)
         time.sleep(0.45)
-        swept.append(leases.sweep_stuck())
+        swept.append(lease.sweep_stuck())
 
     monkeypatch.setattr(HybridCorpus, "add_words", slow)
     item = _eight_firms(owner, corpus)
@@ -386,7 +388,7 @@ def test_a_worker_that_lost_its_file_writes_nothing_more_and_leaves_the_new_hold
         stored.append(chunks[0].doc_id)
         if len(stored) == 3:
             UploadFile.objects.filter(pk=item.pk).update(claimed_until=None)  # the sweep releases the file ...
-            again = leases.claim(item.pk)  # ... and another worker claims it
+            again = lease.claim(item.pk)  # ... and another worker claims it
             assert again is not None
             taken.append(again)
 

@@ -1,6 +1,6 @@
 """A hypothesis state machine over an upload file's ingest lease: claim, renew, advance, release, sweep, time.
 
-It drives the real lease functions (research/corpora/leases.py) against the real database, as the ingest
+It drives the real lease functions (research/corpora/lease.py) against the real database, as the ingest
 pipeline calls them (research/corpora/ingestion.py): ``claim`` by a task for any stage or for the vector stage
 only, ``renew`` during a long stage, ``advance`` through stored -> parsed -> chunked -> searchable -> indexed
 (or failed, or searchable with the lease handed to the refining task), ``release`` by id after a transient
@@ -31,7 +31,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
 
-from research.corpora import ingestion, jobs, leases, progress, services
+from research.corpora import ingestion, lease, progress, services, task_names
 from research.models import TERMINAL_STAGES, Corpus, Membership, Stage, Upload, UploadFile
 from research.platform.composition import corpus_index
 from research.retrieval.embedders import EmbeddingUnavailable
@@ -121,7 +121,7 @@ class LeaseMachine(RuleBasedStateMachine):
         finished and no live lease is on it (a lease that ran out may be taken over before the sweep)."""
         model, now = self.files[index], self._tick()
         stage = Stage.SEARCHABLE if vectors else None
-        item = self._as(worker, leases.claim, model.pk, stage=stage)
+        item = self._as(worker, lease.claim, model.pk, stage=stage)
         if not model.claimable(now, stage):
             assert item is None, f"{worker} claimed file {model.pk} ({model.stage}, lease until {model.until})"
             return
@@ -138,11 +138,11 @@ class LeaseMachine(RuleBasedStateMachine):
         worker, model, hand = self._hand(data)
         before, now = hand.item.claimed_until, self._tick()
         if model.holder != worker:
-            with pytest.raises(leases.LeaseLost):
-                self._as(worker, leases.renew, hand.item)
+            with pytest.raises(lease.LeaseLost):
+                self._as(worker, lease.renew, hand.item)
             assert hand.item.claimed_until == before
             return
-        self._as(worker, leases.renew, hand.item)
+        self._as(worker, lease.renew, hand.item)
         assert hand.item.claimed_until == now + timedelta(seconds=LEASE_S)
         model.until = hand.item.claimed_until
 
@@ -167,11 +167,11 @@ class LeaseMachine(RuleBasedStateMachine):
         pushes = len(self.pushed)
         self._tick()
         if model.holder != worker:
-            with pytest.raises(leases.LeaseLost):
-                self._as(worker, leases.advance, hand.item, stage, **fields)
+            with pytest.raises(lease.LeaseLost):
+                self._as(worker, lease.advance, hand.item, stage, **fields)
             assert len(self.pushed) == pushes, f"{worker} lost file {model.pk} but pushed progress"
             return False
-        self._as(worker, leases.advance, hand.item, stage, **fields)
+        self._as(worker, lease.advance, hand.item, stage, **fields)
         assert self.pushed[pushes:] == [(model.pk, stage)]
         model.stage, model.error = stage, str(fields.get("error", model.error))
         if stage in TERMINAL_STAGES or "claimed_until" in fields:  # the lease is given up with the stage
@@ -188,7 +188,7 @@ class LeaseMachine(RuleBasedStateMachine):
         for its retry; a task that had lost the file meanwhile must not release the new holder's lease."""
         worker, model, _ = self._hand(data)
         self._tick()
-        released = self._as(worker, leases.release, model.pk, "embedding service unavailable, retrying")
+        released = self._as(worker, lease.release, model.pk, "embedding service unavailable, retrying")
         holds = model.holder == worker
         assert released is holds, f"{worker} (holder: {holds}) released file {model.pk}: {released}"
         if holds:
@@ -202,7 +202,7 @@ class LeaseMachine(RuleBasedStateMachine):
         now = self._tick()
         stuck = [f for f in self.files if not f.done and f.until is not None and f.until < now]
         words, vectors = len(self.words), len(self.vectors)
-        swept = leases.sweep_stuck()
+        swept = lease.sweep_stuck()
         assert sorted(swept) == sorted((f.pk, f.stage) for f in stuck)
         assert sorted(self.vectors[vectors:]) == sorted(f.pk for f in stuck if f.stage == Stage.SEARCHABLE)
         assert sorted(self.words[words:]) == sorted(f.pk for f in stuck if f.stage != Stage.SEARCHABLE)
@@ -233,7 +233,7 @@ class LeaseMachine(RuleBasedStateMachine):
     @invariant()
     def at_most_one_holder_and_it_is_the_models(self) -> None:
         for model in self.files:
-            holders = [w for (w, pk), hand in self.hands.items() if pk == model.pk and leases.held(hand.item)]
+            holders = [w for (w, pk), hand in self.hands.items() if pk == model.pk and lease.held(hand.item)]
             assert holders == ([model.holder] if model.holder else []), f"file {model.pk}: held by {holders}"
 
     @invariant()
@@ -279,8 +279,8 @@ def test_the_ingest_lease_keeps_one_holder_and_loses_nothing(owner: Membership, 
     words: list[int] = []
     vectors: list[int] = []
     monkeypatch.setattr(progress, "file_changed", lambda item: pushed.append((item.pk, str(item.stage))))
-    monkeypatch.setattr(jobs, "ingest_files_enqueue", words.extend)
-    monkeypatch.setattr(jobs, "refine_enqueue", lambda file_id, countdown=None: vectors.append(file_id))
+    monkeypatch.setattr(task_names, "ingest_files_enqueue", words.extend)
+    monkeypatch.setattr(task_names, "refine_enqueue", lambda file_id, countdown=None: vectors.append(file_id))
     corpus = Corpus.objects.create(workspace=owner.workspace, name="Bare", slug="bare")
     upload = Upload.objects.create(corpus=corpus)
     with time_machine.travel(timezone.now(), tick=False) as clock:
@@ -312,7 +312,7 @@ def test_a_task_whose_embedder_failed_after_it_lost_its_file_leaves_the_new_hold
 
     def waited_too_long(self: Any, doc_ids: Any, **kwargs: Any) -> None:
         UploadFile.objects.filter(pk=item.pk).update(claimed_until=None)  # the sweep released the file ...
-        again = contextvars.Context().run(leases.claim, item.pk, stage=Stage.SEARCHABLE)  # ... another task took it
+        again = contextvars.Context().run(lease.claim, item.pk, stage=Stage.SEARCHABLE)  # ... another task took it
         assert again is not None
         taken.append(again)
         raise EmbeddingUnavailable("timed out")

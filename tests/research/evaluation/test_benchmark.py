@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from research.evaluation.benchmark import REPORT_CORPORA_DIR, benchmark_corpora, gold_problems
-from research.reports.company import COMPETITOR_FACETS
+from research.writing.company import COMPETITOR_FACETS
 
 CORPORA = sorted(path.parent for path in REPORT_CORPORA_DIR.glob("*/gold.json"))
 

@@ -15,10 +15,10 @@ from django.core.management import call_command
 from research.demo.files import DEMO_CORPUS_DIR
 from research.evaluation.reports import gold_from
 from research.models import Workspace
-from research.reports.company import COMPETITOR_FACETS
-from research.reports.criteria import Criterion, rule_for
-from research.reports.names import Company
-from research.reports.text import fold
+from research.writing.company import COMPETITOR_FACETS
+from research.writing.criteria import Criterion, rule_for
+from research.writing.names import Company
+from research.writing.text import fold
 
 GOLD = json.loads((DEMO_CORPUS_DIR / "reports_gold.json").read_text(encoding="utf-8"))
 

@@ -10,11 +10,11 @@ from research.models import Report, RunEvent, RunTemplate
 from research.protocol.events import from_dict
 from research.reporting.kinds import run_facets
 from research.reporting.selectors import report_of
-from research.reports.company import COMPETITOR_FACETS as FACETS
 from research.runs import selectors
 from research.runs.execution import run_execute
 from research.runs.live.fragments import part, state_context
 from research.runs.live.state import run_state
+from research.writing.company import COMPETITOR_FACETS as FACETS
 from tests.research.runs.conftest import ingest
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -11,12 +11,12 @@ from django.core.exceptions import ValidationError
 from research.models import RunEvent, RunTemplate
 from research.reporting.kinds import run_facets
 from research.reporting.selectors import report_of
-from research.reports.company import PROSPECT_FACETS
 from research.runs import selectors
 from research.runs.execution import run_execute
 from research.runs.live.fragments import part, state_context
 from research.runs.live.state import run_state
 from research.workspaces.services import workspace_icp_set
+from research.writing.company import PROSPECT_FACETS
 from tests.research.reporting.test_competitor_runs import MARKET
 from tests.research.runs.conftest import ingest
 

@@ -1,0 +1,298 @@
+"""An ICP criterion and how the offline judge reads it: the workspace's profile as criteria (JSON, or a line
+each on the workspace page), and each criterion's rule (a numeric range, a region of the headquarters, a
+technology, an event in a time window, a sales channel, a presence, or a statement) with the question its
+rollout searches. research/writing/icp.py judges them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from research.writing.amounts import AMOUNT, amount_value
+from research.writing.channel import ChannelRule, channel_rule
+from research.writing.figures import EMPLOYEE_WORDS, REVENUE_WORDS
+from research.writing.places import place_countries, region_named
+from research.writing.presence import PresenceRule, presence_rule
+from research.writing.statements import StatementRule, statement_rule
+from research.writing.text import fold
+
+MAX_CRITERIA = 12
+MAX_WEIGHT = 100.0
+DEFAULT_WINDOW_DAYS = 365
+
+
+@dataclass(frozen=True)
+class Criterion:
+    name: str
+    description: str
+    weight: float = 1.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "weight": self.weight}
+
+
+def criteria_from(items: Any) -> list[Criterion]:
+    """Criteria from JSON (``[{"name", "description", "weight"?}]``); ValueError naming each wrong item."""
+    if not isinstance(items, list) or not items:
+        raise ValueError("the criteria must be a non-empty JSON list of {name, description, weight}")
+    if len(items) > MAX_CRITERIA:
+        raise ValueError(f"at most {MAX_CRITERIA} criteria (there are {len(items)})")
+    found: list[Criterion] = []
+    problems: list[str] = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, Mapping):
+            problems.append(f"criterion {number}: not an object")
+            continue
+        name, description = str(item.get("name", "")).strip(), str(item.get("description", "")).strip()
+        weight = item.get("weight", 1)
+        if not name:
+            problems.append(f"criterion {number}: no name")
+        elif isinstance(weight, bool) or not isinstance(weight, int | float) or not 0 < weight <= MAX_WEIGHT:
+            problems.append(f"criterion {number} ({name}): the weight must be a number above 0, at most {MAX_WEIGHT:g}")
+        else:
+            found.append(Criterion(name[:120], (description or name)[:400], float(weight)))
+    if problems:
+        raise ValueError("; ".join(problems))
+    return found
+
+
+def criteria_from_lines(text: str) -> list[Criterion]:
+    """Criteria as the workspace page takes them: one a line, ``description`` or ``description | weight``."""
+    items: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        description, _, weight = line.partition("|")
+        try:
+            value = float(weight.strip()) if weight.strip() else 1.0
+        except ValueError:
+            problems.append(f"line {number}: the weight after '|' must be a number, not {weight.strip()!r}")
+            continue
+        items.append({"name": description.strip(), "description": description.strip(), "weight": value})
+    if problems:
+        raise ValueError("; ".join(problems))
+    return criteria_from(items)
+
+
+@dataclass(frozen=True)
+class NumericRule:
+    metric: str  # "employees" | "revenue"
+    low: float | None
+    high: float | None
+
+    def question(self, company: str) -> str:
+        if self.metric == "employees":
+            return f"How many employees (staff, headcount, people) does {company} have?"
+        return f"What revenue (sales, ARR, turnover) does {company} report?"
+
+    def describe(self) -> str:
+        unit = " employees" if self.metric == "employees" else " revenue"
+        if self.low is not None and self.high is not None:
+            return f"between {amount_words(self.low)} and {amount_words(self.high)}{unit}"
+        if self.low is not None:
+            return f"at least {amount_words(self.low)}{unit}"
+        return f"at most {amount_words(self.high or 0)}{unit}"
+
+
+@dataclass(frozen=True)
+class RegionRule:
+    region: str
+    countries: frozenset[str]
+
+    def describe(self) -> str:
+        return f"headquarters in {self.region}"
+
+    def question(self, company: str) -> str:
+        return f"Where is {company} headquartered (based, located, head office)?"
+
+
+@dataclass(frozen=True)
+class TechRule:
+    term: str
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """The term, and its initials when it is a name of capitalised words ("Amazon Web Services": "AWS")."""
+        words = self.term.split()
+        initials = "".join(word[0] for word in words)
+        return (self.term, initials) if len(words) > 1 and initials.isupper() else (self.term,)
+
+    def describe(self) -> str:
+        return f"uses {self.term}"
+
+    def question(self, company: str) -> str:
+        return f"Does {company} use {self.term} (runs on, built on, uses, stack)?"
+
+
+@dataclass(frozen=True)
+class EventRule:
+    event: str  # a key of EVENT_WORDS
+    days: int
+    absent: bool = False  # the criterion asks that it did not happen ("No layoffs in the last 12 months")
+
+    def describe(self) -> str:
+        return f"{'no ' if self.absent else ''}{self.event} within {self.days} days"
+
+    def question(self, company: str) -> str:
+        return f"When did {company} report {self.event} ({', '.join(EVENT_WORDS[self.event][:5])})?"
+
+
+Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | ChannelRule | StatementRule
+
+_BETWEEN = re.compile(
+    rf"(?i)(?:between|entre)\s+{AMOUNT}\s+(?:and|to|et|à)\s+{AMOUNT}|{AMOUNT}\s*(?:-|\u2013|to)\s*{AMOUNT}"
+)
+_AT_LEAST = re.compile(
+    rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{AMOUNT}"
+)
+_AT_MOST = re.compile(
+    rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{AMOUNT}"
+)
+
+
+def amount_words(value: float) -> str:
+    for word, size in (("billion", 1e9), ("million", 1e6)):
+        if value >= size:
+            return f"{value / size:g} {word}"
+    return f"{value:,.0f}"
+
+
+def _numeric_rule(text: str) -> NumericRule | None:
+    folded = text.casefold()
+    if re.search(EMPLOYEE_WORDS, folded):
+        metric = "employees"
+    elif re.search(rf"\b{REVENUE_WORDS}\b", folded):
+        metric = "revenue"
+    else:
+        return None
+    if match := _BETWEEN.search(text):
+        groups = list(match.groups())
+        low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
+        high_scale = high_scale or None
+        low_scale = low_scale or high_scale  # "$5-50 million": both in millions
+        return NumericRule(metric, amount_value(low_digits, low_scale), amount_value(high_digits, high_scale))
+    if match := _AT_LEAST.search(text):
+        return NumericRule(metric, amount_value(match.group(1), match.group(2)), None)
+    if match := _AT_MOST.search(text):
+        return NumericRule(metric, None, amount_value(match.group(1), match.group(2)))
+    return None
+
+
+def _region_rule(text: str) -> RegionRule | None:
+    folded = fold(text)
+    if not re.search(r"\b(headquartered|headquarters|based|located|hq|in|siege|base|basee|situe|en|au)\b", folded):
+        return None
+    if region := region_named(text):
+        return RegionRule(*region)
+    countries = place_countries(text)
+    if countries and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
+        return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
+    return None
+
+
+EVENT_WORDS: dict[str, tuple[str, ...]] = {
+    "funding": ("raised", "raises", "raise", "funding", "series", "seed round", "round", "investment", "investors"),
+    "executive": ("appointed", "appoints", "named", "joins as", "joined as", "hired", "new ceo", "new cto"),
+    "hiring": ("hiring", "is hiring", "recruiting", "open roles", "open positions", "job openings", "hires"),
+    "launch": ("launched", "launches", "released", "releases", "unveiled", "introduced", "announced"),
+    "layoffs": ("laid off", "layoffs", "job cuts", "cut jobs", "redundancies"),
+}
+EVENT_CUES = {
+    "layoffs": re.compile(
+        r"(?i)\b(laid off|lay(?:s|ing)? off|layoffs?|job cuts|cut \d+ jobs|cuts? \d+ (?:jobs|roles|positions)"
+        r"|redundanc\w+|licenciements?|suppressions? de postes|plan de d[ée]parts?)"
+    ),
+    "funding": re.compile(
+        r"(?i)\b(raised|raise|raises|funding|fund-?raising|funded|investment|series [a-e]|round|lev[ée]e? (?:de|des)"
+        r" fonds|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e])\b"
+    ),
+    "executive": re.compile(
+        r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints|joins as|joined as"
+        r"|(?:joins?|joined|hired|hires|named|promoted|start(?:s|ed)|t(?:akes|ook|aking) over|step(?:s|ped) in)\b"
+        r"[^.;]{0,40}\bas\s+(?:its\s+|our\s+|their\s+|the\s+|new\s+|interim\s+)*"
+        r"(?:chief|ceo|cto|cfo|coo|cro|cmo|vp|vice president|head of|president|managing director|general manager)"
+        r"|leadership change|nomm[ée]e?|nomme|nouvelle? (?:dirigeante?|directeur|directrice|pr[ée]sidente?)"
+        r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
+        r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
+        r"|prend la (?:direction|pr[ée]sidence)"
+        r"|t(?:akes|ook|aking) over from)"
+    ),
+    "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
+    "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product|lance|lancement|lanc[ée]e?)\b"),
+}
+_WINDOW = re.compile(
+    r"(?i)\b(?:(?:in|within|during|over) the (?:last|past) (\d+)\s*(day|week|month|year)s?"
+    r"|(?:au cours|dans|lors) des (\d+) derni[eè]r(?:s|es) (jour|semaine|mois|an|ann[ée]e)s?)\b"
+)
+_WINDOW_ONE = re.compile(
+    r"(?i)\b(?:in|within|during|over) the (?:last|past) (day|week|month|year)\b|\blast year\b"
+    r"|\bla derni[eè]re ann[ée]e\b"
+)
+_UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
+_UNIT_DAYS |= {"jour": 1.0, "semaine": 7.0, "mois": 365 / 12, "an": 365.0, "année": 365.0, "annee": 365.0}
+# "No layoffs in the last 12 months", "Has not cut jobs ...": the event's absence is what matches
+_ABSENCE = re.compile(r"(?i)^\s*(?:no|has not|hasn't|did not|didn't|without|aucun|aucune|pas de|n'a pas)\b")
+
+
+def _event_rule(text: str) -> EventRule | None:
+    event = next((name for name, cue in EVENT_CUES.items() if cue.search(text)), None)
+    if event is None:
+        return None
+    absent = bool(_ABSENCE.match(text))
+    if match := _WINDOW.search(text):
+        count, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
+        return EventRule(event, round(int(count) * _UNIT_DAYS[unit.casefold()]), absent)
+    if match := _WINDOW_ONE.search(text):
+        return EventRule(event, round(_UNIT_DAYS[(match.group(1) or "year").casefold()]), absent)
+    if re.search(r"(?i)\b(recent(ly)?|r[ée]cente?s?|r[ée]cemment)\b", text):
+        return EventRule(event, DEFAULT_WINDOW_DAYS, absent)
+    return None
+
+
+_TECH = re.compile(
+    r"(?i)\b(?:run(?:s|ning)? (?:\w+ ){0,3}on|runs(?= \S+ as\b)|uses|using|use of|built on|built with|deployed on"
+    r"|deploys on|on top of"
+    r"|customer of|stack includes|hosted on|hosted in|hosts (?:\w+ ){0,3}(?:on|in)|h[ée]berg[ée]e?s? (?:sur|chez)"
+    r"|h[ée]berge (?:\w+ ){0,3}(?:sur|chez)|utilise|tourne sur|repose sur|s['\u2019]appuie sur|bas[ée]e?s? sur)\s+(.+)"
+)
+_TECH_END = re.compile(
+    r"(?i)[.;,()]| in production| for | as | comme | internally| in-house| in house| en interne| today\b| now\b"
+    r"| currently\b| at present\b| aujourd['\u2019]hui\b| actuellement\b"
+)
+
+
+def _tech_rule(text: str) -> TechRule | None:
+    match = _TECH.search(text)
+    if match is None:
+        return None
+    term = _TECH_END.split(match.group(1))[0].strip()
+    term = re.sub(r"(?i)^(?:(?:the|a|an|le|la|les)\s+|l['\u2019]\s*)", "", term)
+    return TechRule(term) if 1 < len(term) <= 60 else None
+
+
+def rule_for(criterion: Criterion) -> Rule | None:
+    """The kind of criterion the offline judge can decide, read from its description (and name)."""
+    for text in (criterion.description, criterion.name):
+        for reader in (_numeric_rule, _event_rule, channel_rule, presence_rule, _region_rule, _tech_rule):
+            rule = reader(text)
+            if rule is not None:
+                return rule
+    return statement_rule(criterion.description or criterion.name)
+
+
+def rule_label(criterion: Criterion) -> str:
+    """How the offline judge reads the criterion, for the page that defines it."""
+    rule = rule_for(criterion)
+    return rule.describe() if rule is not None else "not decided offline (a language-model writer can)"
+
+
+def search_question(criterion: Criterion, company: str) -> str:
+    """What the agent searches for the criterion: the question the judge needs answered (a statement: the
+    criterion's own words)."""
+    rule = rule_for(criterion)
+    if rule is None or isinstance(rule, StatementRule):
+        return f"{criterion.description} ({company})"
+    return rule.question(company)

@@ -1,0 +1,116 @@
+"""The people and money a sentence states about a company: its headcount ("164 employees", "a team of 212", a CRM
+row's employees column) and its revenue ("revenue of EUR 81 million"), not counts of people laid off, hired or
+planned, nor another company's or its customers' staff. The ICP judge decides size criteria from them; the
+extractive writer places a headcount in the report's leadership section."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, amount_value
+from research.writing.structure import fields_of
+
+EMPLOYEE_WORDS = (
+    r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
+    r"|collaborateurs|personnes)"
+)
+REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca)"
+
+
+EMPLOYEE_FIELDS = ("employees", "employee_count", "num_employees", "headcount", "staff", "fte")
+REVENUE_FIELDS = ("revenue", "annual_revenue", "revenue_usd", "arr")
+
+
+def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
+    for name in names:
+        match = re.fullmatch(rf"(?i)\s*{AMOUNT}\s*", fields.get(name, ""))
+        if match:
+            return amount_value(match.group(1), match.group(2))
+    return None
+
+
+# A number of people laid off, hired or planned is no headcount: "laid off 25 people", "plans to hire 40 engineers".
+_NOT_HEADCOUNT = re.compile(
+    r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|let|lets|letting|cut|cuts|cutting|layoffs? of"
+    r"|redundanc\w*|hire|hires|hired|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by"
+    r"|took on|takes? on|taking on|onboard\w*|welcom\w*"
+    r"|another|licenci\w*"
+    r"|recrut\w*|embaucher?|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
+)
+
+
+# Staff that are not the company's: another's ("Ledgerwisp's 22 employees"), its customers' ("employers with 25 to
+# 2,500 staff", "1,200 employers pay over 310,000 people").
+_OTHERS_STAFF = re.compile(
+    r"(?:\b[A-Z][\w-]*['\u2019]s\s*$|\b(?:employers|customers|companies|businesses|clients|organi[sz]ations|firms"
+    r"|merchants|practices|cabinets|entreprises|structures|SMEs?|SMBs?|PME|TPE|ETI)\b[^.;]{0,20}$)"
+)
+
+
+_WHOLE = r"\s*(?:out\s+)?(?:of|sur)\s+(?:(?:the|its|les|ses|their|leurs)\s+)?"  # "of the 164", "sur les 240"
+_PART_OF = re.compile(rf"(?i){_WHOLE}{AMOUNT}(?=\s*(?:{EMPLOYEE_WORDS}\b|[.;,)]|$))")  # the whole is people
+
+
+# Whose staff a figure counts, after it: "Les 14 salariés de Kinélogue", "the 22 employees of Ledgerwisp".
+_OWNER = re.compile(r"\s+(?:of|at|from|de|d['\u2019]|chez)\s*([^\W\d_][\w'\u2019-]*)")
+
+
+# A headcount as documents write it: "164 employees", "employs about 150", "Our 164-strong team", "there are 164 of
+# us", "headcount: 212", "taking its team past 300".
+_HEADCOUNTS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{EMPLOYEE_WORDS}\b",
+        rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of)\s+"
+        rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
+        rf"(?i){AMOUNT}-strong\s+(?:team|workforce|company|staff)\b",
+        rf"(?i)\b(?:there are|we are|we're)\s+(?:now\s+)?(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}"
+        r"\s+of us\b",
+        rf"(?i)\bheadcount\s*:\s*{AMOUNT}",
+        rf"(?i)\b(?:team|workforce|headcount|staff)\s+(?:past|above|beyond)\s+{AMOUNT}",
+    )
+)
+_REVENUES = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+"
+        rf"(?:about|around|over)?\s*{AMOUNT}",
+        # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
+        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:[$€£]|\b(?:{CURRENCY_CODES})\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
+        r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
+        rf"(?i)[$€£]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?"
+        rf"\b{REVENUE_WORDS}\b",
+    )
+)
+# "la R&D fait 90 personnes sur les 240": the whole is the company's
+_WHOLE_STAFF = re.compile(rf"(?i){AMOUNT}\s*{EMPLOYEE_WORDS}{_WHOLE}{AMOUNT}(?=\s*(?:{EMPLOYEE_WORDS}\b|[.;,)]|$))")
+
+
+def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]], bool] | None = None) -> list[float]:
+    """The ``metric``'s figures the sentence states ("employees" or "revenue"), in order: a record's own column
+    (``EMPLOYEE_FIELDS``, ``REVENUE_FIELDS``), else the amounts its words tie to the metric; a headcount followed
+    by the name of someone else (``someone_else`` says whether words name another company) is theirs."""
+    fields = fields_of(sentence)
+    if fields:
+        value = _field_number(fields, EMPLOYEE_FIELDS if metric == "employees" else REVENUE_FIELDS)
+        return [] if value is None else [value]
+    if metric != "employees":
+        return [amount_value(m.group(1), m.group(2)) for pattern in _REVENUES for m in pattern.finditer(sentence)]
+    found = [
+        amount_value(match.group(1), match.group(2))
+        for pattern in _HEADCOUNTS
+        for match in pattern.finditer(sentence)
+        if _the_companys(sentence, match, someone_else)
+    ]
+    return found + [amount_value(match.group(3), match.group(4)) for match in _WHOLE_STAFF.finditer(sentence)]
+
+
+def _the_companys(sentence: str, match: re.Match[str], someone_else: Callable[[Sequence[str]], bool] | None) -> bool:
+    """Whether a headcount counts the company's staff: not people laid off, hired or planned, not another's or its
+    customers' staff, not a part of a whole ("90 personnes sur les 240")."""
+    before = sentence[max(0, match.start() - 40) : match.start()]
+    if _NOT_HEADCOUNT.search(before) or _OTHERS_STAFF.search(before) or _PART_OF.match(sentence, match.end()):
+        return False
+    owner = _OWNER.match(sentence, match.end())
+    return not (owner and someone_else is not None and someone_else([owner.group(1)]))

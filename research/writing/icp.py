@@ -1,0 +1,435 @@
+"""The ICP check: each criterion of a workspace's ideal customer profile judged match / no match / unknown for
+one company, from the sentences about that company that a run retrieved, with the quotes that decide it.
+
+The offline judge understands these kinds of criterion, read from its plain-language description
+(``research.writing.criteria``; the dates a sentence gives, ``research.writing.dates``):
+
+- a numeric range of employees or revenue ("between 50 and 500 employees", "revenue above $10M");
+- a sales channel (``research.writing.channel``: "sells through resellers", "direct sales only");
+- a presence in or outside a place (``research.writing.presence``: "has an office in Germany");
+- a region of the headquarters ("headquartered in the EU", "based in North America", "in Germany", "DACH");
+- a technology in use ("runs on Kubernetes", "uses Snowflake", "hébergé sur AWS");
+- an event within a time window ("raised money in the last 12 months", "hiring in the past 6 months",
+  "launched a product in the last 90 days", "a new executive in the last year");
+- any other criterion a sentence states or denies outright (``research.writing.statements``).
+
+A criterion no sentence decides is "unknown" offline (a language-model judge may decide it), with the evidence found
+shown.
+Never a verdict without evidence: "match" and "no_match" always cite the sentence that decides them, and
+a criterion with no deciding sentence stays "unknown". The fit score weighs the decided criteria only;
+the coverage (the share of criteria decided) is shown beside it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, assert_never
+
+from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
+from research.writing.answer import sources_of
+from research.writing.channel import ChannelRule, through_channel
+from research.writing.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
+from research.writing.criteria import (
+    EVENT_CUES,
+    Criterion,
+    EventRule,
+    NumericRule,
+    RegionRule,
+    Rule,
+    TechRule,
+    amount_words,
+    rule_for,
+)
+from research.writing.dates import date_span
+from research.writing.figures import figures_in
+from research.writing.names import Company, known_as, names_note
+from research.writing.places import place_country
+from research.writing.presence import PresenceRule, presence_stated
+from research.writing.statements import StatementRule, before_keys, stated_in
+from research.writing.structure import fields_of, record_about
+from research.writing.text import fold, sentences
+
+
+@dataclass(frozen=True)
+class Judged:
+    name: str
+    verdict: Verdict
+    reason: str
+    citations: tuple[Citation, ...] = ()
+    weight: float = 1.0
+
+
+# -- judging ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    evidence: Evidence
+
+    def citation(self) -> Citation:
+        item = self.evidence
+        return Citation(chunk_id=item.chunk_id, doc_id=item.doc_id, quote=self.text, source=item.source)
+
+
+def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Sentence]:
+    """Every sentence of the evidence that is about ``company`` (``Company.about``), once. A record (a CSV or CRM
+    row as ingested) is about the company only when its name column names it (``record_about``): a row that
+    mentions it elsewhere (a prospect's tech stack, a look-alike's row) is about another company."""
+    seen: set[str] = set()
+    found: list[Sentence] = []
+    for item in evidence:
+        owned = record_about(company, fields_of(item.text))
+        if owned is False:
+            continue
+        previous = ""
+        for text in sentences(item.text):
+            quotable = len(fold(text)) >= MIN_QUOTE_CHARS  # "New CFO." backs nothing
+            if quotable and text not in seen and (owned or company.about(text, item, previous)):
+                seen.add(text)
+                found.append(Sentence(text, item))
+            previous = text
+    return found
+
+
+COUNTRY_FIELDS = ("hq_country", "headquarters_country", "country")
+CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
+
+
+def _judge_numeric(
+    rule: NumericRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
+) -> Judged | None:
+    """The first sentence that states the figure decides, a document dated more than ``STALE_DAYS`` before
+    ``as_of`` only when no newer or undated one states it ("The start-up, which has 48 employees" in a 2023
+    article loses to a careers page's "There are 186 of us today")."""
+    for sentence in sorted(found, key=lambda sentence: _stale(sentence, as_of)):
+        values = figures_in(sentence.text, rule.metric, company.names_someone_else)
+        if not values:
+            continue
+        value = values[0]
+        inside = (rule.low is None or value >= rule.low) and (rule.high is None or value <= rule.high)
+        verdict: Verdict = "match" if inside else "no_match"
+        reason = f"{amount_words(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
+        return Judged("", verdict, reason, (sentence.citation(),))
+    return None
+
+
+STALE_DAYS = 365
+
+
+def _stale(sentence: Sentence, as_of: datetime.date) -> bool:
+    """Whether the sentence's document is dated more than ``STALE_DAYS`` before ``as_of``."""
+    span = date_span(sentence.evidence.date) if sentence.evidence.date else None
+    return span is not None and (as_of - span[1]).days > STALE_DAYS
+
+
+def _record_country(text: str) -> str | None:
+    """A record's headquarters country, from its country field or else its city field."""
+    fields = fields_of(text)
+    for name in (*COUNTRY_FIELDS, *CITY_FIELDS):
+        if fields.get(name) and (country := place_country(fields[name])) is not None:
+            return country
+    return None
+
+
+_HQ = re.compile(
+    r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
+    r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
+)
+_BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
+
+
+def _based(text: str, company: Company) -> str | None:
+    """The place of "Utrecht-based ..." when it is the company's: the company is named just after it ("the
+    Utrecht-based payments company Tjalkwerf") or the sentence opens with it ("The Lyon-based startup ...")."""
+    for match in _BASED.finditer(text):
+        opens = text[: match.start()].strip(" \"'\u201c").casefold() in ("", "the", "a", "an")
+        if opens or company.named_in(text[match.end() : match.end() + 40]):
+            return match.group(1)
+    return None
+
+
+_CLAUSE_END = re.compile(r"[;.]|\s+(?:and|with|while|but|where|et|avec|mais)\s+")
+
+
+def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company) -> Judged | None:
+    for sentence in found:
+        country = _record_country(sentence.text)
+        if country is None:
+            match = _HQ.search(sentence.text)
+            place = _CLAUSE_END.split(match.group(1))[0] if match else _based(sentence.text, company)
+            country = place_country(place) if place else None
+        if country is None:
+            continue
+        inside = country in rule.countries
+        reason = f"headquartered in {country.title()} ({'in' if inside else 'not in'} {rule.region})"
+        return Judged("", "match" if inside else "no_match", reason, (sentence.citation(),))
+    return None
+
+
+def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | None:
+    """A sentence naming the presence decides a match; else one saying it is only in the place, no match."""
+    verdicts = [
+        (verdict, sentence) for sentence in found if (verdict := presence_stated(rule, sentence.text)) is not None
+    ]
+    for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
+        reason = f"{'it has' if verdict else 'it has not'} {rule.describe()}"
+        return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
+    return None
+
+
+def _judge_channel(rule: ChannelRule, found: Sequence[Sentence]) -> Judged | None:
+    """The first sentence that says how the company sells decides (a denial first: "does not sell through
+    resellers"); a criterion asking for direct sales only takes the opposite verdict."""
+    for sentence in found:
+        through = through_channel(sentence.text)
+        if through is not None:
+            reason = "it sells through a channel" if through else "it sells only through its own team"
+            match = through != rule.direct
+            return Judged("", "match" if match else "no_match", reason, (sentence.citation(),))
+    return None
+
+
+_NEGATED = re.compile(
+    r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|not|n['\u2019]utilise (?:pas|plus)|ne \w+ (?:pas|plus))\b"
+)
+# A change of tools: what comes after "from" / "replaced" is left, what comes after "to" / "with" is taken up
+# ("moved from HubSpot to Salesforce", "replaced Salesforce with HubSpot", "a quitté Salesforce pour HubSpot").
+_SWITCH = re.compile(
+    r"(?i)\b(?:(?:migrat|mov|switch|transition)\w*(?: \w+){0,5} (?:away )?(?:from|off)|replac\w*|dropp\w*|retir\w*"
+    r"|phas\w* out|ditch\w*|abandon\w*|sunset\w*|left|leaving|quitt\w*|migr\w* (?:depuis|de)|remplac\w*|l[âa]ch\w*)\b"
+)
+_TAKEN_UP = re.compile(r"(?i)\b(?:to|with|by|for|onto|par|pour|vers)\b")
+# A product that connects to the tool is not the company's use of it ("integrates with Salesforce").
+_INTEGRATION = re.compile(
+    r"(?i)\b(?:integrat\w*|connectors?|connects?|connecting|sync\w*|plug-?ins?|add-?ons?|apps? for|listed on"
+    r"|marketplace|int[ée]gr\w*|connecteurs?|compatible)\b"
+)
+
+
+def _tech_use(term: str, text: str) -> bool | None:
+    """Whether a sentence holding ``term`` says the company uses it (True), does not or no longer does (False),
+    or only that its product connects to it (None)."""
+    before = text.casefold().split(term.casefold())[0][-60:]
+    after = text.casefold().split(term.casefold(), 1)[-1][:25]
+    if _INTEGRATION.search(before[-30:]) or _INTEGRATION.search(after):
+        return None
+    switches = list(_SWITCH.finditer(before))
+    if switches:
+        return bool(_TAKEN_UP.search(before[switches[-1].end() :]))
+    return not _NEGATED.search(before)
+
+
+def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
+    """The sentences that change the tool (moved off it, replaced it, moved to it) decide first; else the first
+    plain use or denial (an integration decides nothing)."""
+    said: list[tuple[bool, bool, Sentence]] = []
+    for sentence in found:
+        named = next((t for t in rule.terms if f" {fold(t)} " in f" {fold(sentence.text)} "), None)
+        if named is not None and (uses := _tech_use(named, sentence.text)) is not None:
+            before = sentence.text.casefold().split(named.casefold())[0][-60:]
+            said.append((not _SWITCH.search(before), not uses, sentence))
+    if not said:
+        return None
+    _, denied, sentence = min(said, key=lambda item: item[0])  # the first change, else the first sentence
+    reason = f"it does not use {rule.term}" if denied else f"it uses {rule.term}"
+    return Judged("", "no_match" if denied else "match", reason, (sentence.citation(),))
+
+
+DATELINE_CHARS = 80
+
+
+def _sentence_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
+    """The date a sentence gives its event, a day and month without a year read in its document's year; else
+    its document's date."""
+    # its date, else its dateline ("Nantes, le 3 septembre 2026. Fourchelune annonce ...")
+    document = date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
+    return date_span(sentence.text, document[0].year if document else None) or document
+
+
+def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.date) -> Judged | None:
+    cutoff = as_of - datetime.timedelta(days=rule.days)
+    outside: Sentence | None = None
+    for sentence in found:
+        if not EVENT_CUES[rule.event].search(sentence.text):
+            continue
+        span = _sentence_span(sentence)
+        if span is None:
+            continue
+        earliest, latest = span
+        if earliest >= cutoff and earliest <= as_of:
+            reason = f"{rule.event} on {earliest.isoformat()[:7]} (within {rule.days} days of {as_of.isoformat()})"
+            return Judged("", "no_match" if rule.absent else "match", reason, (sentence.citation(),))
+        if latest < cutoff and outside is None:
+            outside = sentence
+    if outside is not None and not rule.absent:  # an old event does not show that none happened since
+        span = _sentence_span(outside)
+        when = span[1].isoformat()[:7] if span else "?"
+        reason = f"the latest {rule.event} found is from {when}, more than {rule.days} days before {as_of.isoformat()}"
+        return Judged("", "no_match", reason, (outside.citation(),))
+    return None
+
+
+def _another_party_first(rule: StatementRule, text: str, company: Company) -> bool:
+    """Whether a name other than the company's stands between its last mention and the criterion's key words
+    ("Sentinaire se dit rentable depuis 2025, ce que Leurrebois ne peut pas encore revendiquer": the sentence's
+    first word is a name when the documents never write it in lower case, as "Revenue" and "Depuis" are)."""
+    before = before_keys(rule, text)
+    return company.names_someone_else(company.after_its_name(before).split())
+
+
+def _judge_statement(
+    rule: StatementRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
+) -> Judged | None:
+    """A sentence that states or denies the criterion decides it, unless another party is named between the
+    company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
+    bank's certificate."""
+    found = [s for s in found if not _another_party_first(rule, s.text, company)]
+    verdict = stated_in(rule, [s.text for s in found], [s.evidence.date for s in found])
+    if verdict is None or _stale(found[verdict[1]], as_of):
+        return None  # what a page archived more than a year ago said is not what the company does now
+    states, index = verdict
+    reason = "a sentence about it states it" if states else "a sentence about it denies it"
+    return Judged("", "match" if states else "no_match", reason, (found[index].citation(),))
+
+
+class ModelJudge(Protocol):
+    """A language model's judge for the criteria the rules cannot read (the openai writer's ``icp_judge``)."""
+
+    def __call__(self, criterion: Criterion, company: str, evidence: Sequence[Evidence]) -> Judged: ...
+
+
+def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
+    judged: Judged | None
+    match rule:
+        case NumericRule():
+            judged = _judge_numeric(rule, found, company, as_of)
+        case PresenceRule():
+            judged = _judge_presence(rule, found)
+        case ChannelRule():
+            judged = _judge_channel(rule, found)
+        case RegionRule():
+            judged = _judge_region(rule, found, company)
+        case TechRule():
+            judged = _judge_tech(rule, found)
+        case EventRule():
+            judged = _judge_event(rule, found, as_of)
+        case StatementRule():
+            judged = _judge_statement(rule, found, company, as_of)
+        case _:
+            assert_never(rule)
+    return judged
+
+
+def judge(
+    criterion: Criterion,
+    company: Company | str,
+    evidence: Sequence[Evidence],
+    *,
+    as_of: datetime.date,
+    model: ModelJudge | None = None,
+) -> Judged:
+    """The criterion's verdict for ``company`` from ``evidence`` (never match or no_match without a quote); a
+    criterion the rules cannot read goes to ``model`` when there is one. ``company`` typed as a name is known by
+    the names the evidence shows (``known_as``). A criterion a sentence states or denies outright
+    (``StatementRule``) goes to the model too when there is one; without it, the sentence decides."""
+    company = company if isinstance(company, Company) else known_as(company, evidence)
+    rule = rule_for(criterion)
+    if (rule is None or isinstance(rule, StatementRule)) and model is not None:  # a model reads these better
+        about_it = [item for item in evidence if company.named_in(item.text)] or list(evidence)
+        answer = model(criterion, company.subject, about_it)
+        return Judged(criterion.name, answer.verdict, answer.reason, answer.citations, criterion.weight)
+    decided = _judged_by(rule, company_sentences(company, evidence), company, as_of) if rule is not None else None
+    if decided is not None:
+        return Judged(criterion.name, decided.verdict, decided.reason, decided.citations, criterion.weight)
+    if rule is None:
+        reason = "the offline judge cannot decide this kind of criterion (a language-model writer can)"
+    elif isinstance(rule, StatementRule):
+        reason = (
+            f"no sentence about {company.subject} states or denies it outright (a language-model writer can judge it)"
+        )
+    else:
+        reason = f"no sentence about {company.subject} in the searched corpora decides it"
+    return Judged(criterion.name, "unknown", reason, (), criterion.weight)
+
+
+def fit_score(judged: Sequence[Judged]) -> float | None:
+    """The weighted share of the decided criteria that match (None when none is decided)."""
+    decided = [item for item in judged if item.verdict != "unknown"]
+    total = sum(item.weight for item in decided)
+    if not decided or total <= 0:
+        return None
+    return sum(item.weight for item in decided if item.verdict == "match") / total
+
+
+def coverage(judged: Sequence[Judged]) -> float:
+    """The share of criteria decided (match or no match)."""
+    return sum(1 for item in judged if item.verdict != "unknown") / len(judged) if judged else 0.0
+
+
+def _checked(judged: Judged, chunks: Mapping[str, Evidence]) -> tuple[Judged, Removed | None]:
+    """The citation check, fail closed: a verdict whose quote is not in its cited chunk becomes unknown."""
+    if judged.verdict == "unknown":
+        return judged, None
+    claim = Claim(text=judged.citations[0].quote if judged.citations else "", citations=judged.citations)
+    problem = claim_problem(claim, chunks)
+    if problem is None:
+        return judged, None
+    return (
+        Judged(judged.name, "unknown", f"its evidence failed the citation check ({problem})", (), judged.weight),
+        Removed(text=f"{judged.name}: {judged.verdict}", reason=problem),
+    )
+
+
+def icp_report(
+    company: str,
+    criteria: Sequence[Criterion],
+    evidence: Sequence[Evidence],
+    *,
+    as_of: datetime.date,
+    model: ModelJudge | None = None,
+) -> Report:
+    """Every criterion judged for ``company`` from the run's ``evidence``, checked, with the fit score over the
+    decided criteria and the coverage beside it."""
+    chunks = by_chunk(evidence)
+    known = known_as(company, evidence)
+    results: list[Judged] = []
+    removed: list[Removed] = []
+    for criterion in criteria:
+        judged, lost = _checked(judge(criterion, known, evidence, as_of=as_of, model=model), chunks)
+        results.append(judged)
+        removed += [lost] if lost else []
+    cited = [Claim(text=j.reason, citations=j.citations) for j in results if j.citations]
+    score, covered = fit_score(results), coverage(results)
+    decided = sum(1 for j in results if j.verdict != "unknown")
+    notes = [
+        f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()}).",
+        names_note(known, (item.text for item in evidence)),
+    ]
+    return Report(
+        template="icp",
+        writer="rules" if model is None else "rules + openai",  # (docs/features.md, "ICP checks")
+        subject=company,
+        removed=tuple(removed),
+        sources=sources_of(cited, evidence),
+        notes=tuple(notes),
+        criteria=tuple(
+            CriterionResult(
+                name=j.name,
+                verdict=j.verdict,
+                reason=j.reason,
+                citations=tuple(
+                    Citation(chunk_id=i.chunk_id, doc_id=i.doc_id, quote=i.quote, source=chunks[i.chunk_id].source)
+                    for i in j.citations
+                ),
+                weight=j.weight,
+                description=criterion.description,
+            )
+            for j, criterion in zip(results, criteria, strict=True)
+        ),
+        fit_score=score,
+        coverage=covered,
+    )

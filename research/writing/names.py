@@ -1,0 +1,377 @@
+"""A company known by its names, and whose voice a document is.
+
+From what a member typed ("Tjalkwerf Payments B.V.") and what a run retrieved:
+
+- its names: the name as typed, without its legal form (``cleanco``: "Tjalkwerf Payments"), without the generic
+  words a company's name ends with ("Tjalkwerf"), its first word when the documents use it alone, and the
+  labels of its web domains ("tjalkwerf.example" -> "tjalkwerf") when they spell one of those names;
+- its look-alikes, which are never the company: another company that shares its first word and carries a legal
+  form of its own ("Tjalkwerf Energy Ltd"), and a word one or two letters away from one of its names
+  ("Tjalkwerk", rapidfuzz's Levenshtein distance);
+- whose voice a document is (``speaks_in``): the company's own site, release, careers page or e-mail, known by
+  its file name or web address (``published_by``), or by its publisher as the parser read it (a copyright line,
+  the site's name or address, an e-mail's sender).
+
+A sentence is about the company (``about``) when it names it (outside a look-alike's name); when it speaks in
+the company's own document and names no look-alike; when it opens with "It", "The company", "The
+Utrecht-based firm", "La société" ... and the sentence before it, or else its document's title, names it; or
+when it is an impersonal sentence of someone else's profile of the company (a document whose title names it:
+an analyst's note, a trade profile) that does not open with another name ("Revenue for 2025 was DKK 81
+million." is the company's; "Brantvoe, its Berlin rival, raised ..." is not).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_FRENCH
+from cleanco import basename
+from rapidfuzz.distance import Levenshtein
+
+from research.retrieval.parsing.text import MONTHS
+from research.writing.amounts import price_line
+from research.writing.citations import Evidence
+from research.writing.places import place_countries
+from research.writing.text import fold, published_by
+
+# Words a company's name often ends with that say what it does, not who it is: "Stellique Data" is "Stellique".
+# Hand-written (no library lists them); only trailing words are dropped, and never the name's first word.
+GENERIC_WORDS = frozenset(
+    """ai analytics app apps cloud company data digital group holding holdings international labs lab networks
+    payments people platform platforms software solutions systems technologies technology tech services
+    logiciels solutions sante santé transport transports logistique""".split()
+)
+_HOST = re.compile(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+\b")
+# The phrases that refer back to a company named before: "It", "Its", "The company", "The Utrecht-based payments
+# firm", "La société", "L'entreprise", "La start-up lyonnaise", "Elle".
+_REFERS_BACK = re.compile(
+    r"^(?:it|its|they|their|the\s+(?:[\w-]+\s+){0,3}(?:company|company's|firm|firm's|startup|start-up|scale-up"
+    r"|vendor|provider|business|group|platform|team)"
+    r"|elle|la\s+soci[ée]t[ée]|l['\u2019]entreprise|la\s+start-?up|la\s+jeune\s+pousse|l['\u2019][ée]diteur"
+    r"|le\s+groupe|la\s+scale-?up)\b",
+    re.IGNORECASE,
+)
+# In the company's own document a sentence that does not name it speaks for it, unless it is someone else's words
+# (a quotation, "said ..."), about a person ("At Stellique she led ..."), or a title line (no closing stop).
+_SOMEONE_ELSE = re.compile(
+    r"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|he|she|his|her|him|il|ils)\b",
+    re.IGNORECASE,
+)
+_CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
+_MENTIONS_BACK = re.compile(
+    r"\b(?:the company|the firm|the startup|the start-up|the vendor|the provider|them|la soci[ée]t[ée]"
+    r"|l['\u2019]entreprise"
+    r"|l['\u2019][ée]diteur|la start-?up)\b",
+    re.IGNORECASE,
+)
+LOOKALIKE_DISTANCE = 2  # at most this many edits from one of the company's names, and not the name: a look-alike
+_WORD = re.compile(r"[^\W_]+")
+_CAPITALISED_WORD = re.compile(r"\b[A-Z][\w'\u2019&-]*")
+_POSSESSIVE = re.compile(r"['\u2019]s?$")
+
+
+@dataclass(frozen=True)
+class Company:
+    """A company's names (folded, longest first) and its look-alikes' (folded)."""
+
+    subject: str
+    names: tuple[str, ...]
+    lookalikes: tuple[str, ...] = ()
+    common_words: frozenset[str] = frozenset()  # words the run's documents write in lower case: not names
+
+    @classmethod
+    def plain(cls, subject: str) -> Company:
+        """The names the typed subject gives by itself: as typed, without its legal form, without generic words."""
+        return cls(subject.strip(), _longest_first(_typed_names(subject)))
+
+    def _without_lookalikes(self, text: str) -> str:
+        folded = f" {fold(text)} "
+        for name in self.lookalikes:
+            folded = folded.replace(f" {name} ", " | ")
+        return folded
+
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names the company as whole words, outside its look-alikes' names."""
+        folded = self._without_lookalikes(text)
+        return any(f" {name} " in folded for name in self.names)
+
+    def lookalike_in(self, text: str) -> bool:
+        folded = f" {fold(text)} "
+        return any(f" {name} " in folded for name in self.lookalikes)
+
+    def speaks_in(self, evidence: Evidence) -> bool:
+        """Whether the document is the company's own: its file name or address opens with one of its names, or
+        its publisher (copyright line, site, sender) names it."""
+        if any(published_by(name, evidence.source) for name in self.names):
+            # not a look-alike's own page: "marejada-consultores-services.html" is Marejada Consultores'
+            return not any(published_by(name, evidence.source) for name in self.lookalikes)
+        return (
+            bool(evidence.publisher) and self.named_in(evidence.publisher) and not self.lookalike_in(evidence.publisher)
+        )
+
+    def profiled_in(self, evidence: Evidence) -> bool:
+        """Whether the document is someone else's profile of the company: not its own, not our notes, and its
+        title names it (and no look-alike)."""
+        title = evidence.title
+        return (
+            not evidence.internal
+            and self.named_in(title)
+            and not self.lookalike_in(title)
+            and not self.speaks_in(evidence)
+        )
+
+    def _opens_with_a_name(self, text: str) -> bool:
+        """Whether the sentence opens with a name ("Brantvoe, its Berlin rival, raised ..."): one of its first
+        three words is a name (``_names_in``)."""
+        return self._names_in(_OPENING.findall(_LABEL.sub("", text, count=1))[:3])
+
+    def _about_another(self, text: str) -> bool:
+        """Whether a sentence is about someone other than the company: it opens with another name ("Tavelnor does
+        not expect ..."), gives another name's own ("rival Brantvoe Payments' EUR 55 million Series C"), compares
+        the company with another ("ahead of Vintergard"), or names another anywhere but as the object of what the
+        company runs on, works with or goes through ("The Console runs on Microsoft Azure", "through connectivity
+        partner Strandnet IoT" are the company's facts; "since Glasgow's Vantorra Fleet raised £22 million" is
+        not)."""
+        if self._opens_with_a_name(text) or (_RIVAL.search(text) and self._names_in(_OPENING.findall(text))):
+            return True
+        tokens = _OPENING.findall(text)
+        named = [bool(self._names_in(["", token])) for token in tokens]
+        for index, token in enumerate(tokens):
+            if not named[index] or (index and named[index - 1] and not _POSSESSIVE.search(tokens[index - 1])):
+                continue  # not a name, or the rest of the name before it ("Microsoft Azure")
+            before = [word.casefold() for word in tokens[:index] if fold(word) not in _COMPASS]  # "in West Europe"
+            previous = before[-1] if before else ""
+            if previous in _DETERMINERS:
+                continue  # "The Console", "the West Europe region": not a name
+            if _POSSESSIVE.search(token) or previous in _COMPARED or previous not in _OBJECT_OF:
+                return True
+        return False
+
+    def names_someone_else(self, tokens: Sequence[str]) -> bool:
+        """Whether one of the words (not a sentence's first) is a name other than the company's."""
+        return self._names_in(["", *tokens])
+
+    def _names_in(self, tokens: Sequence[str]) -> bool:
+        """Whether the words hold a name other than the company's: a capitalised word (the parts of a hyphenated
+        one each) that the run's documents never write in lower case (``common_words``: "Revenue", "Sensors"
+        open sentences), not after a determiner ("The Console"), not an acronym of a few letters ("EUR",
+        "AWS"), a compass point, a month, a place or a word of the company's names."""
+        own = {word for name in self.names for word in name.split()}
+        for index, token in enumerate(tokens):
+            if index > 0 and tokens[index - 1].casefold() in _DETERMINERS:
+                continue
+            for word in _POSSESSIVE.sub("", token).split("-"):
+                if not word[:1].isupper() or _acronym(word):
+                    continue
+                folded = fold(word)
+                if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | _STOP | set(MONTHS):
+                    continue
+                if not place_countries(word):
+                    return True
+        return False
+
+    def after_its_name(self, text: str) -> str:
+        """The words of ``text`` after the company's last mention in it (all of it when it mentions it nowhere): its
+        name, or a phrase that refers back to it ("..., but the company remains loss-making", "They have no ...")."""
+        tokens = _OPENING.findall(text)
+        folded = [fold(_POSSESSIVE.sub("", token)) for token in tokens]  # "Kuldevagt's" is "Kuldevagt"
+        last = -1
+        for back in _MENTIONS_BACK.finditer(text):
+            last = max(last, len(_OPENING.findall(text[: back.end()])) - 1)
+        if opening := _REFERS_BACK.match(text.strip()):  # "They", "The Utrecht-based firm", "La société"
+            last = max(last, len(_OPENING.findall(opening.group(0))) - 1)
+        for name in self.names:
+            size = len(name.split())
+            last = max([last, *(i + size - 1 for i in range(len(folded)) if " ".join(folded[i : i + size]) == name)])
+        return " ".join(tokens[last + 1 :])
+
+    def _in_profile(self, text: str, evidence: Evidence, previous: str | None) -> bool:
+        """Whether the sentence is an impersonal sentence of someone else's profile of the company that names
+        nobody else, after no sentence that opens with another name ("Brantvoe raised EUR 55m. The company
+        employs 410 people." is Brantvoe's; a heading before it, "Financials and scale", is no sentence)."""
+        if not (self.profiled_in(evidence) and own_voice(text)) or self._about_another(text):
+            return False
+        return not (
+            previous and _CLOSED.search(previous) and self._opens_with_a_name(previous) and not self.named_in(previous)
+        )
+
+    def about(self, text: str, evidence: Evidence, previous: str | None = None) -> bool:
+        """Whether a sentence of ``evidence`` is about the company (see the module's docstring); ``previous`` is
+        the sentence before it in its chunk ("" for the chunk's first; None: not known, the title decides)."""
+        if self.named_in(text):
+            return True
+        if self.lookalike_in(text):
+            return False
+        if self.speaks_in(evidence):
+            return own_voice(text)
+        profile = self._in_profile(text, evidence, previous)
+        if _REFERS_BACK.match(text.strip()):
+            return self.named_in(previous) or profile if previous else self.named_in(evidence.title)
+        if profile:
+            return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
+        # "..., but the company remains loss-making." in a document about it (its title names it)
+        return bool(_MENTIONS_BACK.search(text)) and (self.named_in(previous or "") or self.named_in(evidence.title))
+
+
+_OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_LABEL = re.compile(r"^\s*[^:.!?]{1,30}\s:\s*|^\s*[^:.!?\s]{1,15}:\s+")  # "Au passage : ", "Notes: "
+# The words before another company's name that say a sentence compares the two ("ahead of Vintergard").
+_COMPARED = frozenset("than unlike like versus vs behind ahead rival rivals competitor competitors peer".split())
+# The words before a name that make it the object of the company's sentence: what it runs on, works with, goes
+# through, where ("runs on Microsoft Azure", "connectivity partner Strandnet IoT", "hébergée chez OVHcloud", "in
+# West Europe").
+_OBJECT_OF = frozenset(
+    """on onto with through via partner partners supplier suppliers provider providers sur chez avec partenaire
+    partenaires fournisseur in en dans à au aux""".split()
+)
+# A sentence about the company's rivals or peers names their figures, not the company's.
+_RIVAL = re.compile(r"(?i)\b(?:rivals?|compet\w*|peers?|concurren\w*|compared with|compared to)\b")
+_LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
+_ACRONYM = 4  # letters
+
+
+def _acronym(word: str) -> bool:
+    """A short word of capitals, or of two or more capitals among a few letters ("EUR", "AWS", "IoT", "SaaS",
+    "GxP"): a term, not a company's name."""
+    return len(word) <= _ACRONYM and (word.isupper() or sum(char.isupper() for char in word) >= 2)
+
+
+_COMPASS = frozenset("north south east west nord sud est ouest northern southern eastern western".split())
+_STOP = frozenset(fold(word) for word in (*STOPWORDS_EN, *STOPWORDS_FRENCH))  # "They", "Depuis": no names
+_DETERMINERS = frozenset("the a an its le la les l un une son sa ses".split())
+
+
+_ADDRESS = re.compile(r"\S*(?:[@/]|\.[a-z]{2,})\S*")  # "tavelnor.example/pricing", "sales@kuldevagt.example"
+
+
+def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
+    """The words the texts write in lower case (so common words, not names), outside web and mail addresses."""
+    words = (word for text in texts for word in _LOWER_WORD.findall(_ADDRESS.sub(" ", text)))
+    return frozenset(part for word in words for part in (word, *word.split("-")))  # "cold-chain": "cold" too
+
+
+def own_voice(text: str) -> bool:
+    """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
+    sentence in nobody else's words, about no person (``_SOMEONE_ELSE``)."""
+    return bool(_CLOSED.search(text) or price_line(text)) and not _SOMEONE_ELSE.search(text)
+
+
+def _without_generic(name: str) -> str:
+    """A name without the generic words it ends with ("Stellique Data" -> "stellique"), folded."""
+    words = fold(name).split()
+    while len(words) > 1 and words[-1] in GENERIC_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
+def _typed_names(subject: str) -> list[str]:
+    typed = subject.strip()
+    base = basename(typed).strip(" ,.") or typed
+    return [name for name in {fold(typed), fold(base), _without_generic(base)} if name]
+
+
+def _longest_first(names: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(set(names), key=lambda name: (-len(name), name)))
+
+
+def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[str]) -> set[str]:
+    """Other companies whose name opens with the company's first word and carries a legal form of its own
+    ("Brightwell Energy Ltd"): their names without the legal form, folded."""
+    found: set[str] = set()
+    pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+[A-Z][\w'\u2019&.-]*){{1,4}})")
+    for text in texts:
+        for match in pattern.finditer(text):
+            phrase = match.group(0).rstrip(".,")
+            base = basename(phrase).strip(" ,.")
+            folded, bare = fold(base), _without_generic(base)
+            if base != phrase and folded and not any(name.startswith(f) for name in base_names for f in (folded, bare)):
+                found.add(folded)
+                # its short forms too: "Marejada Consultores" for "Marejada Hostelería Consultores S.L."
+                found |= {
+                    short
+                    for word in folded.split()[1:]
+                    if not any(name.startswith(short := f"{fold(first)} {word}") for name in base_names)
+                }
+    return found
+
+
+def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:
+    """Capitalised words a letter or two away from one of the company's one-word names ("Tjalkwerk" for
+    "Tjalkwerf"), with the capitalised word after them ("Tjalkwerk Pay"), folded."""
+    singles = [name for name in names if " " not in name and len(name) >= 5]
+    found: set[str] = set()
+    for text in texts:
+        words = [_POSSESSIVE.sub("", word) for word in _CAPITALISED_WORD.findall(text)]
+        for index, word in enumerate(words):
+            folded = fold(word)
+            if any(folded != n and Levenshtein.distance(folded, n) <= LOOKALIKE_DISTANCE for n in singles):
+                following = words[index + 1] if index + 1 < len(words) else ""
+                phrase = f"{word} {following}" if following and f"{word} {following}" in text else word
+                found.add(fold(basename(phrase).strip(" ,.")) or folded)
+    return found
+
+
+def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
+    """The company the member typed, with the names and look-alikes the run's evidence shows (see the module's
+    docstring)."""
+    plain = Company.plain(subject)
+    # a report's facets found many of the same chunks: each text is read once
+    texts = list(dict.fromkeys(text for item in evidence for text in (item.title, item.text, item.publisher) if text))
+    typed = subject.strip().split()
+    first = typed[0].strip(",.") if typed else ""
+    lookalikes = _lookalike_phrases(first, plain.names, texts) if first else set()
+    names = set(plain.names)
+    folded_first = fold(first)
+    if folded_first and len(folded_first) >= 3 and folded_first not in names:
+        others = [*lookalikes, *plain.names]
+        if any(f" {folded_first} " in _blank(f" {fold(text)} ", others) for text in texts):
+            names.add(folded_first)
+    joined = {name.replace(" ", ""): name for name in names}
+    for text in texts:
+        for host in _HOST.findall(text.casefold()):
+            for label in host.split(".")[:-1]:
+                if label.replace("-", "") in joined:
+                    names.add(fold(label))
+    lookalikes |= _near_words(sorted(names), texts)
+    lookalikes -= names
+    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes), lower_case_words(texts))
+
+
+def _blank(folded: str, names: Iterable[str]) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        folded = folded.replace(f" {name} ", " | ")
+    return folded
+
+
+def written_as(name: str, texts: Iterable[str]) -> str:
+    """How the texts write a folded name ("tjalkwerf payments b v" -> "Tjalkwerf Payments B.V."), or the name:
+    the first way that is not all capitals (a newsletter's masthead "KULDEVANG KØLESERVICE"), else the first."""
+    words = name.split()
+    found: list[str] = []
+    for text in texts:
+        tokens = list(_WORD.finditer(text))
+        folded = [fold(token.group(0)) for token in tokens]
+        for start in range(len(tokens) - len(words) + 1):
+            if folded[start : start + len(words)] == words:
+                last = tokens[start + len(words) - 1]
+                dotted = len(last.group(0)) == 1 and text[last.end() : last.end() + 1] == "."  # "B.V."
+                found.append(text[tokens[start].start() : last.end() + dotted])
+                if not found[-1].isupper():
+                    return found[-1]
+    return found[0] if found else name
+
+
+def names_note(company: Company, texts: Iterable[str] = ()) -> str:
+    """What the report took the company's names to be, and which look-alikes it left out, each as the typed
+    subject or the ``texts`` write it."""
+    seen = [company.subject, *texts]
+
+    def shown(names: Iterable[str]) -> str:
+        return ", ".join(f'"{written_as(name, seen)}"' for name in names)
+
+    note = f"Read as {company.subject}: {shown(company.names)}."
+    if company.lookalikes:
+        note += f" Not the same company: {shown(company.lookalikes)}."
+    return note

@@ -1,0 +1,99 @@
+"""ICP criteria about where a company is present, not where it is headquartered: "Has an office in Germany",
+"Operates in the DACH region", "Has offices or customers outside France", "Présence hors de France (bureau ou
+clients à l'étranger)".
+
+A criterion is read as one when it names a presence (an office, a subsidiary, a team; or customers, operations,
+a presence) and a place after "in" / "outside" ("en", "hors de", ...), and no headquarters. A sentence about the
+company decides it when it names a presence of the kinds the criterion asks for (an office criterion is not met
+by customers there) and a country:
+
+- "in <place>": a sentence naming such a presence in one of the place's countries is a match; nothing denies it
+  (an office nobody mentions is unknown, not absent), and a sentence that negates or closes one decides nothing.
+- "outside <place>": a sentence naming such a presence in another country, or abroad ("à l'étranger",
+  "internationally"), is a match; one that says the presence is only in the place ("only in France",
+  "uniquement en France") is no match.
+
+Hand-written word lists, English and French: no library reads "bureau" as an office.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from research.writing.places import place_countries, region_named
+
+_OFFICE = (
+    r"offices?|subsidiar(?:y|ies)|branch(?:es)?|entit(?:y|ies)|teams?|hub|studio|bureaux?|filiales?|agences?"
+    r"|implant\w*|[ée]tablissements?|succursales?"
+)
+_MARKET = (
+    r"customers?|clients?|users?|operat\w+|presence|present|active|sells?|selling|serves?|serving|markets?"
+    r"|pr[ée]sen\w+|activit[ée]s?|march[ée]s?|vend\w*|utilisateurs?|actifs?|international\w*"
+)
+_OFFICE_CUE = re.compile(rf"(?i)\b(?:{_OFFICE})\b")
+_MARKET_CUE = re.compile(rf"(?i)\b(?:{_MARKET})\b")
+_HEADQUARTERS = re.compile(r"(?i)\b(?:headquarter\w*|hq|head office|si[eè]ge|based)\b")
+_OUTSIDE = re.compile(
+    r"(?i)\b(?:outside(?: of)?|beyond|hors(?: de| du| d['\u2019])?|en dehors(?: de| du| d['\u2019])?)\s+(.{2,60})"
+)
+_IN = re.compile(r"(?i)\b(?:in|en|au|aux|dans)\s+(.{2,60})")
+_ABROAD = re.compile(r"(?i)\b(?:abroad|internationally|overseas|[àa] l['\u2019][ée]tranger|hors de (?:nos|ses) fronti)")
+_DENIED = re.compile(r"(?i)\b(?:no|not|never|without|closed?|closing|shut|sold off|aucune?|pas de|sans|ferm[ée]\w*)\b")
+_ONLY = re.compile(r"(?i)\b(?:only|solely|exclusively|uniquement|seulement|exclusivement)\b")
+
+
+@dataclass(frozen=True)
+class PresenceRule:
+    region: str  # as the criterion names it ("Germany", "DACH", "France")
+    countries: frozenset[str]
+    outside: bool  # "outside France": a presence in another country
+    offices_only: bool  # the criterion asks for an office (not customers or sales there)
+
+    def describe(self) -> str:
+        what = "an office" if self.offices_only else "a presence (office, customers or operations)"
+        return f"{what} {'outside' if self.outside else 'in'} {self.region}"
+
+    def question(self, company: str) -> str:
+        return f"Where does {company} have offices, subsidiaries or customers (in or outside {self.region})?"
+
+
+def _place(text: str) -> tuple[str, frozenset[str]] | None:
+    """The region or country a criterion's place words name (the first one they name)."""
+    if region := region_named(text):
+        return region
+    countries = place_countries(text)
+    if countries:
+        return " or ".join(sorted(c.title() for c in countries)), frozenset(countries)
+    return None
+
+
+def presence_rule(text: str) -> PresenceRule | None:
+    """The criterion read as a presence criterion, or None (see the module's docstring)."""
+    office, market = bool(_OFFICE_CUE.search(text)), bool(_MARKET_CUE.search(text))
+    if not (office or market) or _HEADQUARTERS.search(text):
+        return None
+    found = _OUTSIDE.search(text)
+    outside = found is not None
+    found = found or _IN.search(text)
+    place = _place(found.group(1)) if found else None
+    if place is None:
+        return None
+    return PresenceRule(place[0], place[1], outside, office and not market)
+
+
+def presence_stated(rule: PresenceRule, sentence: str) -> bool | None:
+    """True when ``sentence`` names a presence the rule asks for, False when it says it is only in the rule's
+    place (an "outside" rule), None when it says neither."""
+    if not _OFFICE_CUE.search(sentence) and (rule.offices_only or not _MARKET_CUE.search(sentence)):
+        return None
+    if _DENIED.search(sentence):
+        return None  # "It has no office in Germany", "It closed its Berlin office": nothing to decide a match on
+    countries = place_countries(sentence)
+    if not rule.outside:
+        return True if countries & rule.countries else None
+    if countries - rule.countries or _ABROAD.search(sentence):
+        return True
+    if countries and _ONLY.search(sentence):
+        return False
+    return None

@@ -1,0 +1,195 @@
+"""ICP criteria that a sentence states or denies outright: "Offers in-person card terminals for physical shops",
+"Données de santé hébergées en France chez un hébergeur certifié HDS", "The company is profitable", "Holds an ISO
+27001 certification".
+
+The criterion's key words are its words up to the first preposition that follows them ("in-person card terminals",
+not "for physical shops"), without the verbs and words every such criterion has ("offers", "holds", "the company")
+and without what it lists in parentheses (examples: "(resellers, MSPs)"). When fewer than two key words stand before
+that preposition, its object's words count too ("lab in Lisbon", "sells through channel partners"): one generic word
+("lab") would be stated by any sentence. A sentence about the company that holds every key word (a word or its
+English or French stem) decides the criterion: a match, or no match when a negation stands just before them ("They
+have no in-person card terminals", "ne propose pas de terminaux"). Being profitable has its opposite words too
+("loss-making", "déficitaire"). Sentences that disagree decide nothing, and a criterion no sentence states stays
+unknown (a certification nobody mentions is not denied). Hand-written word lists, English and French: what a
+criterion's filler words are is not in any library.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from research.retrieval.sparse import STEMMERS
+from research.writing.text import fold
+
+_TOKEN = re.compile(r"[^\W_][\w'\u2019-]*")
+_PREPOSITIONS = frozenset(
+    """of for to in at with from by on across within into over under via through outside pour en chez à au aux dans
+    avec par sur depuis vers sous hors de du des d""".split()
+)
+_FILLER = frozenset(
+    """the a an its their it they them company companies firm business is are be being has have had holds hold
+    held offers offer offered provides provide sells sell supports support runs run does do has of and or
+    le la les l un une des de du d est sont a ont propose proposent offre offrent dispose disposent fournit
+    societe entreprise ses son sa leurs leur et ou qui mainly mostly primarily largely principalement surtout
+    majoritairement""".split()
+)
+_NEGATIONS = frozenset("no not never without none lacks lack nor cannot ne n pas aucun aucune sans jamais".split())
+_NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
+_PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
+_LOSS = re.compile(r"(?i)\b(?:loss-making|unprofitable|loss|losses|in the red|d[ée]ficitaire|pertes?|non rentable)\b")
+
+
+@dataclass(frozen=True)
+class StatementRule:
+    keys: tuple[str, ...]  # folded key words
+    profit: bool = False  # "profitable": its opposite words deny it
+
+    def describe(self) -> str:
+        return f"stated or denied in a sentence with: {', '.join(key.replace('|', ' or ') for key in self.keys)}"
+
+
+_NOT = re.compile(r"(?i)n['\u2019]t$")  # "don't", "isn't", "won't": a negation ("won" alone is a verb)
+
+
+def _words(text: str) -> list[str]:
+    return [word for token in _TOKEN.findall(text) for word in (["not"] if _NOT.search(token) else fold(token).split())]
+
+
+@functools.lru_cache(maxsize=65_536)  # asked of the same words for every key of every sentence
+def _forms(word: str) -> frozenset[str]:
+    """A word and its English and French stems: a short criterion's language cannot be told, so both count."""
+    return frozenset({word, *(stemmer.stemWord(word) for stemmer in STEMMERS.values())})
+
+
+_PARENTHESES = re.compile(r"\([^)]*\)")
+MIN_KEYS = 2  # fewer key words before the first preposition: its object's words count too
+
+
+# What only hedges a criterion: "Sells at least in part through resellers", "not only through its own team".
+_HEDGES = re.compile(
+    r"(?i)\b(?:at least|au moins|in part|en partie|partly|partially|partiellement|not only|non seulement"
+    r"|(?:its|their|his|her|son|sa|leur) own|own|propres?)\b"
+)
+_ALTERNATIVE = frozenset({"or", "ou", "/"})
+
+
+def statement_rule(text: str) -> StatementRule | None:
+    """The criterion's key words, or None when it has none (all filler). Words joined by "or", "ou" or "/" are
+    one key with alternatives ("resellers|distributors", "iso|iec")."""
+    kept: list[str] = []
+    prepositions, joined, end = 0, False, 0
+    plain = _HEDGES.sub(" ", _PARENTHESES.sub(" ", text))
+    for match in _TOKEN.finditer(plain):
+        token, between = match.group(0), plain[end : match.start()]
+        if kept and ("," in between or ";" in between):
+            break  # "..., not only through its own sales team"
+        joined = joined or "/" in between
+        end = match.end()
+        if token.casefold() in _ALTERNATIVE:
+            joined = True
+            continue
+        if token.casefold() in _PREPOSITIONS and kept:
+            prepositions += 1
+            if prepositions > 1 or len(kept) >= MIN_KEYS:
+                break
+        words = [
+            w
+            for w in fold(token).split()
+            if w not in _FILLER and w not in _PREPOSITIONS and (len(w) > 1 or w.isdigit())
+        ]
+        if words and joined and kept:
+            kept[-1] = f"{kept[-1]}|{words[0]}"
+            words = words[1:]
+            joined = False
+        kept += words
+    keys = tuple(dict.fromkeys(kept))
+    return StatementRule(keys, bool(_PROFIT.search(text))) if keys else None
+
+
+def _place_of(key: str, forms: Sequence[frozenset[str]]) -> int | None:
+    """Where the first of a key's alternatives stands among the sentence's word forms (None: nowhere)."""
+    wanted = set().union(*(_forms(word) for word in key.split("|")))
+    return next((i for i, held in enumerate(forms) if wanted & held), None)
+
+
+def stated(rule: StatementRule, sentence: str) -> bool | None:
+    """True when ``sentence`` states the criterion, False when it denies it, None when it says neither."""
+    if rule.profit and _LOSS.search(sentence):
+        return False
+    words = _words(sentence)
+    forms = [_forms(word) for word in words]
+    found = [_place_of(key, forms) for key in rule.keys]
+    places = [place for place in found if place is not None]
+    if len(places) < len(found):
+        return None
+    first = min(places)
+    start = max(0, first - _NEGATION_WINDOW)
+    before = words[start:first]
+    return not (_no_more(words, start, first) or any(word in _NEGATIONS for word in before))
+
+
+def _no_more(words: Sequence[str], start: int, end: int) -> bool:
+    """Whether French "plus de" / "plus d'" stands between ``start`` and ``end`` as "no more" ("Plus d'essai
+    gratuit"), not as "more than" before a number ("plus de 6 000 restaurants")."""
+    return any(
+        words[i] == "plus" and words[i + 1] in ("de", "d") and not words[i + 2].isdigit()
+        for i in range(start, end)
+        if i + 2 < len(words)
+    )
+
+
+def before_keys(rule: StatementRule, sentence: str) -> str:
+    """The words of ``sentence`` before the first of the rule's key words ("Fourchelune Pay s'appuie sur Banque
+    Ardelis, établissement de paiement certifié PCI DSS niveau 1 et" for "ISO 27001")."""
+    if rule.profit and (loss := _LOSS.search(sentence)):
+        return sentence[: loss.start()]
+    tokens = _TOKEN.findall(sentence)
+    for index, token in enumerate(tokens):
+        if any(_place_of(key, [_forms(word) for word in fold(token).split()]) is not None for key in rule.keys):
+            return " ".join(tokens[:index])
+    return ""
+
+
+# A question reported, or someone who did not know: "asked whether they ...", "demandé s'ils ...", "not sure if".
+_ASKED = re.compile(
+    r"(?i)\b(?:ask(?:s|ed|ing)?|wonder(?:s|ed|ing)?|not sure|unsure|unclear|no idea|(?:did not|didn['\u2019]t)"
+    r" know|demand[ée]e?s?|ne sai(?:s|t|vait)(?: pas)?|pas s[ûu]re?s?)\b[^.;:]{0,20}?\b(?:whether|if|si|s['\u2019])"
+    r"|\b(?:did not|didn['\u2019]t) know\b|\bne savai(?:s|t) pas\b"
+)
+
+
+def asks(text: str) -> bool:
+    """Whether a sentence asks rather than states: a question, a question reported, or a heading."""
+    stripped = text.strip()
+    return stripped.endswith("?") or stripped.startswith("#") or bool(_ASKED.search(stripped))
+
+
+def stated_in(
+    rule: StatementRule, sentences: Sequence[str], dates: Sequence[str | None] = ()
+) -> tuple[bool, int] | None:
+    """Whether the sentences state (True) or deny (False) the criterion, with the first deciding sentence's
+    index; None when none decides or they disagree, unless ``dates`` (each sentence's document's, ISO) say one
+    of them is newer than every sentence that disagrees with it (a price page of this year over last year's
+    archived one; an undated sentence is older than any dated one). A question states nothing, nor does a
+    question reported ("I asked whether they offer a free trial", "le gars du stand ne savait pas") or a heading
+    ("## Win/loss vs Marejada")."""
+    found = [
+        (index, verdict)
+        for index, text in enumerate(sentences)
+        if not asks(text) and (verdict := stated(rule, text)) is not None
+    ]
+    if not found:
+        return None
+    if len({verdict for _, verdict in found}) > 1:
+        if len(dates) != len(sentences):
+            return None
+        dated = {verdict: max((dates[i] or "" for i, v in found if v == verdict), default="") for _, verdict in found}
+        if dated[True][:10] == dated[False][:10]:
+            return None
+        newest = dated[True] > dated[False]
+        return newest, next(i for i, v in found if v == newest and (dates[i] or "") == dated[newest])
+    index, verdict = found[0]
+    return verdict, index

@@ -1,0 +1,133 @@
+"""Claims from a document's structure, not only its prose: a table row read with its header ("Formule: Cabinet;
+Prix: 59 EUR par praticien et par mois") and a record (a CSV or JSON row as ingested: "column: value" lines)
+read with its column names. Each such claim quotes the lines it stands on (a table row's header line and its own
+line; a record's lines), so the citation check holds it to its chunk like any sentence.
+
+A record is about the company its name column names (``row_company``: a CRM's account, a review's product, a
+job row's company); a row that mentions a company elsewhere (a prospect's tech stack) is about another one."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from research.writing.citations import Evidence
+from research.writing.names import Company
+
+_FIELD = re.compile(r"(?:^|\s)([a-z\u00e0-\u00ff][a-z\u00e0-\u00ff_]{1,30}):\s")
+_FIELD_LINE = re.compile(r"^\s*([A-Za-z\u00c0-\u00ff][\w\u00c0-\u00ff ]{0,30}):\s+(\S.*)$")
+# The column that says whose row it is (a CRM's account, a review's product, a job row's company).
+NAME_FIELDS = (
+    *("company", "company_name", "account", "account_name", "organisation", "organization", "name", "customer"),
+    *("vendor", "product", "competitor", "employer", "merchant", "client"),
+    *("societe", "soci\u00e9t\u00e9", "entreprise", "compte", "raison_sociale", "produit", "editeur", "\u00e9diteur"),
+)
+MAX_CLAIM_CHARS = 600
+_SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
+
+
+def fields_of(text: str) -> dict[str, str]:
+    """A record's ``name: value`` fields (a CSV row as ingested), or nothing for a sentence of prose."""
+    marks = list(_FIELD.finditer(text))
+    if len(marks) < 3:
+        return {}
+    found: dict[str, str] = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        end = following.start() if following else len(text)
+        found.setdefault(mark.group(1).casefold(), text[mark.end() : end].strip())
+    return found
+
+
+def row_company(fields: Mapping[str, str]) -> str | None:
+    """The name in a record's name column (None: no record, or no such column)."""
+    for name in NAME_FIELDS:
+        if fields.get(name):
+            return fields[name]
+    return None
+
+
+@dataclass(frozen=True)
+class Row:
+    """A claim read from structure: its text and the lines of the chunk it quotes."""
+
+    text: str
+    quotes: tuple[str, ...]
+    record: bool = False  # a record's row (its name column decides whose it is), not a table's
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _joined(pairs: list[tuple[str, str]]) -> str:
+    text = ""
+    for name, value in pairs:
+        piece = f"{name}: {value}" if name else value
+        if text and len(text) + len(piece) + 2 > MAX_CLAIM_CHARS:
+            break
+        text = f"{text}; {piece}" if text else piece
+    return text
+
+
+def table_rows(text: str) -> list[Row]:
+    """Each row of each pipe table in ``text`` (a web page's or a Word document's table as parsed: "| a | b |"
+    lines, or "a | b" lines), read with its header row's names."""
+    found: list[Row] = []
+    header: list[str] | None = None
+    header_line = ""
+    for line in text.splitlines():
+        if "|" not in line or len(_cells(line)) < 2:
+            header = None
+            continue
+        if _SEPARATOR_ROW.match(line.strip()):
+            continue
+        cells = _cells(line)
+        if header is None or len(cells) != len(header):
+            header, header_line = cells, line
+            continue
+        pairs = [(name, value) for name, value in zip(header, cells, strict=True) if value]
+        if len(pairs) >= 2:
+            found.append(Row(_joined(pairs), (header_line.strip(), line.strip())))
+    return found
+
+
+def record_row(text: str) -> Row | None:
+    """A record's fields as one claim ("produit: Praxelune Agenda; note_sur_5: 5; commentaire: ..."), quoting its
+    lines; None for prose (fewer than three "name: value" lines)."""
+    lines = [line.strip() for line in text.splitlines() if _FIELD_LINE.match(line)]
+    if len(lines) < 3:
+        return None
+    pairs = [(match.group(1), match.group(2).strip()) for line in lines if (match := _FIELD_LINE.match(line))]
+    claim = _joined(pairs)
+    return Row(claim, (claim,), record=True)
+
+
+def rows_of(text: str) -> list[Row]:
+    """Every claim a chunk's structure holds: its record, then its tables' rows."""
+    record = record_row(text)
+    return [*([record] if record is not None else []), *table_rows(text)]
+
+
+def record_about(company: Company, fields: Mapping[str, str]) -> bool | None:
+    """Whether a record's name column names the company (and no look-alike of it); None when the text is no
+    record with a name column. The writer's rows and the ICP judge's sentences both ask it."""
+    named = row_company(fields) if fields else None
+    if named is None:
+        return None
+    return company.named_in(named) and not company.lookalike_in(named)
+
+
+def row_about(company: Company, row: Row, evidence: Evidence) -> bool:
+    """A record is about the company its name column names (any other column's mention is another company's
+    row); a table row is when it stands in the company's own document or one of its cells names it (a battlecard's
+    comparison whose column is headed with the company's name is ours, not a claim about it)."""
+    if company.lookalike_in(row.text):
+        return False
+    if row.record:
+        owned = record_about(company, fields_of(evidence.text))
+        return company.named_in(row.text) if owned is None else owned
+    if company.speaks_in(evidence):
+        return True
+    cells = row.quotes[-1]  # the row's own line: a company named only as a column's header is a comparison
+    return company.named_in(cells)

@@ -1,0 +1,70 @@
+"""Claims from structure: a table row with its header, a record with its column names, and whose row it is."""
+
+from __future__ import annotations
+
+from research.writing.citations import Evidence, by_chunk, claim_problem
+from research.writing.extractive import _claim, candidates, superseded
+from research.writing.names import known_as
+from research.writing.structure import record_row, row_about, table_rows
+
+PRICING = """Des tarifs simples
+| Formule | Prix | Pour qui |
+|---|---|---|
+| Essentiel | 39 EUR par praticien et par mois | Praticien seul |
+| Cabinet | 59 EUR par praticien et par mois | Cabinets de 1 à 10 praticiens |
+Options"""
+
+
+def test_a_table_row_is_read_with_its_header_and_quotes_both_lines() -> None:
+    rows = table_rows(PRICING)
+    assert [row.text for row in rows] == [
+        "Formule: Essentiel; Prix: 39 EUR par praticien et par mois; Pour qui: Praticien seul",
+        "Formule: Cabinet; Prix: 59 EUR par praticien et par mois; Pour qui: Cabinets de 1 à 10 praticiens",
+    ]
+    assert rows[1].quotes == ("| Formule | Prix | Pour qui |", rows[1].quotes[1])
+    assert table_rows("Item | Our offer\niDEAL | EUR 0.27")[0].text == "Item: iDEAL; Our offer: EUR 0.27"
+
+
+def test_a_row_claim_passes_the_citation_check_of_its_chunk() -> None:
+    chunk = Evidence("c1", "d1", "Tarifs", "tarifs.html", PRICING, publisher="Praxelune SAS; praxelune.example")
+    row = next(c for c in candidates([chunk], rows=True) if c.row is not None)
+    assert claim_problem(_claim(row), by_chunk([chunk])) is None
+
+
+def test_a_record_is_the_company_its_name_column_names() -> None:
+    own_text = "account: Tjalkwerf Payments B.V.\ncity: Utrecht\nemployees: 265"
+    other_text = "account: Grachtenfiets B.V.\ncity: Amsterdam\ncurrent_psp: Tjalkwerf"
+    own = Evidence("c1", "d1", "crm row 4", "crm.csv", own_text)
+    other = Evidence("c2", "d1", "crm row 5", "crm.csv", other_text)
+    company = known_as("Tjalkwerf Payments B.V.", [own, other])
+    own_row, other_row = record_row(own.text), record_row(other.text)
+    assert own_row is not None
+    assert other_row is not None
+    assert row_about(company, own_row, own)
+    assert not row_about(company, other_row, other)  # Grachtenfiets's row, which names its payment provider
+
+
+def test_a_pricing_table_without_the_name_is_the_company_s_on_its_own_page_only() -> None:
+    company = known_as("Praxelune SAS", [])
+    own = Evidence("c1", "d1", "Tarifs", "tarifs.html", PRICING, publisher="Praxelune SAS")
+    notes = Evidence("c2", "d2", "Notes", "notes.md", PRICING)
+    row = table_rows(PRICING)[0]
+    assert row_about(company, row, own)
+    assert not row_about(company, row, notes)
+
+
+def test_a_row_an_newer_price_list_states_again_supersedes_the_archived_one() -> None:
+    table = "| Plan | Price |\n|---|---|\n| Pro | EUR {price} |\n| Team | EUR 20 |"
+    archived = Evidence("a1", "a", "Pricing", "old.html", table.format(price=49), date="2025-02-12")
+    current = Evidence("c1", "c", "Pricing", "new.html", table.format(price=59), date="2026-10-01")
+    found = [c for c in candidates([archived, current], rows=True) if c.row is not None]
+    # the unchanged Team row stays, from the newer document only
+    assert superseded(found) == {("Plan: Pro; Price: EUR 49", "a"), ("Plan: Team; Price: EUR 20", "a")}
+
+
+def test_an_undated_pages_row_neither_supersedes_nor_is_superseded() -> None:
+    table = "| Plan | Price |\n|---|---|\n| Pro | EUR {price} |"
+    archived = Evidence("a1", "a", "Price list 2025", "old.pdf", table.format(price=49), date="2025-02-12")
+    page = Evidence("p1", "p", "Pricing", "pricing.html", table.format(price=59))  # a site page carries no date
+    found = [c for c in candidates([archived, page], rows=True) if c.row is not None]
+    assert superseded(found) == set()  # which is newer is not known: both stand, and a conflict shows them
