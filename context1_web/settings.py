@@ -112,7 +112,8 @@ TEMPLATES = [
                     "sharing",
                     "web_sources",
                 )
-            },
+            }
+            | {"run_kinds": "research.reporting.kinds.template_tags"},
         },
     }
 ]

@@ -8,6 +8,7 @@ package is not taken to import its submodules, nor a submodule its package, unle
 
 from __future__ import annotations
 
+import re
 import textwrap
 from itertools import pairwise
 from pathlib import Path
@@ -128,3 +129,39 @@ def test_no_formatter_exemptions_remain() -> None:
         if any(item in line for item in marker)
     ]
     assert found == []
+
+
+# A branch on the run's kind: ``template == "icp"``, ``"question" != run.template``, in Python or a template.
+KIND_BRANCH = re.compile(r"""\btemplate\s*[!=]=\s*["']|["']\s*[!=]=\s*[\w.]*\btemplate\b""")
+KINDS_HOME = Path("research", "reporting", "kinds")
+
+
+def kind_branches(root: Path) -> list[str]:
+    """``path:line`` of each branch on a run's template outside the kinds' own modules."""
+    files = [
+        *(path for folder in ("research", "context1_web", "worker") for path in (root / folder).rglob("*.py")),
+        *(root / "templates").rglob("*.html"),
+    ]
+    return [
+        f"{path.relative_to(root)}:{number}"
+        for path in files
+        if not path.relative_to(root).is_relative_to(KINDS_HOME)
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if KIND_BRANCH.search(line)
+    ]
+
+
+def test_nothing_outside_the_kinds_branches_on_a_runs_template() -> None:
+    """What differs between a question, a competitor report, a prospect brief and an ICP check is said by the
+    kinds (research/reporting/kinds); code and pages ask the run's kind (``kind_of``, ``|run_kind``)."""
+    assert kind_branches(Path(__file__).resolve().parent.parent) == []
+
+
+def test_a_branch_on_a_runs_template_is_found(tmp_path: Path) -> None:
+    (tmp_path / "research" / "runs").mkdir(parents=True)
+    (tmp_path / "research" / "reporting" / "kinds").mkdir(parents=True)
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "research" / "runs" / "a.py").write_text('x = 1\nif run.template == "icp":\n    pass\n')
+    (tmp_path / "research" / "reporting" / "kinds" / "icp.py").write_text('if run.template == "icp":\n    pass\n')
+    (tmp_path / "templates" / "p.html").write_text("""{% if "question" != view.report.template %}x{% endif %}\n""")
+    assert kind_branches(tmp_path) == ["research/runs/a.py:2", "templates/p.html:1"]

@@ -1,4 +1,5 @@
-"""The Corpora card, drawn on the workspace page: ``{% load corpora %}{% corpora_card membership %}``
+"""The Corpora card, drawn on the workspace page: ``{% load corpora %}{% corpora_card membership %}``, and the Live
+activity list of the workspace's pages: ``{% live_activity membership "placeholder" %}``
 (research/platform/panels.py)."""
 
 from __future__ import annotations
@@ -9,12 +10,13 @@ from django import template
 from django.template import Context
 from django.utils.safestring import SafeString
 
-from research.corpora import selectors
+from research.corpora import progress, selectors
 from research.corpora.forms import CorpusForm
 from research.models import Membership
 from research.platform.panels import render_panel
 
 CARD = "research/partials/corpora.html"
+LIVE = "research/partials/live_activity.html"
 register = template.Library()
 
 
@@ -31,3 +33,11 @@ def corpora_context(membership: Membership, *, form: CorpusForm | None = None) -
 @register.simple_tag(takes_context=True)
 def corpora_card(context: Context, membership: Membership) -> SafeString:
     return render_panel(context, CARD, corpora_context(membership))
+
+
+@register.simple_tag(takes_context=True)
+def live_activity(context: Context, membership: Membership, placeholder: str) -> SafeString:
+    """The Live activity list: the files still being ingested when the page opens (``placeholder`` when none),
+    then what the workspace socket pushes."""
+    ongoing = progress.ongoing(membership.workspace)
+    return render_panel(context, LIVE, {"ongoing": ongoing, "placeholder": placeholder})

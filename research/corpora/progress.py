@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from research.corpora.estimate import LARGE_FILE_CHUNKS, embedding_estimate
-from research.models import Stage, UploadFile
+from research.models import TERMINAL_STAGES, Stage, UploadFile, Workspace
 from research.platform.realtime import publish, workspace_group
 
 logger = logging.getLogger(__name__)
@@ -23,6 +23,7 @@ logger = logging.getLogger(__name__)
 # The stages a line is pushed for: a file starts, knows its embedding cost (when large), or ends. The others
 # (parsed, embedded) follow within seconds and reach an open corpus page by its poll.
 TOLD_STAGES = (Stage.STORED, Stage.CHUNKED, Stage.SEARCHABLE, Stage.INDEXED, Stage.EXPANDED, Stage.FAILED)
+ONGOING_SHOWN = 20  # the unfinished files a page lists when it opens (their corpus pages show every one)
 QUIET_AFTER_FAILURE_S = 30.0  # after a failed push, skip pushes this long (an unreachable Redis costs nothing)
 
 
@@ -46,10 +47,10 @@ def _detail(item: UploadFile) -> str:
     return item.error
 
 
-def activity_html(item: UploadFile) -> str:
-    """The line for ``item``'s current stage, as an out-of-band swap into every workspace page's #notices."""
+def notice_of(item: UploadFile) -> dict[str, str]:
+    """What ``item``'s line says of its current stage (templates/research/partials/notice.html)."""
     corpus = item.upload.corpus
-    notice = {
+    return {
         "type": "ingest",
         "corpus": corpus.name,
         "corpus_url": reverse("corpus_detail", kwargs={"slug": corpus.workspace.slug, "corpus_slug": corpus.slug}),
@@ -58,7 +59,23 @@ def activity_html(item: UploadFile) -> str:
         "stage_label": item.get_stage_display(),
         "detail": _detail(item),
     }
-    return render_to_string("research/partials/notice.html", {"notice": notice})
+
+
+def activity_html(item: UploadFile) -> str:
+    """The line for ``item``'s current stage, as an out-of-band swap into every workspace page's #notices."""
+    return render_to_string("research/partials/notice.html", {"notice": notice_of(item)})
+
+
+def ongoing(workspace: Workspace, *, limit: int = ONGOING_SHOWN) -> list[dict[str, str]]:
+    """The line of each file of ``workspace`` still being ingested, latest change first: what a page shows when it
+    opens, before the socket pushes the next line."""
+    files = (
+        UploadFile.objects.filter(upload__corpus__workspace=workspace)
+        .exclude(stage__in=TERMINAL_STAGES)
+        .select_related("upload__corpus__workspace")
+        .order_by("-updated_at", "-id")
+    )
+    return [notice_of(item) for item in files[:limit]]
 
 
 def _publish(workspace_id: int, html: str) -> None:

@@ -10,7 +10,9 @@ CORPUS = "c/<slug:corpus_slug>/"
 
 urlpatterns = [
     path("corpora/", views.corpus_create, name="corpus_create"),
+    path("corpora/live/", views.corpora_live, name="corpora_live"),
     path(CORPUS, views.corpus_detail, name="corpus_detail"),
+    path(f"{CORPUS}live/", views.corpus_live, name="corpus_live"),
     path(f"{CORPUS}uploads/", views.upload_create, name="upload_create"),
     path(f"{CORPUS}files/<int:file_id>/", views.upload_file_row, name="upload_file_row"),
     path(f"{CORPUS}d/<str:doc_id>/", views.document_detail, name="document_detail"),

@@ -52,13 +52,10 @@ def _go(request: WorkspaceRequest, url: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @workspace_view
 def corpus_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
-    """POST: create a corpus and go to its page. GET: the workspace page's corpus list (with counts) as an
-    out-of-band fragment, which that page fetches after each workspace notice."""
+    """Create a corpus and go to its page (a GET, such as a reload after an error, goes to the workspace page)."""
     membership = request.membership
     if request.method == "GET":
-        if not request.htmx:
-            return redirect("workspace_detail", slug=slug)
-        return render(request, f"{CORPORA_CARD}#corpora_live", corpora_context(membership))
+        return redirect("workspace_detail", slug=slug)
     form = CorpusForm(request.POST)
     if form.is_valid():
         try:
@@ -76,6 +73,17 @@ def corpus_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
         messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
         return redirect("workspace_detail", slug=slug)
     return render(request, CORPORA_CARD, corpora_context(membership, form=form), status=422)
+
+
+@login_required
+@require_GET
+@workspace_view
+def corpora_live(request: WorkspaceRequest, slug: str) -> HttpResponse:
+    """The workspace page's corpus list (with counts) as an out-of-band fragment, which that page re-reads after
+    each workspace notice; without htmx, the workspace page itself."""
+    if not request.htmx:
+        return redirect("workspace_detail", slug=slug)
+    return render(request, f"{CORPORA_CARD}#corpora_live", corpora_context(request.membership))
 
 
 @login_required
@@ -141,14 +149,11 @@ def _corpus_delete(request: WorkspaceRequest, membership: Membership, corpus: Co
 @require_http_methods(["GET", "POST"])
 @workspace_view
 def upload_create(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
-    """POST: store the files and queue them. GET: the page's live parts (counts, uploads, documents) as
-    out-of-band fragments, which the corpus page fetches after each workspace notice and while files are busy."""
+    """Store the files and queue them (a GET, such as a reload after an error, goes to the corpus page)."""
     membership = request.membership
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     if request.method == "GET":
-        if not request.htmx:
-            return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
-        return render(request, "research/corpus_detail.html#live", _corpus_context(membership, corpus))
+        return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
     form = UploadForm(request.POST, request.FILES)
     if form.is_valid():
         incoming = [
@@ -164,6 +169,19 @@ def upload_create(request: WorkspaceRequest, slug: str, corpus_slug: str) -> Htt
             form = UploadForm()
     template = "research/corpus_detail.html#uploads" if request.htmx else "research/corpus_detail.html"
     return render(request, template, _corpus_context(membership, corpus, form), status=422 if form.errors else 200)
+
+
+@login_required
+@require_GET
+@workspace_view
+def corpus_live(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    """The corpus page's live parts (counts, uploads, documents) as out-of-band fragments, which the page re-reads
+    after each workspace notice and while files are busy; without htmx, the corpus page itself."""
+    membership = request.membership
+    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    if not request.htmx:
+        return redirect("corpus_detail", slug=slug, corpus_slug=corpus.slug)
+    return render(request, "research/corpus_detail.html#live", _corpus_context(membership, corpus))
 
 
 @login_required

@@ -10,6 +10,7 @@ from django.http import Http404
 
 from research.models import Chunk, Corpus, Document, Investigation, Membership, Run, RunStatus
 from research.protocol.report import Citation
+from research.reporting.kinds import kind_of
 from research.reporting.selectors import report_of
 from research.workspaces.access import can_edit, readable
 from research.writing.citations import quote_in
@@ -104,6 +105,7 @@ def runs_compare(*, older: Run, newer: Run) -> RunDiff:
         older_ranking=run_ranking(older),
         newer_ranking=run_ranking(newer),
         stored=StoredEvidence(list(newer.corpora.all())),
+        by_section=kind_of(newer.template).compared_by_section,
     )
 
 

@@ -114,14 +114,18 @@ class ReportView:
         titles = {source.doc_id: source.title for source in report.sources}
 
         def chips(citations: tuple[Citation, ...]) -> tuple[ChipView, ...]:
+            """One chip per source, opening its first cited passage ("[3] [3]" would read as a slip)."""
+            by_doc: dict[str, list[Citation]] = {}
+            for c in citations:
+                by_doc.setdefault(c.doc_id, []).append(c)
             return tuple(
                 ChipView(
-                    numbers.get(c.doc_id, 0),
-                    titles.get(c.doc_id, c.doc_id),
-                    c.quote,
-                    chip_href(c.doc_id, c.chunk_id, c.quote),
+                    numbers.get(doc_id, 0),
+                    titles.get(doc_id, doc_id) + (f" ({len(cited)} passages)" if len(cited) > 1 else ""),
+                    cited[0].quote,
+                    chip_href(doc_id, cited[0].chunk_id, cited[0].quote),
                 )
-                for c in citations
+                for doc_id, cited in by_doc.items()
             )
 
         def claim(item: Claim) -> ClaimView:

@@ -27,6 +27,7 @@ from research.models import Digest, Membership, NotifyMode, Run, RunStatus, Sche
 from research.notifications.services import notifications_create
 from research.platform.mail import Mail, Sent, absolute, mail_send
 from research.protocol.report import Citation, Report
+from research.reporting.kinds import kind_of
 from research.reporting.selectors import report_of
 from research.schedules import selectors as schedule_selectors
 from research.workspaces import access
@@ -118,7 +119,8 @@ def _diff(run: Run, previous: Run | None) -> tuple[RunDiff, tuple[Report | None,
         return runs_compare(older=previous, newer=run), (report_of(previous), newer)
     # The first scheduled run: everything it found is new.
     empty = Report(template=run.template, writer="", subject=run.subject) if newer else None
-    return run_diff(empty, newer, newer_ranking=run_ranking(run)), (None, newer)
+    by_section = kind_of(run.template).compared_by_section
+    return run_diff(empty, newer, newer_ranking=run_ranking(run), by_section=by_section), (None, newer)
 
 
 def headline(digest: Digest) -> str:

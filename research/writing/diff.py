@@ -85,9 +85,13 @@ class RunDiff:
         )
 
 
-def _sections(report: Report) -> list[tuple[str, str, tuple[Claim, ...]]]:
-    if report.template == "question":
-        return [("answer", "Answer", tuple(c for s in report.sections for c in s.claims) + report.summary)]
+def _claims(report: Report) -> tuple[Claim, ...]:
+    return tuple(c for s in report.sections for c in s.claims) + report.summary
+
+
+def _sections(report: Report, *, by_section: bool) -> list[tuple[str, str, tuple[Claim, ...]]]:
+    if not by_section:
+        return [("answer", "Answer", _claims(report))]
     return [(SUMMARY, "Executive summary", report.summary)] + [(s.facet, s.title, s.claims) for s in report.sections]
 
 
@@ -114,15 +118,17 @@ def _unmatched(claims: Sequence[Claim], others: Sequence[Claim]) -> list[Claim]:
     return left
 
 
-def claims_diff(older: Report, newer: Report) -> tuple[list[ClaimChange], list[ClaimChange], int]:
+def claims_diff(
+    older: Report, newer: Report, *, by_section: bool = True
+) -> tuple[list[ClaimChange], list[ClaimChange], int]:
     """(added, no longer stated, unchanged count), section by section (see ``moved`` for claims that changed
-    section)."""
-    before = {key: (title, claims) for key, title, claims in _sections(older)}
+    section), or as one block (``by_section`` false)."""
+    before = {key: (title, claims) for key, title, claims in _sections(older, by_section=by_section)}
     added: list[ClaimChange] = []
     gone: list[ClaimChange] = []
     unchanged = 0
     seen: set[str] = set()
-    for key, title, claims in _sections(newer):
+    for key, title, claims in _sections(newer, by_section=by_section):
         seen.add(key)
         old_claims = before.get(key, (title, ()))[1]
         new_only = _unmatched(claims, old_claims)
@@ -139,8 +145,7 @@ def moved(
     older: Report, newer: Report, added: Sequence[ClaimChange], gone: Sequence[ClaimChange]
 ) -> tuple[list[ClaimChange], list[ClaimChange], int]:
     """(added, gone, moved count): a claim the other report states in another section is neither new nor gone."""
-    before = [claim for _, _, claims in _sections(older) for claim in claims]
-    after = [claim for _, _, claims in _sections(newer) for claim in claims]
+    before, after = _claims(older), _claims(newer)
     kept_added = [c for c in added if not any(same_claim(c.claim.text, other.text) for other in before)]
     kept_gone = [c for c in gone if not any(same_claim(c.claim.text, other.text) for other in after)]
     return kept_added, kept_gone, len(added) - len(kept_added)
@@ -175,16 +180,18 @@ def run_diff(
     older_ranking: Sequence[tuple[str, str]] = (),
     newer_ranking: Sequence[tuple[str, str]] = (),
     stored: Stored | None = None,
+    by_section: bool = True,
 ) -> RunDiff:
     """Everything that changed from the older run to the newer; a run without a report compares by ranking.
     With ``stored`` (what the corpora hold now), a claim left out is no longer supported only when its evidence
-    changed or vanished, and a source no longer cited is removed only when its document is gone."""
+    changed or vanished, and a source no longer cited is removed only when its document is gone. A report is
+    compared section by section; an answer (``by_section`` false: the run's kind says) as one block."""
     entered, left = ranking_diff(older_ranking, newer_ranking)
     if older is None or newer is None:
         missing = "the older run" if older is None else "the newer run"
         note = f"{missing} has no written report: only its ranked documents are compared."
         return RunDiff(entered=tuple(entered), left=tuple(left), notes=(note,) if older or newer else ())
-    added, gone, unchanged = claims_diff(older, newer)
+    added, gone, unchanged = claims_diff(older, newer, by_section=by_section)
     added, gone, moves = moved(older, newer, added, gone)
     holds = [c for c in gone if stored is not None and c.claim.citations and all(map(stored.holds, c.claim.citations))]
     old_sources = {source.doc_id: source for source in older.sources}

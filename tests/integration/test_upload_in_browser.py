@@ -112,7 +112,7 @@ def test_a_person_uploads_files_and_every_open_page_follows_without_errors(  # t
     assert "Competitors · globex.txt Indexed" in activity
     assert "Competitors · empty.txt" not in activity  # it never reached a worker: it failed at the upload
     assert "long.txt Failed this file would be" in activity
-    assert "Nothing yet" not in activity
+    assert "Nothing under way" not in activity
     assert "globex.txt" not in other_text.split("Live activity")[0]  # the other corpus's page shows no foreign rows
     assert errors == []  # no htmx:oobErrorNoTarget (nor any htmx error) on any of the three pages
     assert dict(UploadFile.objects.values_list("name", "stage")) == FINAL

@@ -45,6 +45,9 @@ class RunKind:
     template: ClassVar[RunTemplate]
     about_company: ClassVar[bool] = True  # a report on a company (the form asks its name), not a free question
     export_title: ClassVar[str]  # what an export calls what was written ("Competitor report: <company>")
+    rollouts_chosen: ClassVar[bool] = False  # the form's rollout count holds (each searches the question itself)
+    rollout_unit: ClassVar[str] = "facet"  # else one rollout per facet (or criterion) of the report
+    compared_by_section: ClassVar[bool] = True  # two runs' reports are compared section by section
 
     @property
     def name(self) -> str:

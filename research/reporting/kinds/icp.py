@@ -46,6 +46,7 @@ def run_as_of(run: Run) -> datetime.date:
 class IcpCheck(RunKind):
     template = RunTemplate.ICP
     export_title = "ICP check"
+    rollout_unit = "criterion"
 
     def criteria(
         self, *, workspace_icp: Sequence[Mapping[str, Any]], given: Sequence[Mapping[str, Any]] | None

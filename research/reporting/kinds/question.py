@@ -17,6 +17,8 @@ from research.writing.writers import Writer
 class Question(RunKind):
     template = RunTemplate.QUESTION
     about_company = False
+    rollouts_chosen = True
+    compared_by_section = False  # an answer's sentences are one block, whatever part of the question they answer
     export_title = "Answer"
 
     def recorded_question(self, *, question: str, company: str, aspects: Sequence[str]) -> str:

@@ -14,7 +14,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from research.models import Run
+from research.models import Run, RunTemplate
 from research.platform.http import json_view
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
@@ -66,7 +66,11 @@ def _number(request: HttpRequest, name: str, default: int) -> int:
 @workspace_view
 def run_start(request: WorkspaceRequest, slug: str) -> JsonResponse:
     membership = request.membership
-    form = RunForm(request.POST, workspace=membership.workspace)
+    data = request.POST.copy()  # what a script leaves out takes the run form's defaults
+    data.setdefault("template", str(RunTemplate.QUESTION))
+    for name, limit in (("rollouts", limits.ROLLOUTS), ("budget", limits.BUDGET), ("max_turns", limits.MAX_TURNS)):
+        data.setdefault(name, str(limit.default))
+    form = RunForm(data, workspace=membership.workspace)
     if not form.is_valid():
         return JsonResponse({"errors": {field: list(messages) for field, messages in form.errors.items()}}, status=422)
     try:

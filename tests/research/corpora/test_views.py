@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import lxml.html
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from research.corpora import ingestion, services
@@ -66,7 +67,7 @@ def test_corpus_and_document_pages_are_for_members_only(make_user, make_workspac
     assert 'id="file-' in login(ada).get(row_url).content.decode()
     for url in (corpus_url, document_url, row_url, f"{corpus_url}?delete"):
         assert login(eve).get(url).status_code == 404
-    for url in (f"{corpus_url}uploads/", f"/w/{workspace.slug}/corpora/"):  # the live parts the pages re-read
+    for url in (f"{corpus_url}live/", f"/w/{workspace.slug}/corpora/live/"):  # the live parts the pages re-read
         assert login(eve).get(url, **HTMX).status_code == 404
         assert login(ada).get(url, **HTMX).status_code == 200
     assert login(eve).post(corpus_url, {"name": "Mine", "description": ""}).status_code == 404
@@ -150,7 +151,7 @@ def test_the_live_parts_come_as_out_of_band_fragments_and_poll_while_busy(make_u
     workspace = make_workspace(ada)
     owner = Membership.objects.get(user=ada)
     corpus = _ingested(owner, "Docs", {"a.txt": b"Alpha text.", "b.txt": b"Beta text."})
-    live_url = f"/w/{workspace.slug}/c/{corpus.slug}/uploads/"
+    live_url = f"/w/{workspace.slug}/c/{corpus.slug}/live/"
     body = login(ada).get(live_url, **HTMX).content.decode()
     assert '<p id="corpus-summary" class="muted" hx-swap-oob="true">2 documents' in body
     assert '<div id="upload-list" hx-swap-oob="true">' in body
@@ -162,9 +163,14 @@ def test_the_live_parts_come_as_out_of_band_fragments_and_poll_while_busy(make_u
     assert 'id="notices"' in page  # the workspace socket's lines always have their target here
     assert 'hx-trigger="htmx:wsAfterMessage from:body delay:300ms"' in page
     assert login(ada).get(live_url).status_code == 302  # without htmx: the page itself
-    corpora = login(ada).get(f"/w/{workspace.slug}/corpora/", **HTMX).content.decode()
+    assert f'hx-get="{live_url}"' in page
+    corpora = login(ada).get(f"/w/{workspace.slug}/corpora/live/", **HTMX).content.decode()
     assert corpora.lstrip().startswith('<div id="corpus-list" hx-swap-oob="true">')
     assert "2 documents" in corpora
+    assert f'hx-get="/w/{workspace.slug}/corpora/live/"' in login(ada).get(f"/w/{workspace.slug}/").content.decode()
+    for form_url in (f"/w/{workspace.slug}/corpora/", f"/w/{workspace.slug}/c/{corpus.slug}/uploads/"):
+        # the forms' addresses only take posts: a reload after an error goes back to the page
+        assert login(ada).get(form_url, **HTMX).status_code == 302
 
 
 def test_a_large_file_shows_its_embedding_estimate_while_it_embeds(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
@@ -320,3 +326,18 @@ def _one_file(make_user, make_workspace, name: str, data: bytes):  # type: ignor
         actor=owner, corpus=corpus, files=[services.IncomingFile(name, [data])], enqueue=False
     )
     return ada, workspace, corpus, upload.files.get()
+
+
+def test_live_activity_shows_the_work_under_way_when_a_page_opens(make_user, make_workspace, login) -> None:  # type: ignore[no-untyped-def]
+    ada, workspace, corpus, item = _one_file(make_user, make_workspace, "big.txt", b"x")
+    UploadFile.objects.filter(pk=item.pk).update(stage=Stage.CHUNKED, chunks_added=250)
+    pages = (f"/w/{workspace.slug}/", f"/w/{workspace.slug}/c/{corpus.slug}/")
+    for url in pages:
+        notices = lxml.html.fromstring(login(ada).get(url).content).get_element_by_id("notices")
+        (line,) = notices.findall("li")
+        assert " ".join(line.text_content().split()) == "Docs · big.txt Chunked about 250 chunks to embed, ~2 min"
+    UploadFile.objects.filter(pk=item.pk).update(stage=Stage.INDEXED)
+    for url in pages:  # nothing under way: the placeholder says so
+        notices = lxml.html.fromstring(login(ada).get(url).content).get_element_by_id("notices")
+        assert [li.get("class") for li in notices.findall("li")] == ["muted placeholder"]
+        assert "Nothing under way" in notices.text_content()

@@ -74,6 +74,23 @@ def test_a_claim_that_moved_to_another_section_is_neither_new_nor_gone() -> None
     assert not diff.changed
 
 
+def test_an_answer_is_compared_as_one_block() -> None:
+    """A free question's answer (the question kind says ``compared_by_section`` false): a sentence in another
+    part of the answer is the same sentence, not a move; one no longer stated is gone from the answer."""
+    older = _report(["Halvorix opened a Berlin office."], ["Halvorix hired a CFO."], ["d1"])
+    newer = _report([], ["Halvorix opened a Berlin office."], ["d1"])
+    diff = run_diff(older, newer, by_section=False)
+    assert diff.moved == 0
+    assert [(c.section, c.title, c.claim.text) for c in diff.no_longer_supported] == [
+        ("answer", "Answer", "Halvorix hired a CFO.")
+    ]
+    assert not diff.added
+    assert diff.unchanged == 1
+    by_section = run_diff(older, newer)
+    assert by_section.moved == 1
+    assert {c.section for c in by_section.no_longer_supported} == {"news"}
+
+
 class Corpora:
     """What the corpora hold now: the chunks by id, the documents by id."""
 

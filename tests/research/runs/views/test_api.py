@@ -42,6 +42,15 @@ def test_an_editor_starts_a_run_and_gets_its_urls(team, login, django_capture_on
     assert len(callbacks) == 1
 
 
+def test_a_start_that_leaves_out_the_limits_takes_the_forms_defaults(team, login) -> None:  # type: ignore[no-untyped-def]
+    workspace, corpus, ada, _, _ = team
+    data = {"question": "What did Globex ship?", "corpora": [corpus.pk]}
+    response = login(ada).post(reverse("run_start", kwargs={"slug": workspace.slug}), data)
+    assert response.status_code == 201, response.content
+    run = Run.objects.get(pk=response.json()["id"])
+    assert (run.template, run.rollouts, run.budget, run.max_turns) == ("question", 4, 32_768, 16)
+
+
 def test_bad_input_is_answered_field_by_field(team, login) -> None:  # type: ignore[no-untyped-def]
     workspace, corpus, ada, _, _ = team
     response = _start(login(ada), workspace, corpus, rollouts=9, question="")
