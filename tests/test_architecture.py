@@ -165,3 +165,33 @@ def test_a_branch_on_a_runs_template_is_found(tmp_path: Path) -> None:
     (tmp_path / "research" / "reporting" / "kinds" / "icp.py").write_text('if run.template == "icp":\n    pass\n')
     (tmp_path / "templates" / "p.html").write_text("""{% if "question" != view.report.template %}x{% endif %}\n""")
     assert kind_branches(tmp_path) == ["research/runs/a.py:2", "templates/p.html:1"]
+
+
+def views_imported_by_other_features(graph: grimp.ImportGraph, root: str = "research") -> list[tuple[str, str]]:
+    """(importer, views module) for each import of a feature's views from outside that feature but a URL module:
+    a page draws another feature's card through that feature's template tags (research/platform/panels.py)."""
+    found = []
+    for module in graph.modules:
+        parts = module.split(".")
+        if len(parts) < 3 or parts[0] != root or parts[2] != "views":
+            continue
+        feature = ".".join(parts[:2])
+        found += [
+            (importer, module)
+            for importer in graph.find_modules_that_directly_import(module)
+            if not importer.startswith(f"{feature}.") and not importer.endswith(".urls")
+        ]
+    return sorted(found)
+
+
+def test_no_feature_uses_another_features_views_as_a_library() -> None:
+    assert views_imported_by_other_features(graph_of(*PRODUCT)) == []
+
+
+def test_a_view_used_as_a_library_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _package(tmp_path, "views_probe", {"urls": "from views_probe.workspaces import views\n"})
+    _package(tmp_path / "views_probe", "workspaces", {"views": "def icp_context():\n    return {}\n"})
+    _package(tmp_path / "views_probe", "batches", {"views": "from views_probe.workspaces.views import icp_context\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = views_imported_by_other_features(graph_of("views_probe"), root="views_probe")
+    assert found == [("views_probe.batches.views", "views_probe.workspaces.views")]

@@ -17,8 +17,8 @@ from research.batches.exports import batch_csv
 from research.batches.forms import BatchForm
 from research.models import IcpBatch, Membership
 from research.platform.http import apply_errors
+from research.workspaces.icp import icp_context  # the ICP card the batch form lives in
 from research.workspaces.requests import WorkspaceRequest, workspace_view
-from research.workspaces.views import icp_context  # the ICP card the batch form lives in
 
 
 @login_required

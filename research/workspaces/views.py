@@ -15,8 +15,8 @@ from research.platform.composition import web_offered
 from research.platform.http import HtmxRequest, apply_errors, user_of
 from research.workspaces import selectors, services
 from research.workspaces.forms import IcpForm, MemberAddForm, WorkspaceForm
+from research.workspaces.icp import icp_context
 from research.workspaces.requests import WorkspaceRequest, workspace_view
-from research.writing.criteria import criteria_from, rule_label
 
 
 @login_required
@@ -46,27 +46,6 @@ def home(request: HtmxRequest) -> HttpResponse:
 def workspace_detail(request: WorkspaceRequest, slug: str) -> HttpResponse:
     membership = request.membership
     return render(request, "research/workspace_detail.html", _workspace_context(membership, MemberAddForm()))
-
-
-def _icp_lines(icp: list[dict[str, object]]) -> str:
-    return "\n".join(
-        f"{item['description']}" + (f" | {float(str(item['weight'])):g}" if item.get("weight", 1) != 1 else "")
-        for item in icp
-    )
-
-
-def icp_context(membership: Membership, form: IcpForm | None = None) -> dict[str, object]:
-    """What the ideal customer profile card shows: the profile and its form (the batches draw their part,
-    research/batches/panels.py)."""
-    try:
-        criteria = criteria_from(membership.workspace.icp) if membership.workspace.icp else []
-    except ValueError:
-        criteria = []
-    form = form or IcpForm(initial={"criteria": _icp_lines(membership.workspace.icp or [])})
-    return {
-        "icp": [(criterion, rule_label(criterion)) for criterion in criteria],
-        "icp_form": form,
-    }
 
 
 def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
