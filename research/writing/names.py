@@ -157,14 +157,15 @@ class Company:
         """Whether the words hold a name other than the company's: a capitalised word (the parts of a hyphenated
         one each) that the run's documents never write in lower case (``common_words``: "Revenue", "Sensors"
         open sentences), not after a determiner ("The Console"), not an acronym of a few letters ("EUR",
-        "AWS"), a compass point, a month, a place or a word of the company's names."""
+        "AWS") nor a word with a figure ("FY2026", "Q3"), a compass point, a month, a place or a word of the
+        company's names."""
         own = {word for name in self.names for word in name.split()}
         for index, token in enumerate(tokens):
             if index > 0 and tokens[index - 1].casefold() in _DETERMINERS:
                 continue
             for word in _POSSESSIVE.sub("", token).split("-"):
-                if not word[:1].isupper() or _acronym(word):
-                    continue
+                if not word[:1].isupper() or _acronym(word) or _DIGIT.search(word):
+                    continue  # "EUR", "AWS"; "FY2026", "Q3", "H1": terms, not names
                 folded = fold(word)
                 if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | _STOP | set(MONTHS):
                     continue
@@ -230,6 +231,7 @@ _OBJECT_OF = frozenset(
 _RIVAL = re.compile(r"(?i)\b(?:rivals?|compet\w*|peers?|concurren\w*|compared with|compared to)\b")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
 _ACRONYM = 4  # letters
+_DIGIT = re.compile(r"\d")
 
 
 def _acronym(word: str) -> bool:

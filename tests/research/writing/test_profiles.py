@@ -79,3 +79,9 @@ def test_a_profiles_sentence_that_names_a_supplier_or_partner_as_its_object_is_t
     assert not about("Vintergard Telemetry, a rival, runs on Google Cloud.", evidence)
     assert not about("The deal is the largest since Glasgow's Vantorra Fleet raised GBP 22 million.", evidence)
     assert not about("En novembre, le parisien Zincolo avait bouclé une série B.", evidence)
+
+
+def test_a_word_with_a_figure_is_a_term_not_another_companys_name() -> None:
+    """ "FY2026", "Q3", "H1" are periods: a profile's sentence that holds one is still the company's."""
+    evidence = profile(PROFILE + " In FY2026 the installed base grew by 30% and Q3 bookings were a record.")
+    assert about("In FY2026 the installed base grew by 30% and Q3 bookings were a record.", evidence)
