@@ -33,6 +33,7 @@ from research.runs.live.state import (
     Change,
     ChunksMarkedPruned,
     ClockStarted,
+    ClockStopped,
     FinalChanged,
     GaugeMoved,
     LogAppended,
@@ -77,7 +78,7 @@ def elapsed(started: str | None, ended: str | None, now: str | None = None) -> s
     end = parse_datetime(ended or now or "") if (ended or now) else None
     if start is None or end is None:
         return ""
-    seconds = max(0, int((end - start).total_seconds()))
+    seconds = max(0, round((end - start).total_seconds()))  # as static/js/run.js rounds it
     return f"{seconds // 60} min {seconds % 60} s" if seconds >= 60 else f"{seconds} s"
 
 
@@ -123,7 +124,9 @@ def _rollout(state: RunState, index: int) -> RolloutView:
     return found
 
 
-def _run_parts(change: StatusChanged | ClockStarted | RunEnded | RolloutsReset, state: RunState) -> list[str]:
+def _run_parts(
+    change: StatusChanged | ClockStarted | RunEnded | ClockStopped | RolloutsReset, state: RunState
+) -> list[str]:
     match change:
         case StatusChanged():
             status_html = part("status", **status_context(state.status, state.reason))
@@ -133,6 +136,8 @@ def _run_parts(change: StatusChanged | ClockStarted | RunEnded | RolloutsReset, 
             return [start, part("clock_mark", name="end", at=None, oob=True)]
         case RunEnded():
             return [part("clock_mark", name="end", at=state.ended_at, oob=True), CONTROLS_REMOVED]
+        case ClockStopped():
+            return [part("clock_mark", name="end", at=state.ended_at, oob=True)]
         case RolloutsReset():
             rollouts = part("rollouts", rollouts=state.rollouts, restarted=state.restarting, oob=True, **thresholds())
             ranking = part("ranking", ranking=state.ranking, oob=True)
@@ -177,7 +182,7 @@ def render(change: Change, state: RunState) -> list[str]:
     match change:
         case LogAppended():
             return [_append("run-events", part("log_line", line=change.line))]
-        case StatusChanged() | ClockStarted() | RunEnded() | RolloutsReset():
+        case StatusChanged() | ClockStarted() | RunEnded() | ClockStopped() | RolloutsReset():
             return _run_parts(change, state)
         case TurnAdded() | CallAdded() | CallReturned() | PruneAdded():
             return _turn_parts(change, state)

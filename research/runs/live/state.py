@@ -305,6 +305,11 @@ class RunEnded:
 
 
 @dataclass(frozen=True)
+class ClockStopped:
+    """The run's last step after its end (its answer written, or failed to be) moved the clock's end."""
+
+
+@dataclass(frozen=True)
 class RolloutsReset:
     pass
 
@@ -372,6 +377,7 @@ Change = (
     | StatusChanged
     | ClockStarted
     | RunEnded
+    | ClockStopped
     | RolloutsReset
     | TurnAdded
     | CallAdded
@@ -424,8 +430,7 @@ def _fold(state: RunState, event: AnyEvent | UnreadableEvent, at: str) -> list[C
         case BudgetLevelChanged() | TurnRecorded() | RolloutFinished():
             return _fold_rollout(state, event)
         case WritingStarted() | ReportWritten() | WritingFailed():
-            state.answer = _answer(state.answer, event)
-            return [AnswerChanged()]
+            return _fold_answer(state, event, at)
         case UnreadableEvent():
             return []
         case _:
@@ -443,6 +448,14 @@ def _answer(answer: AnswerState, event: WritingStarted | ReportWritten | Writing
             return AnswerState("failed", answer.writer, answer.chunks, error=event.error, template=answer.template)
         case _:
             assert_never(event)
+
+
+def _fold_answer(state: RunState, event: WritingStarted | ReportWritten | WritingFailed, at: str) -> list[Change]:
+    state.answer = _answer(state.answer, event)
+    if isinstance(event, WritingStarted) or state.status not in TERMINAL:
+        return [AnswerChanged()]
+    state.ended_at = at  # the run ends when its answer is written or has failed (as Run.finished_at says)
+    return [AnswerChanged(), ClockStopped()]
 
 
 RunLevelEvent = RunStarted | RunRestarted | RunRequeued | CancelRequested | RunFinished | RunFailed | RunCancelled

@@ -162,7 +162,8 @@ def run_page(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
     """The live run page: everything stored so far, then the socket from the last event rendered."""
     membership, run = _run_of(request, slug, run_id)
     state, facets = _stored_state(run), run_facets(run)
-    started, ended = _iso(run.started_at), _iso(run.finished_at)
+    # the clock the live page keeps (its events' times), so a reload shows what the open page showed
+    started, ended = state.started_at or _iso(run.started_at), state.ended_at or _iso(run.finished_at)
     reason = run.status_reason or (run.cancel_reason if run.cancel_requested else "")
     context = {
         "membership": membership,
@@ -175,7 +176,7 @@ def run_page(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
         **status_context(_status(run), reason),
         "started_at": started,
         "ended_at": ended,
-        "elapsed": _duration(run),
+        "elapsed": elapsed(started, ended, timezone.now().isoformat()),
         "graph": run_graph(state),
         "socket": None if run.done else f"/ws/runs/{run.pk}/?after={state.last_seq}&format=html",
     }

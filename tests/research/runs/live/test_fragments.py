@@ -309,6 +309,16 @@ def test_the_end_of_a_run_shows_its_documents_stops_the_clock_and_removes_the_ca
         assert '<div id="run-controls" hx-swap-oob="true"></div>' in ending
 
 
+def test_the_clock_stops_when_the_answer_is_written_as_the_run_row_says() -> None:
+    """Run.finished_at is written after the answer: the live clock ends there too, not at run_finished."""
+    written = _one("report_written")
+    html = as_html(written)
+    assert f'<span id="run-end" data-at="{written["at"]}" hx-swap-oob="true" hidden>' in html
+    assert "run-controls" not in html  # removed once, at the run's end
+    assert 'id="run-end"' not in as_html(_one("writing_started"))
+    assert state_of(messages()).ended_at == written["at"]
+
+
 def test_a_rollout_ending_says_why_and_shows_its_error() -> None:
     html = as_html([m for m in messages() if m["type"] == "rollout_finished"][1])
     assert 'data-status="failed">Ended: failed</span> after 1 turn, 0 documents' in html

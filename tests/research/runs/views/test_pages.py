@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from research.models import Chunk, Corpus, Document, Membership, Run, RunStatus
+from research.models import Chunk, Corpus, Document, Membership, Run, RunEvent, RunStatus
 from research.protocol.events import from_dict
 from research.runs import journal
 from research.runs import services as runs
@@ -157,6 +157,9 @@ def test_a_finished_run_is_replayed_from_storage_without_a_socket(team, login) -
         workspace, corpus, ada, status=RunStatus.FINISHED, started_at=now - timedelta(seconds=75), finished_at=now
     )
     _store(run, messages())
+    events = RunEvent.objects.filter(run=run)
+    events.update(created_at=now)
+    events.filter(seq=1).update(created_at=now - timedelta(seconds=75))  # the clock the live page kept
     page = login(ada).get(_url("run_page", workspace, run)).content.decode()
     assert "ws-connect" not in page
     assert "Cancel run" not in page
