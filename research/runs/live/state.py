@@ -474,14 +474,14 @@ def _fold_run(state: RunState, event: RunLevelEvent, at: str) -> list[Change]:
             changes = _status(state, "queued", event.reason, at)
         case CancelRequested():
             changes = _status(state, "cancelling", event.reason, at)
-        case RunFinished():
+        case RunFinished() | RunCancelled():
+            # the fused ranking ends as the final fusion (of each rollout's chosen documents): the two lists agree
             state.final = [DocumentView.of(document) for document in event.documents]
-            changes = [*_status(state, "finished", "", at), FinalChanged()]
+            state.ranking = list(state.final)
+            reason = event.reason if isinstance(event, RunCancelled) else ""
+            changes = [*_status(state, event.type.removeprefix("run_"), reason, at), RankingChanged(), FinalChanged()]
         case RunFailed():
             changes = [*_status(state, "failed", event.error, at), FinalChanged()]
-        case RunCancelled():
-            state.final = [DocumentView.of(document) for document in event.documents]
-            changes = [*_status(state, "cancelled", event.reason, at), FinalChanged()]
         case _:
             assert_never(event)
     return changes

@@ -303,6 +303,10 @@ def test_the_end_of_a_run_shows_its_documents_stops_the_clock_and_removes_the_ca
     assert '<div id="run-controls" hx-swap-oob="true"></div>' in html
     assert 'href="d/press/?highlight=press%230"' in html
     assert "Final documents" in html
+    page = lxml.html.fromstring(f"<div>{html}</div>")
+    ranked = [li.get("data-doc") for li in page.get_element_by_id("fused-ranking").iter("li")]
+    assert ranked == ["press", "bio"]  # the fused ranking ends as the final fusion: the two lists agree
+    assert state_of(messages()).ranking == state_of(messages()).final
     for kind, label in (("run_failed", "Failed"), ("run_cancelled", "Cancelled")):
         ending = as_html(_one(kind))
         assert f'data-status="{kind.removeprefix("run_")}">{label}</span>' in ending
