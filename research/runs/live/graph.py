@@ -20,6 +20,7 @@ GROUP_GAP = 18
 QUERY_X, QUERY_W = 250, 330
 DOC_X, DOC_W = 650, 300
 QUESTION_W = 190
+QUESTION_LINES = 6  # a longer question ends its last line with "…"; the box's tooltip holds it whole
 MAX_QUERIES, MAX_DOCS = 64, 40
 
 
@@ -53,6 +54,7 @@ class Graph:
     edges: list[Edge]
     hidden_queries: int
     hidden_documents: int
+    question: str = ""  # whole, for the question box's tooltip
 
     @property
     def empty(self) -> bool:
@@ -102,7 +104,7 @@ def run_graph(state: RunState) -> Graph:
         for index, (doc_id, title, agreement) in enumerate(all_documents[:MAX_DOCS])
     ]
     height = max(y, TOP + ROW * (len(documents) + 1)) + ROW
-    lines = textwrap.wrap(state.question, 23)[:6] or ["(question)"]
+    lines = textwrap.wrap(state.question, 23, max_lines=QUESTION_LINES, placeholder=" \u2026") or ["(question)"]
     middle = (queries[0].y + queries[-1].y) // 2 if queries else TOP + ROW
     top = max(TOP, middle - len(lines) * 9 - 8)
     box = (top, len(lines) * 18 + 14)
@@ -120,6 +122,7 @@ def run_graph(state: RunState) -> Graph:
         _edges(shown, queries, documents, question_y),
         len(calls) - len(shown),
         len(all_documents) - len(documents),
+        state.question,
     )
 
 

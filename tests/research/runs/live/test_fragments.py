@@ -420,6 +420,21 @@ def test_the_graph_links_question_sub_queries_and_documents_in_ranking_order() -
     assert run_graph(state_of(messages())) == graph  # deterministic
 
 
+def test_a_long_question_in_the_graph_says_it_goes_on_and_holds_it_whole_on_hover() -> None:
+    question = (
+        "Which of our competitors sells to mid-sized banks in the Nordics, what do they charge per seat to a bank"
+        " of 500 people, and who leads their sales teams in Stockholm and Oslo?"
+    )
+    state = state_of(messages())
+    state.question = question
+    graph = run_graph(state)
+    lines = [line for _, line in graph.question_lines]
+    assert len(lines) == 6
+    assert lines[-1].endswith(" \u2026")
+    svg = render_to_string("research/partials/run_parts.html#graph", {"graph": graph})
+    assert f"<title>{question}</title>" in svg
+
+
 def cancelled_stream() -> list[dict[str, Any]]:
     """A one-rollout run that searched, completed with a chunk named by its title, then was cancelled."""
     press = chunk("press#0", "Press release")
