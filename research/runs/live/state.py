@@ -477,7 +477,7 @@ def _fold_run(state: RunState, event: RunLevelEvent, at: str) -> list[Change]:
         case RunFinished() | RunCancelled():
             # the fused ranking ends as the final fusion (of each rollout's chosen documents): the two lists agree
             state.final = [DocumentView.of(document) for document in event.documents]
-            state.ranking = list(state.final)
+            state.ranking = list(state.final) or state.ranking  # none chosen: the last running fusion stays
             reason = event.reason if isinstance(event, RunCancelled) else ""
             changes = [*_status(state, event.type.removeprefix("run_"), reason, at), RankingChanged(), FinalChanged()]
         case RunFailed():
