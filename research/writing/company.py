@@ -83,7 +83,8 @@ COMPETITOR_FACETS = (
         "What funding or financial results has {company} reported (raised, round, Series, investors, valuation,"
         " revenue, profit, closed)?",
         "acquisition acquire paid million billion cash stock earnings fiscal financial IPO backed venture ARR"
-        " profitable loss-making levée fonds millions investisseurs série chiffre affaires rentable",
+        " profitable loss-making loss EBITDA margin net result income levée fonds millions investisseurs série"
+        " chiffre affaires rentable résultat perte bénéfice",
         "levée de fonds, lève, millions d'euros, investisseurs, série, chiffre d'affaires",
     ),
     Facet(
@@ -117,7 +118,8 @@ COMPETITOR_FACETS = (
         "What technology is {company} built on (architecture, built, engine, stack, storage, index, runs on)?",
         "indexes compute memory disk query queries open-source cloud hosting deployed servers governance layer"
         " AWS Azure GCP Kubernetes Python Java Django PostgreSQL Kafka region hosted stack framework database"
-        " hébergé hébergement infrastructure technologie architecture serveurs",
+        " hébergé hébergement infrastructure technologie architecture serveurs stored backups encrypted encryption"
+        " Amazon Google Microsoft data centre center données chiffrées sauvegardes",
         "technologie, hébergé, hébergement, infrastructure, architecture, stack",
     ),
     Facet(

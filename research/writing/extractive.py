@@ -28,7 +28,7 @@ from rapidfuzz import fuzz
 from research.protocol.report import Citation, Claim
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
-from research.writing.amounts import price_line, priced
+from research.writing.amounts import CURRENCY_CODES, price_line, priced
 from research.writing.citations import Evidence
 from research.writing.figures import figures_in
 from research.writing.names import Company
@@ -271,6 +271,8 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
 def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
     if not (answer_sentence(text) or price_line(text)) or len(text.split()) < MIN_WORDS or _INSTRUCTION.match(text):
         return False
+    if fold(text) == fold(evidence.title):  # the document's title line ("Portfolio snapshot: Marejada S.L.")
+        return False
     if not company.about(text, evidence, previous):
         return False
     quoted = text.lstrip()[:1] in "\"\u201c\u2018'\u00ab"  # a quotation's "we" is its speaker's, named elsewhere
@@ -289,6 +291,8 @@ _ATTRIBUTION = re.compile(
     # an analyst's rating of the company in its own publication: "We rate Kuldevagt a Strong Performer in our 2026
     # European Cold-Chain Monitoring Radar"
     r"|\b(?:we|nous) (?:rate|rank|score|position|classify|classons|notons)\b"
+    # "We keep our Challenger rating on the company", "nous maintenons notre recommandation"
+    r"|\b(?:we|nous) (?:keep|maintain|reiterate|confirm|maintenons|confirmons)(?: our| notre)?\b"
     r"|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:(?-i:[A-Z\u00c0-\u00de])[\w-]*\s*){1,6}"
 )
 
@@ -589,7 +593,8 @@ NEWS_EVENT = re.compile(
     r"(?i)\b(acquired|acquires|to acquire|acquisition of|merger|merged|laid off|lay(?:s|ing)? off|layoffs?"
     r"|job cuts|redundanc\w+|steps? down|stepped down|resign\w*|appointed|joins (?:\w+ )?as|rach[eè]te|rachat"
     r"|fusion|licenci\w+|nomm[ée]e?|set up|sets up|opened (?:a|an|its)|opens (?:a|an|its)|a ouvert"
-    r"|ouvre (?:un|une|son|sa)|inaugur\w*)\b"
+    r"|ouvre (?:un|une|son|sa)|inaugur\w*|supprim\w*\s+(?:\d[\d\s]*\s+)?postes"
+    r"|suppressions?\s+de\s+(?:\d[\d\s]*\s+)?postes|plan de d[ée]parts)\b"
 )
 
 
@@ -604,7 +609,8 @@ LAUNCH = re.compile(
 CUSTOMER_WIN = re.compile(
     r"(?i)\b(?:awarded|a attribu[ée]|chose|has chosen|selected|a choisi|signed (?:a|an|with)|won (?:a|an|the)"
     r"|remport\w*|will (?:move|switch|migrate)|will run\b[^.;]{0,80}\bon|moves? (?:all|its)\b)"
-    r"|\b\d[\d,. ]*\+?\s+(?:[\w-]+\s+){0,4}(?:use|run on|trust|rely on|utilisent|font (?:d[ée]j[àa] )?confiance)\b"
+    r"|\b\d[\d,. ]*\+?\s+(?:[\w-]+\s+){0,8}(?:use|run on|trust|rely on|utilisent|font (?:d[ée]j[àa] )?confiance)\b"
+    r"|\bused by\s+(?:more than\s+|over\s+|tens of\s+|hundreds of\s+)?(?:\d|thousands|hundreds|millions|dozens)"
 )
 # A company founded by its founders is leadership's ("was founded in 2016 in Wrocław by Tomasz Gąsiorek and ...").
 FOUNDED_BY = re.compile(r"(?i)\b(?:(?:co-)?founded|fond[ée]e?)\b[^.;]{0,40}\b(?:by|par)\b")
@@ -616,7 +622,8 @@ RATING = re.compile(
 # A product that connects to another's, or a partner who resells it: "integrates with Pennant Pensions".
 PARTNERING = re.compile(
     r"(?i)\b(?:integrates? with|int[ée]gr[ée]e? (?:à|avec)|s['\u2019]int[èe]gre|partnered with|partner(?:ship)? with"
-    r"|a sign[ée] un partenariat|resells?|sells and supports)\b"
+    r"|a sign[ée] un partenariat|resells?|sells and supports|connects? (?:to|with)|se connecte (?:à|avec)"
+    r"|(?:sells?|vend) (?:directly and |en direct et )?(?:through|via|par) (?:a|an|its|un|son) (?:network|r[ée]seau))\b"
 )
 
 
@@ -624,17 +631,29 @@ def _headcount(text: str) -> bool:
     return bool(figures_in(text, "employees"))
 
 
+# A result with its amount: "Revenue 2025: PLN 96 m", "ARR: EUR 14.2m", "Résultat net 2025: -1,4 M EUR".
+_RESULT = re.compile(
+    r"(?i)\b(?:net (?:result|income|loss|profit)|ebitda|operating (?:loss|profit)|r[ée]sultat (?:net|d'exploitation)"
+    r"|b[ée]n[ée]fice|perte nette)\b[^.;]{0,40}?(?:[$€£]|\b(?:" + CURRENCY_CODES + r")\b|\bM\s?(?:€|EUR)\b)"
+)
+
+
+def _financial(text: str) -> bool:
+    return bool(figures_in(text, "revenue") or _RESULT.search(text))
+
+
 # What is always one facet's first (the first that holds applies): an acquisition, a merger, a layoff or a leadership
 # change is news, whatever other facet's words it holds; a launch is the products section's; a customer won or
-# counted the customers section's; an integration or a reseller the partnerships'; a rating the reviews'; a
-# headcount ("Our 164-strong team works from ...") and the founders the leadership and hiring section's, though
-# they name offices and customers.
+# counted the customers section's; an integration or a reseller the partnerships'; a rating the reviews'; a revenue
+# or a result with its amount the funding and finances section's; a headcount ("Our 164-strong team works from ...")
+# and the founders the leadership and hiring section's, though they name offices and customers.
 FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("news", NEWS_EVENT.search),
     ("products", LAUNCH.search),
     ("customers", CUSTOMER_WIN.search),
     ("partnerships", PARTNERING.search),
     ("reviews", RATING.search),
+    ("funding", _financial),
     ("leadership", _headcount),
     ("leadership", FOUNDED_BY.search),
 )

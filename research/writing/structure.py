@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from research.writing.citations import Evidence
 from research.writing.names import Company
+from research.writing.text import fold
 
 _FIELD = re.compile(r"(?:^|\s)([a-z\u00e0-\u00ff][a-z\u00e0-\u00ff_]{1,30}):\s")
 _FIELD_LINE = re.compile(r"^\s*([A-Za-z\u00c0-\u00ff][\w\u00c0-\u00ff ]{0,30}):\s+(\S.*)$")
@@ -23,6 +24,11 @@ NAME_FIELDS = (
     *("vendor", "product", "competitor", "employer", "merchant", "client"),
     *("societe", "soci\u00e9t\u00e9", "entreprise", "compte", "raison_sociale", "produit", "editeur", "\u00e9diteur"),
 )
+# What a key-figures table heads its figures' column with ("Metric | Value"): a row is then its label and value.
+VALUE_HEADERS = frozenset(
+    fold(word) for word in "value values valeur valeurs figure figures amount montant wert valor chiffre donnée".split()
+)
+_NAME_COLUMNS = frozenset(fold(name) for name in NAME_FIELDS)
 MAX_CLAIM_CHARS = 600
 _SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
 
@@ -54,6 +60,7 @@ class Row:
     text: str
     quotes: tuple[str, ...]
     record: bool = False  # a record's row (its name column decides whose it is), not a table's
+    keyed: bool = False  # a table's row whose first column names whose row it is ("Vendor", "Éditeur")
 
 
 def _cells(line: str) -> list[str]:
@@ -70,9 +77,15 @@ def _joined(pairs: list[tuple[str, str]]) -> str:
     return text
 
 
+def _keyed(header: list[str]) -> bool:
+    """Whether a table's first column names whose row it is: its header is a name column's ("Vendor", "Éditeur")."""
+    return fold(header[0]).replace(" ", "_") in _NAME_COLUMNS
+
+
 def table_rows(text: str) -> list[Row]:
-    """Each row of each pipe table in ``text`` (a web page's or a Word document's table as parsed: "| a | b |"
-    lines, or "a | b" lines), read with its header row's names."""
+    """Each row of each pipe table in ``text`` (a web page's, a Word document's or a PDF's table as parsed: "| a |
+    b |" lines, or "a | b" lines), read with its header row's names; a two-column table's row as its label and its
+    value ("Revenue 2025: PLN 96 m"), the header ("Metric | Value") naming nothing of its own."""
     found: list[Row] = []
     header: list[str] | None = None
     header_line = ""
@@ -86,9 +99,11 @@ def table_rows(text: str) -> list[Row]:
         if header is None or len(cells) != len(header):
             header, header_line = cells, line
             continue
-        pairs = [(name, value) for name, value in zip(header, cells, strict=True) if value]
-        if len(pairs) >= 2:
-            found.append(Row(_joined(pairs), (header_line.strip(), line.strip())))
+        labelled = fold(header[1]) in VALUE_HEADERS and all(cells[:2])  # "Metric | Value": a label and its value
+        named = zip(header[2:], cells[2:], strict=True) if labelled else zip(header, cells, strict=True)
+        pairs = [*([(cells[0], cells[1])] if labelled else []), *((name, value) for name, value in named if value)]
+        if labelled or len(pairs) >= 2:
+            found.append(Row(_joined(pairs), (header_line.strip(), line.strip()), keyed=_keyed(header)))
     return found
 
 
@@ -130,4 +145,4 @@ def row_about(company: Company, row: Row, evidence: Evidence) -> bool:
     if company.speaks_in(evidence):
         return True
     cells = row.quotes[-1]  # the row's own line: a company named only as a column's header is a comparison
-    return company.named_in(cells)
+    return company.named_in(cells) or (not row.keyed and company.profiled_in(evidence))

@@ -1,4 +1,5 @@
-"""PDF files through pypdf: text page by page; encrypted files are refused unless they open without a password."""
+"""PDF files through pypdf: text page by page, tables as "cell | cell" lines (pdf_tables.py); encrypted files are
+refused unless they open without a password."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pypdf import DocumentInformation, PageObject, PasswordType, PdfReader
 from pypdf.errors import DependencyError, DeprecationError, PyPdfError
 
 from research.retrieval.parsing.common import OutputBudget, Source, compact_metadata, describe_error, iso_date
+from research.retrieval.parsing.pdf_tables import with_tables
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 
 # pypdf reports malformed files through its own errors and, deeper down, through plain Python ones.
@@ -67,10 +69,20 @@ def _page_texts(reader: PdfReader, budget: OutputBudget) -> tuple[list[str], lis
     for number in range(1, len(reader.pages) + 1):
         try:
             page: PageObject = reader.pages[number - 1]
-            texts.append(budget.charge(page.extract_text().strip()))
+            texts.append(budget.charge(_page_text(page)))
         except _MALFORMED as error:
             errors.append(f"page {number}: text could not be extracted ({describe_error(error)})")
     return texts, errors
+
+
+def _page_text(page: PageObject) -> str:
+    """The page's text, its tables as "cell | cell" lines where layout mode shows them (``with_tables``)."""
+    plain = page.extract_text().strip()
+    try:
+        layout = page.extract_text(extraction_mode="layout")
+    except _MALFORMED:  # the plain text stands
+        return plain
+    return with_tables(plain, layout)
 
 
 def _metadata(reader: PdfReader) -> dict[str, str]:

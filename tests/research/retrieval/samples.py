@@ -38,6 +38,22 @@ def pdf(pages: list[str], *, title: str = "", author: str = "", user_password: s
     return bytes(document.output())
 
 
+def pdf_with_table(before: str, rows: list[tuple[str, ...]], after: str) -> bytes:
+    """A one-page PDF: a paragraph, a table without borders (fpdf2's table), a paragraph."""
+    document = FPDF()
+    document.set_creation_date(CREATED)
+    document.add_page()
+    document.set_font("helvetica", size=11)
+    document.multi_cell(0, 7, before)
+    with document.table(borders_layout="NONE", first_row_as_headings=False) as table:
+        for values in rows:
+            row = table.row()
+            for value in values:
+                row.cell(value)
+    document.multi_cell(0, 7, after)
+    return bytes(document.output())
+
+
 def docx_file(*, title: str = "Design Notes", author: str = "Grace Hopper") -> bytes:
     document = docx.Document()
     document.core_properties.title = title

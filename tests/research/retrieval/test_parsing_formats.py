@@ -90,6 +90,18 @@ def test_it_joins_pdf_pages_and_reads_metadata() -> None:
     assert document.kind == "pdf"
 
 
+def test_it_reads_a_pdf_table_as_cell_lines_between_its_prose() -> None:
+    rows = [("Metric", "Value"), ("Founded", "2016"), ("Revenue 2025", "PLN 96 m (approx. EUR 22.5 m)")]
+    data = samples.pdf_with_table("Vendor note on Kwadrolog.", rows, "The company sells through partners.")
+
+    [document] = parse_bytes("note.pdf", data).documents
+
+    assert document.text == (
+        "Vendor note on Kwadrolog.\nMetric | Value\nFounded | 2016\nRevenue 2025 | PLN 96 m (approx. EUR 22.5 m)\n"
+        "The company sells through partners."
+    )
+
+
 def test_it_titles_an_untitled_pdf_by_file_stem() -> None:
     [document] = parse_bytes("scan-2024.pdf", samples.pdf(["Some text."])).documents
 

@@ -304,6 +304,13 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
         ("Halvorix integrates with Pennant Pensions and Ledgerwise accounting.", "partnerships"),
         ("Brindle & Oakes rates Halvorix a Strong Performer in its 2026 payroll assessment.", "reviews"),
         ("Halvorix was founded in 2016 in Wrocław by Tomasz Gąsiorek and Marta Kulesza.", "leadership"),
+        ("More than 2,300 fleets and over 48,000 vehicles in Ireland and the UK run on Halvorix.", "customers"),
+        ("Halvorix is the open-source search engine used by tens of thousands of teams.", "customers"),
+        ("Halvorix connects to Pennant Pensions and exports payroll journals to Ledgerwise.", "partnerships"),
+        ("Halvorix vend en direct et par un réseau de plus de 40 partenaires informatiques.", "partnerships"),
+        ("Halvorix a supprimé 28 postes dans son agence de Lyon, surtout au service client.", "news"),
+        ("Halvorix's net result for 2025 was a loss of EUR 1.4 million, its platform costs rising.", "funding"),
+        ("Halvorix reported revenue of PLN 96 million for 2025 across its products and partners.", "funding"),
     ],
 )
 def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: str) -> None:
@@ -316,3 +323,17 @@ def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: s
     )
     placed = [s.facet for s in report.sections if sentence in [c.text for c in s.claims]]
     assert facet in placed, placed
+
+
+def test_a_documents_title_line_is_not_a_claim_of_a_report() -> None:
+    title = "Portfolio snapshot: Halvorix Revenue Technologies S.L."
+    text = f"{title}\nHalvorix raised EUR 21 million in a Series B round in April 2026."
+    found = (evidence("p#0", text, title=title),)
+    report = company_report(
+        "competitor",
+        "Halvorix Revenue Technologies S.L.",
+        [FacetEvidence(item, found) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    claims = [c.text for s in report.sections for c in s.claims]
+    assert claims == ["Halvorix raised EUR 21 million in a Series B round in April 2026."]

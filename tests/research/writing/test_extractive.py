@@ -319,6 +319,17 @@ def test_an_analysts_by_our_count_figure_is_about_the_company_it_names() -> None
     assert texts == ["By our count the company had 3,850 active merchants in June 2026."]
 
 
+def test_an_analysts_rating_kept_on_the_company_is_about_it() -> None:
+    note = evidence(
+        "q#0",
+        "Halvorix: strong checkout. We keep our Challenger rating on the company in our 2026 PSP assessment.",
+        title="Halvorix: strong checkout",
+    )
+    brief = Brief(focus="analyst rating", evidence=(note,), subject="Halvorix")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == ["We keep our Challenger rating on the company in our 2026 PSP assessment."]
+
+
 def test_a_quotations_attribution_gives_the_speakers_role_as_a_claim_of_a_report() -> None:
     release = (
         '"We will double the team," said Imogen Catterall, co-founder and Chief Executive of Thistlewick. '

@@ -68,3 +68,40 @@ def test_an_undated_pages_row_neither_supersedes_nor_is_superseded() -> None:
     page = Evidence("p1", "p", "Pricing", "pricing.html", table.format(price=59))  # a site page carries no date
     found = [c for c in candidates([archived, page], rows=True) if c.row is not None]
     assert superseded(found) == set()  # which is newer is not known: both stand, and a conflict shows them
+
+
+KEY_FIGURES = """Key figures
+Metric | Value
+Founded | 2016
+Revenue 2025 | PLN 96 m (approx. EUR 22.5 m)
+Paying customers (30.06.2026) | approx. 380"""
+
+COMPARISON = """Entry prices
+Vendor | Entry plan | Price per month
+Kwadrolog | Start | PLN 990
+Skladovka | Basic | PLN 850"""
+
+
+def test_a_key_figures_row_reads_as_its_label_and_value() -> None:
+    rows = table_rows(KEY_FIGURES)
+    assert [row.text for row in rows] == [
+        "Founded: 2016",
+        "Revenue 2025: PLN 96 m (approx. EUR 22.5 m)",
+        "Paying customers (30.06.2026): approx. 380",
+    ]
+    assert rows[1].quotes == ("Metric | Value", "Revenue 2025 | PLN 96 m (approx. EUR 22.5 m)")
+    assert not rows[1].keyed
+
+
+def test_a_profiles_key_figures_are_the_companys_and_a_comparisons_other_rows_are_not() -> None:
+    profile = Evidence("c1", "d1", "Vendor Note: Kwadrolog sp. z o.o.", "note.pdf", f"{KEY_FIGURES}\n{COMPARISON}")
+    notes = Evidence("c2", "d2", "Our WMS notes", "notes.md", KEY_FIGURES, internal=True)
+    company = known_as("Kwadrolog sp. z o.o.", [profile])
+    revenue, *_ = table_rows(KEY_FIGURES)[1:]
+    own, other = table_rows(COMPARISON)
+    assert own.keyed  # the "Vendor" column says whose row it is
+    assert other.keyed
+    assert row_about(company, revenue, profile)
+    assert not row_about(company, revenue, notes)  # our notes' table: whose figures they are is not said
+    assert row_about(company, own, profile)
+    assert not row_about(company, other, profile)  # Skladovka's row in the note on Kwadrolog
