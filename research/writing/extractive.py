@@ -31,7 +31,7 @@ from research.retrieval.sparse import tokenize
 from research.writing.amounts import CURRENCY_CODES, price_line, priced
 from research.writing.citations import Evidence
 from research.writing.figures import figures_in
-from research.writing.names import Company
+from research.writing.names import Company, unattributed
 from research.writing.structure import Row, row_about, rows_of
 from research.writing.text import fold, names, numbers, sentences
 from research.writing.writers import Brief, Draft, WriterSettings
@@ -278,23 +278,7 @@ def _about_subject(company: Company, text: str, evidence: Evidence, previous: st
     quoted = text.lstrip()[:1] in "\"\u201c\u2018'\u00ab"  # a quotation's "we" is its speaker's, named elsewhere
     # a quotation that opens with the name is still its speaker's words ("« Praxelune a levé 18 millions » ...")
     opens = not quoted and any(f"{fold(text)} ".startswith(f"{name} ") for name in company.names)
-    unattributed = _ATTRIBUTION.sub(" ", text)  # "By our count the company had ...": the fact is the company's
-    return not _FIRST_PERSON.search(unattributed) or opens or (company.speaks_in(evidence) and not quoted)
-
-
-# Where an analyst's note says whose estimate a figure is: the figure stays a fact about its subject.
-_ATTRIBUTION = re.compile(
-    r"(?i)\b(?:by|in|on|from|according to|to) our (?:own )?(?:count|counts|estimate|estimates|reckoning|view|tally"
-    r"|analysis|figures|numbers|research|calculations?)\b,?|\bwe (?:estimate|count|reckon|believe|calculate)"
-    r"(?: that)?\b|\b(?:selon|d['\u2019]apr[eè]s) (?:nos|notre) (?:estimations?|calculs?|comptes?|analyses?)\b,?"
-    r"|\bnous estimons(?: qu['\u2019]?(?:e)?)?"
-    # an analyst's rating of the company in its own publication: "We rate Kuldevagt a Strong Performer in our 2026
-    # European Cold-Chain Monitoring Radar"
-    r"|\b(?:we|nous) (?:rate|rank|score|position|classify|classons|notons)\b"
-    # "We keep our Challenger rating on the company", "nous maintenons notre recommandation"
-    r"|\b(?:we|nous) (?:keep|maintain|reiterate|confirm|maintenons|confirmons)(?: our| notre)?\b"
-    r"|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:(?-i:[A-Z\u00c0-\u00de])[\w-]*\s*){1,6}"
-)
+    return not _FIRST_PERSON.search(unattributed(text)) or opens or (company.speaks_in(evidence) and not quoted)
 
 
 # Where a question asks something: its start, a sentence's start ("Tavelnor is hiring ... Whose product ...?")
@@ -618,6 +602,15 @@ FOUNDED_BY = re.compile(r"(?i)\b(?:(?:co-)?founded|fond[ée]e?)\b[^.;]{0,40}\b(?
 RATING = re.compile(
     r"(?i)\b(?:rates?|rated|ranks?|ranked|names?|named|keeps?)\b[^.;]{0,60}\b(?:leader|challenger|performer"
     r"|visionary|contender|outperformer|niche player)\b|\b\d(?:[.,]\d)?\s?(?:/|out of|sur)\s?5\b"
+    # an analyst's opinion: "in our view", "our modelling suggests", "à notre avis"
+    r"|\b(?:in our (?:view|opinion|assessment)|our (?:modell?ing|analysis) (?:suggests|shows)"
+    r"|we (?:expect|believe|think)|à notre avis|selon nous|nous (?:pensons|jugeons|attendons))\b"
+)
+# What the company's product is: "Kwadrolog is a cloud WMS for distributors", "Fourchelune est une caisse cloud".
+DEFINITION = re.compile(
+    r"^[A-Z\u00c0-\u00de][\w-]*(?:\s+[A-Z\u00c0-\u00de][\w.-]*){0,3}\s+(?:is|est)\s+(?:a|an|the|un|une|le|la|l['\u2019])"
+    r"\s*(?:[\w-]+\s+){0,5}(?:software|platform|app|application|system|engine|tool|solution|suite|service|WMS|CRM|ERP"
+    r"|logiciel|plateforme|caisse|outil|service)\b"
 )
 # A product that connects to another's, or a partner who resells it: "integrates with Pennant Pensions".
 PARTNERING = re.compile(
@@ -644,7 +637,8 @@ def _financial(text: str) -> bool:
 
 # What is always one facet's first (the first that holds applies): an acquisition, a merger, a layoff or a leadership
 # change is news, whatever other facet's words it holds; a launch is the products section's; a customer won or
-# counted the customers section's; an integration or a reseller the partnerships'; a rating the reviews'; a revenue
+# counted the customers section's; an integration or a reseller the partnerships'; a rating or an analyst's opinion
+# the reviews'; what the product is ("Kwadrolog is a cloud WMS for distributors") the products'; a revenue
 # or a result with its amount the funding and finances section's; a headcount ("Our 164-strong team works from ...")
 # and the founders the leadership and hiring section's, though they name offices and customers.
 FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
@@ -653,6 +647,7 @@ FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
     ("customers", CUSTOMER_WIN.search),
     ("partnerships", PARTNERING.search),
     ("reviews", RATING.search),
+    ("products", DEFINITION.search),
     ("funding", _financial),
     ("leadership", _headcount),
     ("leadership", FOUNDED_BY.search),

@@ -44,10 +44,10 @@ GENERIC_WORDS = frozenset(
     logiciels solutions sante santé transport transports logistique""".split()
 )
 _HOST = re.compile(r"\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9][a-z0-9-]*)+\b")
-# The phrases that refer back to a company named before: "It", "Its", "The company", "The Utrecht-based payments
+# The phrases that refer back to a company named before: "It", "Its", "Son", "The company", "The Utrecht-based payments
 # firm", "La société", "L'entreprise", "La start-up lyonnaise", "Elle".
 _REFERS_BACK = re.compile(
-    r"^(?:it|its|they|their|the\s+(?:[\w-]+\s+){0,3}(?:company|company's|firm|firm's|startup|start-up|scale-up"
+    r"^(?:it|its|they|their|son|sa|ses|the\s+(?:[\w-]+\s+){0,3}(?:company|company's|firm|firm's|startup|start-up|scale-up"
     r"|vendor|provider|business|group|platform|team)"
     r"|elle|la\s+soci[ée]t[ée]|l['\u2019]entreprise|la\s+start-?up|la\s+jeune\s+pousse|l['\u2019][ée]diteur"
     r"|le\s+groupe|la\s+scale-?up)\b",
@@ -167,7 +167,7 @@ class Company:
                 if not word[:1].isupper() or _acronym(word) or _DIGIT.search(word):
                     continue  # "EUR", "AWS"; "FY2026", "Q3", "H1": terms, not names
                 folded = fold(word)
-                if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | _STOP | set(MONTHS):
+                if not folded or word.casefold() in self.common_words or folded in own | _COMPASS | _STOP | _NOT_NAMES:
                     continue
                 if not place_countries(word):
                     return True
@@ -199,8 +199,13 @@ class Company:
         )
 
     def about(self, text: str, evidence: Evidence, previous: str | None = None) -> bool:
-        """Whether a sentence of ``evidence`` is about the company (see the module's docstring); ``previous`` is
-        the sentence before it in its chunk ("" for the chunk's first; None: not known, the title decides)."""
+        """Whether a sentence of ``evidence`` is about the company (see the module's docstring), as written or
+        without its attribution (``unattributed``: "We keep our Challenger rating on the company"); ``previous``
+        is the sentence before it in its chunk ("" for the chunk's first; None: not known, the title decides)."""
+        stated = unattributed(text)
+        return self._about(text, evidence, previous) or (stated != text and self._about(stated, evidence, previous))
+
+    def _about(self, text: str, evidence: Evidence, previous: str | None) -> bool:
         if self.named_in(text):
             return True
         if self.lookalike_in(text):
@@ -214,6 +219,28 @@ class Company:
             return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
         # "..., but the company remains loss-making." in a document about it (its title names it)
         return bool(_MENTIONS_BACK.search(text)) and (self.named_in(previous or "") or self.named_in(evidence.title))
+
+
+# Where an analyst's note says whose estimate a figure is: the figure stays a fact about its subject.
+ATTRIBUTION = re.compile(
+    r"(?i)\b(?:by|in|on|from|according to|to) our (?:own )?(?:count|counts|estimate|estimates|reckoning|view|tally"
+    r"|analysis|figures|numbers|research|calculations?)\b,?|\bwe (?:estimate|count|reckon|believe|calculate)"
+    r"(?: that)?\b|\b(?:selon|d['\u2019]apr[eè]s) (?:nos|notre) (?:estimations?|calculs?|comptes?|analyses?)\b,?"
+    r"|\bnous estimons(?: qu['\u2019]?(?:e)?)?"
+    # an analyst's rating of the company in its own publication: "We rate Kuldevagt a Strong Performer in our 2026
+    # European Cold-Chain Monitoring Radar"
+    r"|\b(?:we|nous) (?:rate|rank|score|position|classify|classons|notons)\b"
+    # "We keep our Challenger rating on the company", "nous maintenons notre recommandation"
+    r"|\b(?:we|nous) (?:keep|maintain|reiterate|confirm|maintenons|confirmons)(?: our| notre)?\b"
+    r"|\bour (?:modell?ing|analysis|research) (?:suggests|shows|finds)(?: that)?\b"
+    r"|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:(?-i:[A-Z\u00c0-\u00de])[\w-]*\s*){1,6}"
+)
+
+
+def unattributed(text: str) -> str:
+    """The sentence without the words that say whose estimate or view it is ("By our count the company had ...":
+    "the company had ..."; "Nous estimons son revenu à 11 millions": "son revenu à 11 millions")."""
+    return " ".join(ATTRIBUTION.sub(" ", text).split())
 
 
 _OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
@@ -242,7 +269,13 @@ def _acronym(word: str) -> bool:
 
 _COMPASS = frozenset("north south east west nord sud est ouest northern southern eastern western".split())
 _STOP = frozenset(fold(word) for word in (*STOPWORDS_EN, *STOPWORDS_FRENCH))  # "They", "Depuis": no names
+# The bands analysts rate vendors in ("a Strong Performer", "its Challenger rating"), capitalised as names are.
+RATING_BANDS = frozenset(
+    "leader leaders challenger challengers performer performers visionary visionaries contender contenders"
+    " outperformer outperformers niche player players".split()
+)
 _DETERMINERS = frozenset("the a an its le la les l un une son sa ses".split())
+_NOT_NAMES = frozenset(MONTHS) | RATING_BANDS
 
 
 _ADDRESS = re.compile(r"\S*(?:[@/]|\.[a-z]{2,})\S*")  # "tavelnor.example/pricing", "sales@kuldevagt.example"

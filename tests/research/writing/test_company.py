@@ -311,6 +311,8 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
         ("Halvorix a supprimé 28 postes dans son agence de Lyon, surtout au service client.", "news"),
         ("Halvorix's net result for 2025 was a loss of EUR 1.4 million, its platform costs rising.", "funding"),
         ("Halvorix reported revenue of PLN 96 million for 2025 across its products and partners.", "funding"),
+        ("Halvorix is a cloud WMS for distributors, 3PL operators and e-commerce warehouses.", "products"),
+        ("Halvorix is, in our view, still the most accurate probe maker on the market today.", "reviews"),
     ],
 )
 def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: str) -> None:

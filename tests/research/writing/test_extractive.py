@@ -330,6 +330,28 @@ def test_an_analysts_rating_kept_on_the_company_is_about_it() -> None:
     assert texts == ["We keep our Challenger rating on the company in our 2026 PSP assessment."]
 
 
+def test_an_analysts_estimate_of_its_figure_is_about_the_company_named_before() -> None:
+    note = evidence(
+        "h#0",
+        "Praxelune équipe 4 200 cabinets. Nous estimons son revenu récurrent annuel à 11 millions d'euros fin 2026.",
+        title="Hérissart Études - Note d'analyse",
+    )
+    brief = Brief(focus="revenu récurrent annuel", evidence=(note,), subject="Praxelune SAS", language="fr")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert "Nous estimons son revenu récurrent annuel à 11 millions d'euros fin 2026." in texts
+
+
+def test_an_analysts_band_is_no_other_companys_name() -> None:
+    note = evidence(
+        "v#0",
+        "We rate it a Strong Performer in our 2026 UK payroll assessment, one band below the Leader position.",
+        title="Vendor Snapshot: Halvorix",
+    )
+    brief = Brief(focus="analyst rating assessment", evidence=(note,), subject="Halvorix")
+    texts = [c.text for c in ExtractiveWriter().write(brief).claims]
+    assert texts == [note.text]
+
+
 def test_a_quotations_attribution_gives_the_speakers_role_as_a_claim_of_a_report() -> None:
     release = (
         '"We will double the team," said Imogen Catterall, co-founder and Chief Executive of Thistlewick. '
