@@ -244,6 +244,22 @@ def answer_candidate(candidate: Candidate) -> bool:
     return answer_sentence(candidate.text) and fold(candidate.text) != fold(candidate.evidence.title)
 
 
+TITLE_WORDS = 4  # the most words a title line adds to or leaves out of its document's title
+
+
+def title_line(text: str, title: str) -> bool:
+    """Whether a line is its document's title as the page writes it: the title, or one that holds the other, at
+    least half as long and at most ``TITLE_WORDS`` words apart ("Portfolio snapshot: Marejada S.L." under the
+    file's title "Almadraba Capital portfolio snapshot: Marejada S.L."; "Vendor Note: Kwadrolog (Wroclaw,
+    Poland)")."""
+    line, named = fold(text), fold(title)
+    if not line or not named:
+        return False
+    shorter, longer = sorted((line, named), key=len)
+    short, long = len(shorter.split()), len(longer.split())
+    return f" {shorter} " in f" {longer} " and long - short <= TITLE_WORDS and 2 * short >= long
+
+
 def answer_sentence(text: str) -> bool:
     """Whether a sentence may be a claim of a question's answer: a statement (see ``statement``: no field list,
     table row, signature or headline) that ends as a sentence does; a title run into its subtitle and dateline
@@ -271,7 +287,7 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
 def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
     if not (answer_sentence(text) or price_line(text)) or len(text.split()) < MIN_WORDS or _INSTRUCTION.match(text):
         return False
-    if fold(text) == fold(evidence.title):  # the document's title line ("Portfolio snapshot: Marejada S.L.")
+    if title_line(text, evidence.title):  # "Portfolio snapshot: Marejada Revenue Technologies S.L."
         return False
     if not company.about(text, evidence, previous):
         return False

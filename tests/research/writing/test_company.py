@@ -328,8 +328,11 @@ def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: s
 
 
 def test_a_documents_title_line_is_not_a_claim_of_a_report() -> None:
-    title = "Portfolio snapshot: Halvorix Revenue Technologies S.L."
-    text = f"{title}\nHalvorix raised EUR 21 million in a Series B round in April 2026."
+    title = "Almadraba Capital portfolio snapshot: Halvorix Revenue Technologies S.L."
+    text = (
+        "Portfolio snapshot: Halvorix Revenue Technologies S.L.\n"
+        "Halvorix raised EUR 21 million in a Series B round in April 2026."
+    )
     found = (evidence("p#0", text, title=title),)
     report = company_report(
         "competitor",
