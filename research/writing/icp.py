@@ -316,7 +316,7 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
         case TechRule():
             judged = _judge_tech(rule, found)
         case EventRule():
-            judged = _judge_event(rule, found, as_of)
+            judged = _judge_event(rule, [s for s in found if not company.rivals_news(s.text)], as_of)
         case StatementRule():
             judged = _judge_statement(rule, found, company, as_of)
         case _:

@@ -149,6 +149,12 @@ class Company:
                 return True
         return False
 
+    def rivals_news(self, text: str) -> bool:
+        """Whether a sentence is a rival's news that names the company only as whom it competes with: it opens with
+        another name and calls it a rival or competitor ("Solvaro Pricing GmbH, the Vienna rival that fights Marejada
+        for Italian hotels, closed a EUR 9 million round")."""
+        return bool(_RIVAL.search(text)) and self._opens_with_a_name(text)
+
     def names_someone_else(self, tokens: Sequence[str]) -> bool:
         """Whether one of the words (not a sentence's first) is a name other than the company's."""
         return self._names_in(["", *tokens])

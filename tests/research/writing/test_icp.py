@@ -117,6 +117,18 @@ def test_an_event_in_a_window_from_the_sentence_or_the_documents_date() -> None:
     assert judge(criterion, "Halvorix", undated, as_of=AS_OF).verdict == "unknown"
 
 
+def test_a_rivals_round_is_not_the_companys() -> None:
+    criterion = Criterion("Funding", "Raised money in the last 12 months")
+    found = evidence(
+        "Solvaro Pricing GmbH, the Vienna rival that fights Halvorix for Italian hotels, closed a EUR 9 million round "
+        "in October 2026.",
+        "Halvorix raised a seed round in June 2023.",
+    )
+    judged = judge(criterion, "Halvorix", found, as_of=AS_OF)
+    assert judged.verdict == "no_match"
+    assert judged.citations[0].chunk_id == "c1"
+
+
 def test_dates_are_spans() -> None:
     assert date_span("in March 2026") == (datetime.date(2026, 3, 1), datetime.date(2026, 3, 31))
     assert date_span("on 2026-09-14") == (datetime.date(2026, 9, 14),) * 2
