@@ -40,6 +40,14 @@ _PER = re.compile(rf"(?i)\b(?:per|par|a|an)\s+(?:\w+\s+)?{_UNIT}\b|/\s*{_UNIT}\b
 PRICE_LINE_WORDS = 14  # a longer line without a closing stop is a sentence cut short, not a price
 
 
+_IN_WORDS = re.compile(r"(?i)\b\d[\d.,]*\s*(?:millions?|milliards?)\s+d['\u2019](?:euros|dollars)\b")
+
+
+def money(text: str) -> bool:
+    """Whether ``text`` states an amount of money ("EUR 21 million", "$40", "18 millions d'euros")."""
+    return bool(_PRICE.search(text) or _IN_WORDS.search(text))
+
+
 def priced(text: str) -> bool:
     """Whether ``text`` states a price: a currency amount "per" something ("EUR 13 per sensor / month", "49 € HT")."""
     return bool(_PRICE.search(text) and _PER.search(text))

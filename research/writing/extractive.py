@@ -28,7 +28,7 @@ from rapidfuzz import fuzz
 from research.protocol.report import Citation, Claim
 from research.retrieval.embedders import Embedder
 from research.retrieval.sparse import tokenize
-from research.writing.amounts import CURRENCY_CODES, price_line, priced
+from research.writing.amounts import CURRENCY_CODES, money, price_line, priced
 from research.writing.citations import Evidence
 from research.writing.figures import figures_in
 from research.writing.names import Company, unattributed
@@ -640,15 +640,22 @@ def _headcount(text: str) -> bool:
     return bool(figures_in(text, "employees"))
 
 
-# A result with its amount: "Revenue 2025: PLN 96 m", "ARR: EUR 14.2m", "Résultat net 2025: -1,4 M EUR".
+# A result with its amount (a revenue is ``figures_in``'s): "Résultat net 2025: -1,4 M EUR", "EBITDA FY2025: EUR -3.8m".
 _RESULT = re.compile(
     r"(?i)\b(?:net (?:result|income|loss|profit)|ebitda|operating (?:loss|profit)|r[ée]sultat (?:net|d'exploitation)"
     r"|b[ée]n[ée]fice|perte nette)\b[^.;]{0,40}?(?:[$€£]|\b(?:" + CURRENCY_CODES + r")\b|\bM\s?(?:€|EUR)\b)"
 )
 
 
+# A funding round ("raised EUR 21 million in a Series B round", "Praxelune lève 18 millions d'euros"); with an amount.
+_ROUND = re.compile(
+    r"(?i)\b(?:series [a-e]|seed round|funding round|round of funding|tour de table|s[ée]rie [a-e]|lev[ée]e de fonds"
+    r"|l[èe]ve|a lev[ée])\b"
+)
+
+
 def _financial(text: str) -> bool:
-    return bool(figures_in(text, "revenue") or _RESULT.search(text))
+    return bool(figures_in(text, "revenue") or _RESULT.search(text) or (_ROUND.search(text) and money(text)))
 
 
 # What is always one facet's first (the first that holds applies): an acquisition, a merger, a layoff or a leadership

@@ -312,6 +312,8 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
         ("Halvorix's net result for 2025 was a loss of EUR 1.4 million, its platform costs rising.", "funding"),
         ("Halvorix reported revenue of PLN 96 million for 2025 across its products and partners.", "funding"),
         ("Halvorix is a cloud WMS for distributors, 3PL operators and e-commerce warehouses.", "products"),
+        ("The Málaga start-up Halvorix has raised EUR 21 million in a Series B round led by Almadraba.", "funding"),
+        ("Halvorix lève 18 millions d'euros auprès de Ancrevive Capital pour ouvrir des agences.", "funding"),
         ("Halvorix is, in our view, still the most accurate probe maker on the market today.", "reviews"),
     ],
 )
