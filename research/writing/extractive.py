@@ -570,7 +570,8 @@ def placements(
     rankings = []
     for brief in briefs:
         about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
-        # a facet's own kind of sentence needs none of its words
+        # a facet's own kind of sentence needs none of its words (a sentence about a product does: admitted without,
+        # they crowded Products out, dev fact recall 0.848 -> 0.843 on 2026-12-05)
         rankings.append([c for c in scored(brief, embedder, about) if c.words > 0 or own_kind(brief.facet, c.text)])
     old = superseded([c for ranked in rankings for c in ranked])
     scores: list[dict[str, Candidate]] = []
@@ -584,6 +585,12 @@ def placements(
     held = {text: facet_fits(text, vocabularies, language) for by_text in scores for text in by_text}
     firsts = [
         (index, event) for facet, event in FIRST_HOMES for index, brief in enumerate(briefs) if brief.facet == facet
+    ]
+    # last of all: a sentence that opens with one of the company's products, unless it gives a price
+    firsts += [
+        (index, functools.partial(_product_sentence, brief.known()))
+        for index, brief in enumerate(briefs)
+        if brief.facet == "products"
     ]
     return _homes(scores, held, firsts), held
 
@@ -634,6 +641,10 @@ PARTNERING = re.compile(
     r"|a sign[ée] un partenariat|resells?|sells and supports|connects? (?:to|with)|se connecte (?:à|avec)"
     r"|(?:sells?|vend) (?:directly and |en direct et )?(?:through|via|par) (?:a|an|its|un|son) (?:network|r[ée]seau))\b"
 )
+
+
+def _product_sentence(company: Company, text: str) -> bool:
+    return company.about_a_product(text) and not priced(text)
 
 
 def _headcount(text: str) -> bool:

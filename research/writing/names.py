@@ -80,6 +80,7 @@ class Company:
     names: tuple[str, ...]
     lookalikes: tuple[str, ...] = ()
     common_words: frozenset[str] = frozenset()  # words the run's documents write in lower case: not names
+    products: tuple[str, ...] = ()  # its product names as its documents write them after its name ("Puck"), folded
 
     @classmethod
     def plain(cls, subject: str) -> Company:
@@ -91,6 +92,14 @@ class Company:
         for name in self.lookalikes:
             folded = folded.replace(f" {name} ", " | ")
         return folded
+
+    def about_a_product(self, text: str) -> bool:
+        """Whether a sentence opens with one of the company's products ("The Puck is a reusable sensor ...",
+        "Kuldevagt Puck sends ...", "Pulse is the pricing brain"): what the product is or does."""
+        words = [fold(word) for word in _OPENING.findall(text)[:4]]
+        while words and (words[0] in _DETERMINERS or words[0] in self.names or " ".join(words[:2]) in self.names):
+            words = words[2:] if " ".join(words[:2]) in self.names else words[1:]
+        return bool(words) and words[0] in self.products
 
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names the company as whole words, outside its look-alikes' names."""
@@ -377,7 +386,30 @@ def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
                     names.add(fold(label))
     lookalikes |= _near_words(sorted(names), texts)
     lookalikes -= names
-    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes), lower_case_words(texts))
+    products = _product_names(names, lookalikes, texts)
+    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes), lower_case_words(texts), products)
+
+
+def _product_names(names: set[str], lookalikes: set[str], texts: Sequence[str]) -> tuple[str, ...]:
+    """The capitalised words the texts write right after one of the company's one-word names ("Kuldevagt Puck",
+    "Marejada Pulse", "Leurrebois Appât"), folded: its products. Not a word of its names or its look-alikes', a
+    legal form ("Kuldevagt A/S"), a function word, a month or a word with a figure."""
+    singles = [name for name in names if " " not in name]
+    if not singles:
+        return ()
+    taken = {word for name in (*names, *lookalikes) for word in name.split()}
+    pattern = re.compile(rf"(?i:\b(?:{'|'.join(map(re.escape, singles))}))\s+([A-Z\u00c0-\u00de][\w\u00c0-\u00ff-]+)")
+    found: set[str] = set()
+    for text in texts:
+        for match in pattern.finditer(text):
+            word = match.group(1)
+            folded = fold(word)
+            if folded in taken or folded in _STOP or folded in _NOT_NAMES or _DIGIT.search(word):
+                continue
+            if basename(f"x {word}").strip(" ,.") != f"x {word}":  # a legal form: "SAS", "Ltd"
+                continue
+            found.add(folded)
+    return tuple(sorted(found))
 
 
 def _blank(folded: str, names: Iterable[str]) -> str:

@@ -329,6 +329,25 @@ def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: s
     assert facet in placed, placed
 
 
+def test_a_sentence_that_opens_with_one_of_its_products_is_a_products_claim() -> None:
+    found = (
+        evidence(
+            "site#0",
+            "Halvorix Puck is our reusable sensor. The Puck, a module, sends temperature over LTE-M to the cloud "
+            "servers every five minutes and runs three years on one battery.",
+            title="Halvorix",
+        ),
+    )
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(item, found) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    assert found[0].text.split(". ", 1)[1] in sections["products"]
+
+
 def test_a_documents_title_line_is_not_a_claim_of_a_report() -> None:
     title = "Almadraba Capital portfolio snapshot: Halvorix Revenue Technologies S.L."
     text = (

@@ -52,6 +52,14 @@ def test_a_product_name_that_opens_with_the_short_name_is_the_company() -> None:
     assert "tjalkwerf checkout" not in company.lookalikes
 
 
+def test_its_products_are_the_names_its_documents_write_after_its_name() -> None:
+    company = known_as("Tjalkwerf Payments B.V.", [SITE, DIGEST])
+    assert company.products == ("checkout",)  # not "Energy", a look-alike's, nor "Payments", its own name's
+    assert company.about_a_product("The Checkout takes cards and iDEAL.")
+    assert company.about_a_product("Tjalkwerf Checkout now supports Bancontact.")
+    assert not company.about_a_product("Tjalkwerf raised EUR 72m.")
+
+
 def test_the_company_speaks_in_its_own_pages_not_in_an_article_about_it() -> None:
     company = known_as("Tjalkwerf Payments B.V.", [SITE])
     assert company.speaks_in(SITE)
