@@ -96,10 +96,9 @@ class Company:
     def about_a_product(self, text: str) -> bool:
         """Whether a sentence opens with one of the company's products ("The Puck is a reusable sensor ...",
         "Kuldevagt Puck sends ...", "Pulse is the pricing brain"): what the product is or does."""
-        words = [fold(word) for word in _OPENING.findall(text)[:4]]
-        while words and (words[0] in _DETERMINERS or words[0] in self.names or " ".join(words[:2]) in self.names):
-            words = words[2:] if " ".join(words[:2]) in self.names else words[1:]
-        return bool(words) and words[0] in self.products
+        own = {word for name in self.names for word in name.split()}
+        first = next((w for w in map(fold, _OPENING.findall(text)[:4]) if w not in _DETERMINERS and w not in own), "")
+        return first in self.products
 
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names the company as whole words, outside its look-alikes' names."""

@@ -84,8 +84,9 @@ def _keyed(header: list[str]) -> bool:
 
 def table_rows(text: str) -> list[Row]:
     """Each row of each pipe table in ``text`` (a web page's, a Word document's or a PDF's table as parsed: "| a |
-    b |" lines, or "a | b" lines), read with its header row's names; a two-column table's row as its label and its
-    value ("Revenue 2025: PLN 96 m"), the header ("Metric | Value") naming nothing of its own."""
+    b |" lines, or "a | b" lines), read with its header row's names; a key-figures table's row (its second column
+    headed with one of ``VALUE_HEADERS``: "Metric | Value") as its label and its value ("Revenue 2025: PLN 96 m"),
+    then any further columns with their names."""
     found: list[Row] = []
     header: list[str] | None = None
     header_line = ""
