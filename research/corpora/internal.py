@@ -20,7 +20,7 @@ _NAMED = re.compile(
     r"\b(?:deal[ -]?(?:notes?|reviews?|desk)|call[ -]?notes?|meeting[ -]?notes?|battle[ -]?cards?|crm|pipeline"
     r"|internal|confidential|win[ -]?loss|account[ -]?plans?|talk[ -]?tracks?|sales[ -]?notes?|forecast"
     r"|notes?[ -](?:d['\u2019 -]?)?affaires?|revue[ -](?:d['\u2019 -]?)?affaires?|fiches?[ -]affaires?|compte[ -]rendu"
-    r"|interne|confidentiel(?:le)?)"
+    r"|interne|confidentiel(?:le)?|fiches?[ -]concurren(?:t|ts|ce|tielles?)|competitor[ -](?:notes?|cards?|briefs?))"
     r"\b",
     re.IGNORECASE,
 )

@@ -1,4 +1,5 @@
-"""JSON and JSON Lines files: each object becomes a document through a field mapping (title, text, metadata)."""
+"""JSON and JSON Lines files: each object becomes a document through a field mapping (title, text, metadata); an
+object's own date field ("date", "published_at", ...) dates its document."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import json
 from collections.abc import Iterator
 
 from research.retrieval.parsing.common import OutputBudget, Source
+from research.retrieval.parsing.text import header_date
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 
 _LINE_EXTENSIONS = frozenset({".jsonl", ".ndjson"})
 _MISSING = object()
+# The fields a feed item dates itself with (a media-monitoring export's "date", an API's "published_at"): the item's
+# date, not the file's.
+DATE_FIELDS = ("date", "published", "published_at", "publication_date", "pubDate", "datetime", "created_at")
 
 
 class ItemError(ValueError):
@@ -70,6 +75,9 @@ def _document(item: object, key: str, source: Source, options: ParseOptions, bud
         raise ItemError(f"the {options.json_text_field!r} field is empty")
     title = _scalar(item, options.json_title_field) or ""
     metadata = {name: value for name in options.json_metadata_fields if (value := _any(item, name)) is not None}
+    dated = next((found for name in DATE_FIELDS if (found := _date_of(item, name))), None)
+    if dated and "date" not in metadata:
+        metadata["date"] = dated
     return ParsedDocument(
         title=title.strip() or (f"{source.stem} {key.replace('-', ' ')}" if key else source.stem),
         text=budget.charge(text),
@@ -78,6 +86,12 @@ def _document(item: object, key: str, source: Source, options: ParseOptions, bud
         metadata=metadata,
         kind="json",
     )
+
+
+def _date_of(item: dict[str, object], name: str) -> str | None:
+    """The field's date, ISO, when it is one ("2021-05-18", "2021-05-18T09:00:00Z", "18 May 2021")."""
+    value = _lookup(item, name)
+    return header_date(value) if isinstance(value, str) else None
 
 
 def _lookup(item: dict[str, object], name: str) -> object:

@@ -47,7 +47,7 @@ MONTHS = {
 """Month names and their short forms, English and French, accented and folded, lower-cased -> 1-12."""
 _DAY_MONTH_YEAR = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\.?\s+([^\W\d_]{3,9})\.?\s+((?:19|20)\d\d)\b")
 _MONTH_DAY_YEAR = re.compile(r"(?i)\b([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b")
-_ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
+_ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)(?!\d)")  # a timestamp's day too ("2021-05-18T09:00:00Z")
 HEADER_LINES, HEADER_LINE_CHARS = 6, 120  # a header's lines: the first few non-empty ones, each short
 
 

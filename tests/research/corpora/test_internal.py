@@ -41,6 +41,8 @@ def parsed(name: str, text: str = "Some text.", title: str = "", **metadata: str
         parsed("win-loss-corvane-bank.md"),
         parsed("notes-affaire-val-brule.txt"),
         parsed("compte-rendu-rdv.docx"),
+        parsed("fiche-concurrent-missival.md"),
+        parsed("q3.md", title="Competitor notes: Stimalba"),
         parsed("q3.docx", title="Call notes: Halvorix pilot"),
         parsed("q3.txt", text="INTERNAL USE ONLY\nPricing floor for the renewal."),
         parsed("q3.txt", text="Note de synthèse. Diffusion restreinte.\nBudget du client."),

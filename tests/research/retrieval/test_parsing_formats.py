@@ -263,3 +263,16 @@ def test_a_text_file_is_dated_by_its_header(data: bytes, date: str | None) -> No
     assert document.metadata.get("date") == date
     [markdown] = parse_bytes("notes.md", data).documents
     assert markdown.metadata.get("date") == date
+
+
+def test_a_feed_items_own_date_field_dates_its_document() -> None:
+    feed = (
+        b'[{"date": "2021-05-18T09:00:00Z", "title": "Series A", "text": "Tentavik raised SEK 45 million."},'
+        b' {"published_at": "18 May 2024", "title": "B", "text": "More."},'
+        b' {"date": "soon", "title": "C", "text": "Undated."}]'
+    )
+    documents = parse_bytes("media-monitor.json", feed).documents
+    assert [document.metadata.get("date") for document in documents] == ["2021-05-18", "2024-05-18", None]
+    # a date field the member maps as metadata keeps its own text
+    mapped = parse_bytes("m.json", feed, ParseOptions(json_metadata_fields=("date",))).documents
+    assert mapped[0].metadata["date"] == "2021-05-18T09:00:00Z"
