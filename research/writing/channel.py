@@ -32,7 +32,10 @@ _DIRECT_ONLY = re.compile(
 )
 _THROUGH = re.compile(
     rf"(?i)\b(?:through|via|par|aupr[eè]s)\b[^.;]{{0,40}}\b{_CHANNEL}\b|\b(?:resold|sold|vendu|distribu[ée]e?s?)"
-    rf" (?:by|through|par)\b[^.;]{{0,30}}\b{_CHANNEL}\b|\b(?:reseller|channel|partner|distributor|revendeurs?)"
+    rf" (?:by|through|par)\b[^.;]{{0,30}}\b{_CHANNEL}\b"
+    # "est distribué en Haute-Savoie par le cabinet comptable Fidurom", "is distributed in Denmark by Skolegaarden"
+    r"|\b(?:distribu[ée]e?s?|distributed|resold|revendue?s?)\b[^.;]{0,40}?\b(?:by|par)\b"
+    r"|\b(?:reseller|channel|partner|distributor|revendeurs?)"
     r" (?:network|programme|program|partners|r[ée]seau)\b|\b\d[\d ,.]* (?:approved |authori[sz]ed |agr[ée]{2}s? )?"
     r"(?:resellers|distributors|revendeurs|distributeurs)\b"
 )

@@ -5,6 +5,7 @@ rollout searches. research/writing/icp.py judges them."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from typing import Any
 
 from research.writing.amounts import AMOUNT, amount_value
 from research.writing.channel import ChannelRule, channel_rule
+from research.writing.dates import date_span
 from research.writing.figures import EMPLOYEE_WORDS, REVENUE_WORDS
 from research.writing.places import place_countries, region_named
 from research.writing.presence import PresenceRule, presence_rule
@@ -132,9 +134,11 @@ class EventRule:
     event: str  # a key of EVENT_WORDS
     days: int
     absent: bool = False  # the criterion asks that it did not happen ("No layoffs in the last 12 months")
+    since: datetime.date | None = None  # the window's first day when the criterion names it ("since 1 December 2025")
 
     def describe(self) -> str:
-        return f"{'no ' if self.absent else ''}{self.event} within {self.days} days"
+        window = f"since {self.since.isoformat()}" if self.since else f"within {self.days} days"
+        return f"{'no ' if self.absent else ''}{self.event} {window}"
 
     def question(self, company: str) -> str:
         return f"When did {company} report {self.event} ({', '.join(EVENT_WORDS[self.event][:5])})?"
@@ -147,6 +151,7 @@ _BETWEEN = re.compile(
 )
 _AT_LEAST = re.compile(
     rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{AMOUNT}"
+    rf"|{AMOUNT}\s*(?:[^\W\d_]+\s+){{0,2}}(?:or more|or above|ou plus|et plus)\b"  # "80 people or more"
 )
 _AT_MOST = re.compile(
     rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{AMOUNT}"
@@ -174,21 +179,35 @@ def _numeric_rule(text: str) -> NumericRule | None:
         high_scale = high_scale or None
         low_scale = low_scale or high_scale  # "$5-50 million": both in millions
         return NumericRule(metric, amount_value(low_digits, low_scale), amount_value(high_digits, high_scale))
-    if match := _AT_LEAST.search(text):
-        return NumericRule(metric, amount_value(match.group(1), match.group(2)), None)
-    if match := _AT_MOST.search(text):
-        return NumericRule(metric, None, amount_value(match.group(1), match.group(2)))
-    return None
+    # a bound each way, said apart ("80 people or more, ..., under 400 people"), or one of them
+    low, high = _AT_LEAST.search(text), _AT_MOST.search(text)
+    if low is None and high is None:
+        return None
+    return NumericRule(metric, _bound(low), _bound(high))
+
+
+def _bound(match: re.Match[str] | None) -> float | None:
+    if match is None:
+        return None
+    digits, scale = match.group(1, 2) if match.group(1) else match.group(3, 4)
+    return amount_value(digits, scale)
+
+
+_HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|located|hq|siege|base|basee"
 
 
 def _region_rule(text: str) -> RegionRule | None:
+    """A region ("in the EU", "DACH") or the countries the headquarters must be in; a region and countries together
+    ("Head office in Italy or Iberia") are one rule."""
     folded = fold(text)
-    if not re.search(r"\b(headquartered|headquarters|based|located|hq|in|siege|base|basee|situe|en|au)\b", folded):
+    if not re.search(rf"\b({_HQ_WORDS}|in|situe|en|au)\b", folded):
         return None
-    if region := region_named(text):
-        return RegionRule(*region)
     countries = place_countries(text)
-    if countries and re.search(r"\b(headquartered|headquarters|based|located|hq|siege|base|basee)\b", folded):
+    if region := region_named(text):
+        label, within = region
+        extra = sorted(c.title() for c in countries - within)
+        return RegionRule(" or ".join([*extra, label]), frozenset(within | countries))
+    if countries and re.search(rf"\b({_HQ_WORDS})\b", folded):
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
     return None
 
@@ -210,11 +229,15 @@ EVENT_CUES = {
         r" fonds|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e])\b"
     ),
     "executive": re.compile(
-        r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints|joins as|joined as"
+        r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints"
+        r"|t(?:ake|akes|aking|ook) (?:over )?the (?:position|role|post|job) (?:of|as) (?:[\w-]+ ){0,2}?"
+        r"(?:chief|ceo|cto|cfo|coo|cro|cmo|president|managing director)"
         r"|(?:joins?|joined|hired|hires|named|promoted|start(?:s|ed)|t(?:akes|ook|aking) over|step(?:s|ped) in)\b"
         r"[^.;]{0,40}\bas\s+(?:its\s+|our\s+|their\s+|the\s+|new\s+|interim\s+)*"
         r"(?:chief|ceo|cto|cfo|coo|cro|cmo|vp|vice president|head of|president|managing director|general manager)"
-        r"|leadership change|nomm[ée]e?|nomme|nouvelle? (?:dirigeante?|directeur|directrice|pr[ée]sidente?)"
+        r"|new (?:c-suite|c-level)|chang\w* (?:its|their|the|a) (?:ceo|cto|cfo|coo|cro|cmo|chief)"
+        r"|leadership change|nomm[ée]e?|nomme|nouv(?:eau|el|elle) (?:dirigeante?|directeur|directrice|pr[ée]sidente?"
+        r"|membre de la direction|DG|DAF)"
         r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
         r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
         r"|prend la (?:direction|pr[ée]sidence)"
@@ -225,7 +248,8 @@ EVENT_CUES = {
 }
 _WINDOW = re.compile(
     r"(?i)\b(?:(?:in|within|during|over) the (?:last|past) (\d+)\s*(day|week|month|year)s?"
-    r"|(?:au cours|dans|lors) des (\d+) derni[eè]r(?:s|es) (jour|semaine|mois|an|ann[ée]e)s?)\b"
+    r"|(?:au cours des|dans les|lors des|sur les|durant les|pendant les|ces) (\d+) derni[eè]r(?:s|es)"
+    r" (jour|semaine|mois|an|ann[ée]e)s?)\b"
 )
 _WINDOW_ONE = re.compile(
     r"(?i)\b(?:in|within|during|over) the (?:last|past) (day|week|month|year)\b|\blast year\b"
@@ -237,11 +261,24 @@ _UNIT_DAYS |= {"jour": 1.0, "semaine": 7.0, "mois": 365 / 12, "an": 365.0, "ann�
 _ABSENCE = re.compile(r"(?i)^\s*(?:no|has not|hasn't|did not|didn't|without|aucun|aucune|pas de|n'a pas)\b")
 
 
+# The window's first day, named: "since 1 December 2025", "(depuis décembre 2025)".
+_SINCE = re.compile(r"(?i)\b(?:since|from|depuis|à partir de)\s+(?:le\s+|the\s+)?(.{3,30})")
+
+
+def _since(text: str) -> datetime.date | None:
+    for match in _SINCE.finditer(text):
+        if span := date_span(match.group(1)):
+            return span[0]
+    return None
+
+
 def _event_rule(text: str) -> EventRule | None:
     event = next((name for name, cue in EVENT_CUES.items() if cue.search(text)), None)
     if event is None:
         return None
     absent = bool(_ABSENCE.match(text))
+    if since := _since(text):
+        return EventRule(event, DEFAULT_WINDOW_DAYS, absent, since)
     if match := _WINDOW.search(text):
         count, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         return EventRule(event, round(int(count) * _UNIT_DAYS[unit.casefold()]), absent)

@@ -91,7 +91,7 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
     for item in evidence:
         rank = ranks.setdefault(item.doc_id, len(ranks))
         previous = ""
-        for sentence in dict.fromkeys(sentences(item.text)):
+        for sentence in dict.fromkeys(sentences(item.text, item.title)):
             if price_line(sentence) and _plan_name(previous):  # "Fleet" over "EUR 13 per sensor / month"
                 found.append(Candidate(f"{previous} {sentence}", item, rank, previous=previous))
             elif MIN_CHARS <= len(sentence) <= MAX_CHARS:
@@ -586,7 +586,10 @@ def placements(
     firsts = [
         (index, event) for facet, event in FIRST_HOMES for index, brief in enumerate(briefs) if brief.facet == facet
     ]
-    # last of all: a sentence that opens with one of the company's products, unless it gives a price
+    # last of all, placed but not ranked first there (as its own kind, several head-office lines crowded the
+    # headcount and a new CFO out of Leadership: dev fact recall 0.848 -> 0.837, 2026-12-06): where the head office
+    # is, and a sentence that opens with one of the company's products, unless it gives a price
+    firsts += [(index, HEAD_OFFICE.search) for index, brief in enumerate(briefs) if brief.facet == "leadership"]
     firsts += [
         (index, functools.partial(_product_sentence, brief.known()))
         for index, brief in enumerate(briefs)
@@ -618,13 +621,22 @@ CUSTOMER_WIN = re.compile(
     r"|remport\w*|will (?:move|switch|migrate)|will run\b[^.;]{0,80}\bon|moves? (?:all|its)\b)"
     r"|\b\d[\d,. ]*\+?\s+(?:[\w-]+\s+){0,8}(?:use|run on|trust|rely on|utilisent|font (?:d[ée]j[àa] )?confiance)\b"
     r"|\bused by\s+(?:more than\s+|over\s+|tens of\s+|hundreds of\s+)?(?:\d|thousands|hundreds|millions|dozens)"
+    # a count of them that opens the sentence and works with it: "More than 60 insurers ... handle their claims
+    # with Stimalba", "Plus de 380 agences calculent chaque semaine la paie ... avec Missival"
+    r"|^(?:(?:more than|over|nearly|almost|about|around|some|plus de|pr[eè]s de|environ|quelque)\s+)?\d[\d,. ]*\+?"
+    r"\s+[^\W\d_][^.;]{0,120}\b(?:with|avec)\s+[A-Z\u00c0-\u00de]\w*[.!]?$"
 )
 # A company founded by its founders is leadership's ("was founded in 2016 in Wrocław by Tomasz Gąsiorek and ...").
-FOUNDED_BY = re.compile(r"(?i)\b(?:(?:co-)?founded|fond[ée]e?)\b[^.;]{0,40}\b(?:by|par)\b")
-# An analyst's rating or a review score: "rates Thistlewick a Strong Performer", "4.3 out of 5".
+FOUNDED_BY = re.compile(
+    r"(?i)\b(?:(?:co-)?founded|fond[ée]e?|started|set up|established|born|cr[ée]{2}e?)\b[^.;]{0,40}"
+    r"\b(?:by|par|when|quand|lorsque)\b"  # "was started in Umeå in 2015 by", "was born in Bologna in 2017, when"
+)
+# An analyst's rating or a review score: "rates Thistlewick a Strong Performer", "4.3 out of 5", a review row's
+# "stars: 4.5" / "note: 4,5".
 RATING = re.compile(
     r"(?i)\b(?:rates?|rated|ranks?|ranked|names?|named|keeps?)\b[^.;]{0,60}\b(?:leader|challenger|performer"
     r"|visionary|contender|outperformer|niche player)\b|\b\d(?:[.,]\d)?\s?(?:/|out of|sur)\s?5\b"
+    r"|(?:^|; )(?:rating|stars|note|note_sur_5|score|[ée]toiles): \d(?:[.,]\d)?(?:;|$)"
     # an analyst's opinion: "in our view", "our modelling suggests", "à notre avis"
     r"|\b(?:in our (?:view|opinion|assessment)|our (?:modell?ing|analysis) (?:suggests|shows)"
     r"|we (?:expect|believe|think)|à notre avis|selon nous|nous (?:pensons|jugeons|attendons))\b"
@@ -640,6 +652,12 @@ PARTNERING = re.compile(
     r"(?i)\b(?:integrates? with|int[ée]gr[ée]e? (?:à|avec)|s['\u2019]int[èe]gre|partnered with|partner(?:ship)? with"
     r"|a sign[ée] un partenariat|resells?|sells and supports|connects? (?:to|with)|se connecte (?:à|avec)"
     r"|(?:sells?|vend) (?:directly and |en direct et )?(?:through|via|par) (?:a|an|its|un|son) (?:network|r[ée]seau))\b"
+)
+
+
+# Where the company is: "Our head office is on the Kinsale Road in Cork", "Notre siège se trouve à Liège".
+HEAD_OFFICE = re.compile(
+    r"(?i)\b(?:headquartered|headquarters|head office|registered office|HQ|si[eè]ge(?: social)?)\b"
 )
 
 

@@ -5,8 +5,11 @@ extractive writer places a headcount in the report's leadership section."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
+
+from text_to_num import alpha2digit
 
 from research.writing.amounts import AMOUNT, CURRENCY_CODES, amount_value
 from research.writing.structure import fields_of
@@ -34,9 +37,9 @@ def _field_number(fields: dict[str, str], names: Sequence[str]) -> float | None:
 _NOT_HEADCOUNT = re.compile(
     r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|let|lets|letting|cut|cuts|cutting|layoffs? of"
     r"|redundanc\w*|hire|hires|hired|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by"
-    r"|took on|takes? on|taking on|onboard\w*|welcom\w*"
+    r"|took on|takes? on|taking on|onboard\w*|welcom\w*|across|among|covering|pour"
     r"|another|licenci\w*"
-    r"|recrut\w*|embaucher?|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
+    r"|recrut\w*|embauch\w*|engag[ée]\w*|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
 )
 
 
@@ -61,12 +64,19 @@ _OWNER = re.compile(r"\s+(?:of|at|from|de|d['\u2019]|chez)\s*([^\W\d_][\w'\u2019
 _HEADCOUNTS = tuple(
     re.compile(pattern)
     for pattern in (
-        rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{EMPLOYEE_WORDS}\b",
+        # not a customer's size: "towards 2,500 to 5,000 employee organisations"
+        rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{EMPLOYEE_WORDS}\b(?![- ](?:organi[sz]ations?|compan(?:y|ies)|firms?"
+        r"|businesses|customers?|clients?|employers?|accounts?|entreprises?|structures?))",
         rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of)\s+"
         rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
         rf"(?i){AMOUNT}-strong\s+(?:team|workforce|company|staff)\b",
         rf"(?i)\b(?:there are|we are|we're)\s+(?:now\s+)?(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}"
         r"\s+of us\b",
+        # "Today we are 187 claims nerds", "nous sommes 72": not a distance, a time or a share
+        rf"(?i)\b(?:we are|we're|nous sommes|on est)\s+(?:now\s+|today\s+|aujourd'hui\s+)?"
+        rf"(?:about|around|over|nearly|some|roughly|plus de|environ)?\s*{AMOUNT}"
+        r"(?!\s*(?:%|percent|per|years?|months?|weeks?|days?|hours?|minutes?|km|miles?|ans|mois|jours?|semaines?"
+        r"|heures?|minutes?|countries|pays|offices?|bureaux|cities|villes|sites?|times?|fois|x\b))",
         rf"(?i)\bheadcount\s*:\s*{AMOUNT}",
         rf"(?i)\b(?:team|workforce|headcount|staff)\s+(?:past|above|beyond)\s+{AMOUNT}",
     )
@@ -97,6 +107,7 @@ def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]
         return [] if value is None else [value]
     if metric != "employees":
         return [amount_value(m.group(1), m.group(2)) for pattern in _REVENUES for m in pattern.finditer(sentence)]
+    sentence = in_digits(sentence)  # not for money: alpha2digit reads "18 millions" as "18 1000000"
     found = [
         amount_value(match.group(1), match.group(2))
         for pattern in _HEADCOUNTS
@@ -104,6 +115,13 @@ def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]
         if _the_companys(sentence, match, someone_else)
     ]
     return found + [amount_value(match.group(3), match.group(4)) for match in _WHOLE_STAFF.finditer(sentence)]
+
+
+@functools.lru_cache(maxsize=16_384)  # the same sentences are read for each facet and criterion
+def in_digits(text: str) -> str:
+    """The text with its numbers written in words in digits, French then English ("une équipe de septante-deux
+    collaborateurs": 72, "forty-five people": 45; text2num's ``alpha2digit``, which leaves "un" and "one" alone)."""
+    return str(alpha2digit(str(alpha2digit(text, "en")), "fr"))
 
 
 def _the_companys(sentence: str, match: re.Match[str], someone_else: Callable[[Sequence[str]], bool] | None) -> bool:

@@ -48,7 +48,7 @@ from research.writing.figures import figures_in
 from research.writing.names import Company, known_as, names_note
 from research.writing.places import place_country
 from research.writing.presence import PresenceRule, presence_stated
-from research.writing.statements import StatementRule, before_keys, stated_in
+from research.writing.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.writing.structure import fields_of, record_about
 from research.writing.text import fold, sentences
 
@@ -86,7 +86,7 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
         if owned is False:
             continue
         previous = ""
-        for text in sentences(item.text):
+        for text in sentences(item.text, item.title):
             quotable = len(fold(text)) >= MIN_QUOTE_CHARS  # "New CFO." backs nothing
             if quotable and text not in seen and (owned or company.about(text, item, previous)):
                 seen.add(text)
@@ -102,19 +102,24 @@ CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
 def _judge_numeric(
     rule: NumericRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
 ) -> Judged | None:
-    """The first sentence that states the figure decides, a document dated more than ``STALE_DAYS`` before
-    ``as_of`` only when no newer or undated one states it ("The start-up, which has 48 employees" in a 2023
-    article loses to a careers page's "There are 186 of us today")."""
-    for sentence in sorted(found, key=lambda sentence: _stale(sentence, as_of)):
-        values = figures_in(sentence.text, rule.metric, company.names_someone_else)
-        if not values:
-            continue
-        value = values[0]
-        inside = (rule.low is None or value >= rule.low) and (rule.high is None or value <= rule.high)
-        verdict: Verdict = "match" if inside else "no_match"
-        reason = f"{amount_words(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
-        return Judged("", verdict, reason, (sentence.citation(),))
-    return None
+    """The first sentence that states the figure decides (a headcount: the largest, as the whole company counts
+    more than any office, team or subsidiary of it: "The Oslo office starts with six people", "now has 31 staff in
+    Spain"), a document dated more than ``STALE_DAYS`` before ``as_of`` only when no newer or undated one states it
+    ("The start-up, which has 48 employees" in a 2023 article loses to a careers page's "There are 186 of us
+    today")."""
+    stated = [
+        (values[0], sentence)
+        for sentence in found
+        if (values := figures_in(sentence.text, rule.metric, company.names_someone_else))
+    ]
+    fresh = [item for item in stated if not _stale(item[1], as_of)] or stated
+    if not fresh:
+        return None
+    value, sentence = max(fresh, key=lambda item: item[0]) if rule.metric == "employees" else fresh[0]
+    inside = (rule.low is None or value >= rule.low) and (rule.high is None or value <= rule.high)
+    verdict: Verdict = "match" if inside else "no_match"
+    reason = f"{amount_words(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
+    return Judged("", verdict, reason, (sentence.citation(),))
 
 
 STALE_DAYS = 365
@@ -138,8 +143,16 @@ def _record_country(text: str) -> str | None:
 _HQ = re.compile(
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
     r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
+    # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
+    r"|(?i:^\s*(?:headquarters|head office|registered office|hq|si[eè]ge(?: social)?)\s*:\s*(.{2,80}))"
 )
 _BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
+
+
+def _hq_place(match: re.Match[str]) -> str:
+    """The place after "headquartered in": its clause; after an address label ("Headquarters: ul. Hubska 44,
+    Wrocław, Poland"): the whole line."""
+    return match.group(2) if match.group(2) else _CLAUSE_END.split(match.group(1))[0]
 
 
 def _based(text: str, company: Company) -> str | None:
@@ -160,7 +173,7 @@ def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company)
         country = _record_country(sentence.text)
         if country is None:
             match = _HQ.search(sentence.text)
-            place = _CLAUSE_END.split(match.group(1))[0] if match else _based(sentence.text, company)
+            place = _hq_place(match) if match else _based(sentence.text, company)
             country = place_country(place) if place else None
         if country is None:
             continue
@@ -194,7 +207,8 @@ def _judge_channel(rule: ChannelRule, found: Sequence[Sentence]) -> Judged | Non
 
 
 _NEGATED = re.compile(
-    r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|not|n['\u2019]utilise (?:pas|plus)|ne \w+ (?:pas|plus))\b"
+    r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|not|no|never|without|n['\u2019]utilise (?:pas|plus)"
+    r"|ne \w+ (?:pas|plus)|aucune?|sans|jamais)\b"
 )
 # A change of tools: what comes after "from" / "replaced" is left, what comes after "to" / "with" is taken up
 # ("moved from HubSpot to Salesforce", "replaced Salesforce with HubSpot", "a quitté Salesforce pour HubSpot").
@@ -251,7 +265,8 @@ def _sentence_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | 
 
 
 def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.date) -> Judged | None:
-    cutoff = as_of - datetime.timedelta(days=rule.days)
+    cutoff = rule.since or as_of - datetime.timedelta(days=rule.days)
+    window = f"since {rule.since.isoformat()}" if rule.since else f"within {rule.days} days of {as_of.isoformat()}"
     outside: Sentence | None = None
     for sentence in found:
         if not EVENT_CUES[rule.event].search(sentence.text):
@@ -261,14 +276,14 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
             continue
         earliest, latest = span
         if earliest >= cutoff and earliest <= as_of:
-            reason = f"{rule.event} on {earliest.isoformat()[:7]} (within {rule.days} days of {as_of.isoformat()})"
+            reason = f"{rule.event} on {earliest.isoformat()[:7]} ({window})"
             return Judged("", "no_match" if rule.absent else "match", reason, (sentence.citation(),))
         if latest < cutoff and outside is None:
             outside = sentence
     if outside is not None and not rule.absent:  # an old event does not show that none happened since
         span = _sentence_span(outside)
         when = span[1].isoformat()[:7] if span else "?"
-        reason = f"the latest {rule.event} found is from {when}, more than {rule.days} days before {as_of.isoformat()}"
+        reason = f"the latest {rule.event} found is from {when}, before the window ({window})"
         return Judged("", "no_match", reason, (outside.citation(),))
     return None
 
@@ -342,7 +357,13 @@ def judge(
         about_it = [item for item in evidence if company.named_in(item.text)] or list(evidence)
         answer = model(criterion, company.subject, about_it)
         return Judged(criterion.name, answer.verdict, answer.reason, answer.citations, criterion.weight)
-    decided = _judged_by(rule, company_sentences(company, evidence), company, as_of) if rule is not None else None
+    found = company_sentences(company, evidence)
+    decided = _judged_by(rule, found, company, as_of) if rule is not None else None
+    if decided is None and isinstance(rule, StatementRule) and (named := statement_rule(criterion.name)) != rule:
+        # the criterion's name as a phrase ("Free trial" over "Lets a prospect use the product for free before
+        # signing"): a page says "no free trial" more often than the description's words; a name's words apart
+        # ("Paie France en production" beside "logiciel de paie ... en France") are not the criterion
+        decided = _judged_by(named, _saying(named, found), company, as_of) if named is not None else None
     if decided is not None:
         return Judged(criterion.name, decided.verdict, decided.reason, decided.citations, criterion.weight)
     if rule is None:
@@ -354,6 +375,12 @@ def judge(
     else:
         reason = f"no sentence about {company.subject} in the searched corpora decides it"
     return Judged(criterion.name, "unknown", reason, (), criterion.weight)
+
+
+def _saying(rule: StatementRule, found: Sequence[Sentence]) -> list[Sentence]:
+    """The sentences that hold the rule's key words together, as one phrase."""
+    phrase = f" {' '.join(rule.keys)} "
+    return [] if "|" in phrase else [s for s in found if phrase in f" {fold(s.text)} "]
 
 
 def fit_score(judged: Sequence[Judged]) -> float | None:

@@ -63,7 +63,9 @@ _CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
 _MENTIONS_BACK = re.compile(
     r"\b(?:the company|the firm|the startup|the start-up|the vendor|the provider|them|la soci[ée]t[ée]"
     r"|l['\u2019]entreprise"
-    r"|l['\u2019][ée]diteur|la start-?up)\b",
+    r"|l['\u2019][ée]diteur|la start-?up"
+    # "they" as the subject of what the company has or is: "big news at the booth, they have a new CTO"
+    r"|they (?:have|are|were|had|now|just|recently|also|still)|ils (?:ont|sont|viennent))\b",
     re.IGNORECASE,
 )
 LOOKALIKE_DISTANCE = 2  # at most this many edits from one of the company's names, and not the name: a look-alike
@@ -227,7 +229,7 @@ class Company:
         if self.speaks_in(evidence):
             return own_voice(text)
         profile = self._in_profile(text, evidence, previous)
-        if _REFERS_BACK.match(text.strip()):
+        if _REFERS_BACK.match(_LABEL.sub("", text, count=1).strip()):  # "CTO: they have a new CTO since ..."
             return self.named_in(previous) or profile if previous else self.named_in(evidence.title)
         if profile:
             return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
@@ -301,10 +303,15 @@ def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
     return frozenset(part for word in words for part in (word, *word.split("-")))  # "cold-chain": "cold" too
 
 
+_FIELD_LINE = re.compile(r"^\s*[A-Z\u00c0-\u00de][\w\u00c0-\u00ff /&'-]{0,30}:\s+\S")  # "Headquarters: Via ..."
+
+
 def own_voice(text: str) -> bool:
     """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
-    sentence in nobody else's words, about no person (``_SOMEONE_ELSE``)."""
-    return bool(_CLOSED.search(text) or price_line(text)) and not _SOMEONE_ELSE.search(text)
+    sentence, a price line or a "Label: value" line ("Headquarters: Via del Battiferro 9, Bologna, Italy"), in
+    nobody else's words, about no person (``_SOMEONE_ELSE``)."""
+    said = _CLOSED.search(text) or price_line(text) or _FIELD_LINE.match(text)
+    return bool(said) and not _SOMEONE_ELSE.search(text)
 
 
 def _without_generic(name: str) -> str:
@@ -325,6 +332,13 @@ def _longest_first(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(set(names), key=lambda name: (-len(name), name)))
 
 
+# A subsidiary named as one: "Stimalba Iberia S.L., the Spanish arm of ...", "its Czech subsidiary Kwadrolog CZ".
+_SUBSIDIARY = re.compile(
+    r"(?i)(?:[^.;]{0,30}?\b(?:arm|subsidiary|branch|affiliate|filiale|succursale)\b(?: of| de| d['\u2019])"
+    r"|\b(?:its|their|our|sa|leur|notre)\s+(?:[\w-]+\s+)?(?:subsidiary|arm|branch|filiale)\s*$)"
+)
+
+
 def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[str]) -> set[str]:
     """Other companies whose name opens with the company's first word and carries a legal form of its own
     ("Brightwell Energy Ltd"): their names without the legal form, folded."""
@@ -332,6 +346,10 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
     pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+[A-Z][\w'\u2019&.-]*){{1,4}})")
     for text in texts:
         for match in pattern.finditer(text):
+            if _SUBSIDIARY.search(text[max(0, match.start() - 30) : match.start()]) or _SUBSIDIARY.match(
+                text, match.end()
+            ):
+                continue  # the company's own subsidiary, not a look-alike
             phrase = match.group(0).rstrip(".,")
             base = basename(phrase).strip(" ,.")
             folded, bare = fold(base), _without_generic(base)

@@ -7,8 +7,9 @@ a presence) and a place after "in" / "outside" ("en", "hors de", ...), and no he
 company decides it when it names a presence of the kinds the criterion asks for (an office criterion is not met
 by customers there) and a country:
 
-- "in <place>": a sentence naming such a presence in one of the place's countries is a match; nothing denies it
-  (an office nobody mentions is unknown, not absent), and a sentence that negates or closes one decides nothing.
+- "in <place>": a sentence naming such a presence in one of the place's countries is a match; only an explicit
+  "none there" denies it ("has no customers in the United Kingdom or Ireland"): an office nobody mentions is
+  unknown, not absent, and a sentence that closes one decides nothing.
 - "outside <place>": a sentence naming such a presence in another country, or abroad ("à l'étranger",
   "internationally"), is a match; one that says the presence is only in the place ("only in France",
   "uniquement en France") is no match.
@@ -40,6 +41,12 @@ _OUTSIDE = re.compile(
 _IN = re.compile(r"(?i)\b(?:in|en|au|aux|dans)\s+(.{2,60})")
 _ABROAD = re.compile(r"(?i)\b(?:abroad|internationally|overseas|[àa] l['\u2019][ée]tranger|hors de (?:nos|ses) fronti)")
 _DENIED = re.compile(r"(?i)\b(?:no|not|never|without|closed?|closing|shut|sold off|aucune?|pas de|sans|ferm[ée]\w*)\b")
+# An explicit "none there": "has no customers in the United Kingdom or Ireland", "n'a aucun client en Belgique".
+_NONE_THERE = re.compile(
+    rf"(?i)\b(?:no|not any|without|aucune?|pas de|pas d['\u2019]|sans)\s+(?:[\w-]+\s+){{0,2}}?"
+    rf"(?:{_OFFICE}|customers?|clients?|users?|presence|operations|utilisateurs?|pr[ée]sence|activit[ée]s?)\b"
+    r"[^.;]{0,20}?\b(?:in|en|au|aux|dans)\b"
+)
 _ONLY = re.compile(r"(?i)\b(?:only|solely|exclusively|uniquement|seulement|exclusivement)\b")
 
 
@@ -82,16 +89,25 @@ def presence_rule(text: str) -> PresenceRule | None:
     return PresenceRule(place[0], place[1], outside, office and not market)
 
 
+def _in_place(rule: PresenceRule, sentence: str, countries: set[str]) -> bool | None:
+    """An "in <place>" rule: a presence there matches; only "none there" denies it."""
+    if not countries & rule.countries:
+        return None
+    if _NONE_THERE.search(sentence):
+        return False  # "Stimalba has no customers in the United Kingdom or Ireland"
+    return None if _DENIED.search(sentence) else True  # "It closed its Berlin office": nothing to decide on
+
+
 def presence_stated(rule: PresenceRule, sentence: str) -> bool | None:
     """True when ``sentence`` names a presence the rule asks for, False when it says it is only in the rule's
     place (an "outside" rule), None when it says neither."""
     if not _OFFICE_CUE.search(sentence) and (rule.offices_only or not _MARKET_CUE.search(sentence)):
         return None
-    if _DENIED.search(sentence):
-        return None  # "It has no office in Germany", "It closed its Berlin office": nothing to decide a match on
     countries = place_countries(sentence)
     if not rule.outside:
-        return True if countries & rule.countries else None
+        return _in_place(rule, sentence, countries)
+    if _DENIED.search(sentence):
+        return None  # "It closed its office abroad": nothing to decide on
     if countries - rule.countries or _ABROAD.search(sentence):
         return True
     if countries and _ONLY.search(sentence):

@@ -34,7 +34,7 @@ _FILLER = frozenset(
     held offers offer offered provides provide sells sell supports support runs run does do has of and or
     le la les l un une des de du d est sont a ont propose proposent offre offrent dispose disposent fournit
     societe entreprise ses son sa leurs leur et ou qui mainly mostly primarily largely principalement surtout
-    majoritairement""".split()
+    majoritairement itself themselves meme also aussi already deja still encore today currently actuellement""".split()
 )
 _NEGATIONS = frozenset("no not never without none lacks lack nor cannot ne n pas aucun aucune sans jamais".split())
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
@@ -115,20 +115,45 @@ def _place_of(key: str, forms: Sequence[frozenset[str]]) -> int | None:
     return next((i for i, held in enumerate(forms) if wanted & held), None)
 
 
+# A record's field names are no words of what it says ("produit: Missival Paie" states no "produit"); a sentence's
+# "a free trial: ..." keeps its words.
+_FIELD_NAMES = re.compile(r"(?:^|(?<=\s))[a-z_\u00e0-\u00ff]{2,30}:(?=\s)")
+
+
 def stated(rule: StatementRule, sentence: str) -> bool | None:
     """True when ``sentence`` states the criterion, False when it denies it, None when it says neither."""
     if rule.profit and _LOSS.search(sentence):
         return False
-    words = _words(sentence)
+    record = len(_FIELD_NAMES.findall(sentence)) >= 3  # a record's "avis_id: ... produit: ... note: ..."
+    words = _words(_FIELD_NAMES.sub(" ", sentence) if record else sentence)
     forms = [_forms(word) for word in words]
     found = [_place_of(key, forms) for key in rule.keys]
     places = [place for place in found if place is not None]
     if len(places) < len(found):
         return None
-    first = min(places)
-    start = max(0, first - _NEGATION_WINDOW)
-    before = words[start:first]
-    return not (_no_more(words, start, first) or any(word in _NEGATIONS for word in before))
+    # a negation before the first key word, or before the criterion's own first key ("built only for
+    # upper-secondary schools, and we have no plans for compulsory school": "compulsory" is denied), or a verb's
+    # negation just after the key words ("Paie France : leur module DSN n'est pas en production")
+    before = any(_negated(words, place) for place in {min(places), places[0]})
+    return not (before or _denied_after(words[max(places) + 1 : max(places) + 1 + _NEGATION_WINDOW + 1]))
+
+
+_AUXILIARIES = frozenset("is are was were does do did has have can will".split())
+
+
+def _denied_after(words: Sequence[str]) -> bool:
+    """Whether the words open with a negated verb: "is not", "does not", "n'est pas", "ne sont plus"."""
+    for index, word in enumerate(words):
+        if word == "not" and index and words[index - 1] in _AUXILIARIES:
+            return True
+        if word in ("n", "ne") and any(w in ("pas", "plus", "jamais") for w in words[index + 1 : index + 3]):
+            return True
+    return False
+
+
+def _negated(words: Sequence[str], place: int) -> bool:
+    start = max(0, place - _NEGATION_WINDOW)
+    return _no_more(words, start, place) or any(word in _NEGATIONS for word in words[start:place])
 
 
 def _no_more(words: Sequence[str], start: int, end: int) -> bool:
@@ -158,6 +183,15 @@ _ASKED = re.compile(
     r"(?i)\b(?:ask(?:s|ed|ing)?|wonder(?:s|ed|ing)?|not sure|unsure|unclear|no idea|(?:did not|didn['\u2019]t)"
     r" know|demand[ée]e?s?|ne sai(?:s|t|vait)(?: pas)?|pas s[ûu]re?s?)\b[^.;:]{0,20}?\b(?:whether|if|si|s['\u2019])"
     r"|\b(?:did not|didn['\u2019]t) know\b|\bne savai(?:s|t) pas\b"
+    # "I asked two times about ISO 27001", "j'ai demandé à propos de la norme ISO"
+    r"|\b(?:asked|ask|demand[ée]e?s?)\b[^.;:]{0,30}?\b(?:about|regarding|à propos|au sujet|concernant)\b"
+)
+
+
+# What would or could be is not what is: "Missival ne ferait que le planning", "they could host it on Azure".
+_HYPOTHETICAL = re.compile(
+    r"(?i)\b(?:would|could|might|ferai(?:t|ent)|serai(?:t|ent)|resterai(?:t|ent)|pourrai(?:t|ent)|devrai(?:t|ent)"
+    r"|aurai(?:t|ent)|irai(?:t|ent)|faudrait)\b"
 )
 
 
@@ -174,12 +208,12 @@ def stated_in(
     index; None when none decides or they disagree, unless ``dates`` (each sentence's document's, ISO) say one
     of them is newer than every sentence that disagrees with it (a price page of this year over last year's
     archived one; an undated sentence is older than any dated one). A question states nothing, nor does a
-    question reported ("I asked whether they offer a free trial", "le gars du stand ne savait pas") or a heading
-    ("## Win/loss vs Marejada")."""
+    question reported ("I asked whether they offer a free trial", "le gars du stand ne savait pas"), a heading
+    ("## Win/loss vs Marejada") or what would or could be ("la paie France resterait chez leur prestataire")."""
     found = [
         (index, verdict)
         for index, text in enumerate(sentences)
-        if not asks(text) and (verdict := stated(rule, text)) is not None
+        if not asks(text) and not _HYPOTHETICAL.search(text) and (verdict := stated(rule, text)) is not None
     ]
     if not found:
         return None

@@ -34,11 +34,19 @@ _SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
 
 
 def fields_of(text: str) -> dict[str, str]:
-    """A record's ``name: value`` fields (a CSV row as ingested), or nothing for a sentence of prose."""
+    """A record's ``name: value`` fields (a CSV row as ingested: a line each, "Account name: Norrvika kommun" read
+    as ``account_name``; or run together, "account_name: ... hq_city: ..."), or nothing for a sentence of prose."""
+    filled = [line for line in text.splitlines() if line.strip()]
+    lines = [match for line in filled if (match := _FIELD_LINE.match(line))]
+    if len(lines) >= 3 and 2 * len(lines) >= len(filled):  # mostly fields: a page's address lines are not a record
+        found: dict[str, str] = {}
+        for match in lines:
+            found.setdefault("_".join(match.group(1).casefold().split()), match.group(2).strip())
+        return found
     marks = list(_FIELD.finditer(text))
     if len(marks) < 3:
         return {}
-    found: dict[str, str] = {}
+    found = {}
     for mark, following in zip(marks, [*marks[1:], None], strict=True):
         end = following.start() if following else len(text)
         found.setdefault(mark.group(1).casefold(), text[mark.end() : end].strip())

@@ -23,6 +23,8 @@ _ABBREVIATIONS = frozenset(
     | {"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"}
     # a figure's hedge or scope: "(approx. EUR 10.9 million)", "(env. 11 M€)", "incl. VAT"
     | {"approx", "incl", "excl", "env", "cf", "resp"}
+    # a street in an address: "ul. Hubska 44", "Hauptstr. 5", "av. de la Gare", "bd. Haussmann"
+    | {"ul", "str", "av", "ave", "bd", "blvd", "pl"}
 )
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
 # A capitalised word (letters, digits, ' and - inside), or an acronym.
@@ -67,17 +69,34 @@ _LIST_LINE_END = re.compile(
 )
 # A news article's byline ("By Owen Brackley | 9 September 2026", "Par Anne Roux") is a line of its own: the
 # headline above it and the lead below it are sentences of their own.
+# A "Label: value" line ends its sentence when another follows (a page's "Headquarters: Via del Battiferro 9,
+# Bologna, Italy" over "Madrid: Stimalba Iberia S.L., ..."); a record's lines (a CSV row as ingested: every line a
+# field) stay one.
+_FIELD = r"[ \t]*[A-Z\u00c0-\u00de][\w\u00c0-\u00ff /&'-]{0,30}:[ \t]+\S"
+_FIELD_LINE_END = re.compile(rf"(?m)^({_FIELD}[^\n]*)\n(?={_FIELD})")
 _BYLINE = re.compile(r"(?m)^[ \t]*(?:By|Par)[ \t]+[A-Z\u00c0-\u00de][^\n.!?]{0,80}$")
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold: "**Price framing.** Marrowpine offered ..." is two sentences
 _BULLET = re.compile(r"^(?:[-*\u2022]|\d{1,2}[.)])\s+")
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of a text (whitespace collapsed), not split after common abbreviations; a list item and
-    the line after a heading start new ones (their list markers and Markdown bold markers dropped), and a
-    byline stands alone."""
-    text = _BYLINE.sub(lambda match: f"\n\n{match.group(0)}\n\n", _EMPHASIS.sub("", text))
+def _title_apart(text: str, title: str) -> str:
+    """The text with each line that is its document's ``title`` (a page's headline, however long) a paragraph of
+    its own: the sentence under it starts anew."""
+    named = fold(title)
+    if not named:
+        return text
+    return "\n".join(f"\n{line}\n" if fold(line) == named else line for line in text.split("\n"))
+
+
+def sentences(text: str, title: str = "") -> list[str]:
+    """The sentences of a text (whitespace collapsed), not split after common abbreviations; a list item, the
+    line after a heading and the line after the document's ``title`` start new ones (their list markers and
+    Markdown bold markers dropped), and a byline stands alone."""
+    text = _BYLINE.sub(lambda match: f"\n\n{match.group(0)}\n\n", _EMPHASIS.sub("", _title_apart(text, title)))
     text = _LIST_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
+    filled = [line for line in text.splitlines() if line.strip()]
+    if not all(re.match(_FIELD, line) for line in filled):
+        text = _FIELD_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
     text = _HEADING.sub(_heading_end, _LIST_ITEM.sub("\n\n", f"\n{text}"))
     pieces: list[str] = []
     for part in _SENTENCE_END.split(text):

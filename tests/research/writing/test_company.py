@@ -315,6 +315,18 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
         ("The Málaga start-up Halvorix has raised EUR 21 million in a Series B round led by Almadraba.", "funding"),
         ("Halvorix lève 18 millions d'euros auprès de Ancrevive Capital pour ouvrir des agences.", "funding"),
         ("Halvorix is, in our view, still the most accurate probe maker on the market today.", "reviews"),
+        # as three more teams wrote them (report benchmark: insurtech-claims-it, paie-interim-ch, edtech-lms-se)
+        (
+            "Halvorix was started in Umeå in 2015 by Elin Norberg, a chemistry teacher, and Jonas Hägglund.",
+            "leadership",
+        ),
+        (
+            "Halvorix was born in Bologna in 2017, when Davide Ruggeri met Chiara Benassi, a data scientist.",
+            "leadership",
+        ),
+        ("More than 60 insurers and loss-adjusting firms are working their claims with Halvorix.", "customers"),
+        ("Plus de 380 agences calculent chaque semaine la paie de 21 000 intérimaires avec Halvorix.", "customers"),
+        ("Halvorix's head office is on the Kinsale Road in Cork; its engineers work from Galway.", "leadership"),
     ],
 )
 def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: str) -> None:
@@ -363,3 +375,41 @@ def test_a_documents_title_line_is_not_a_claim_of_a_report() -> None:
     )
     claims = [c.text for s in report.sections for c in s.claims]
     assert claims == ["Halvorix raised EUR 21 million in a Series B round in April 2026."]
+
+
+def test_a_pages_long_headline_does_not_run_into_its_first_sentence() -> None:
+    title = "Warehouse management system which grows together with your business"
+    text = f"{title}\nHalvorix is a cloud WMS for distributors, 3PL operators and e-commerce warehouses."
+    found = (evidence("home#0", text, title=title, source="halvorix-home.html"),)
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(item, found) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    assert sections["products"] == [text.split("\n")[1]]
+
+
+def test_a_careers_pages_we_are_n_is_the_headcount_and_a_review_row_is_a_review() -> None:
+    careers = evidence(
+        "careers#0",
+        "Today we are 187 claims nerds, between Bologna, Madrid and Lisbon.",
+        title="Work with us",
+        source="halvorix-careers.html",
+    )
+    row = evidence(
+        "reviews#0",
+        "id: CP-4471\nproduct: Halvorix Perito\nvendor: Halvorix\nstars: 4.5\nheadline: Made by adjusters",
+        title="reviews-claimpeer-export row 1",
+        source="reviews-claimpeer-export.csv",
+    )
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(item, (careers, row)) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    assert careers.text in sections["leadership"]
+    assert any("stars: 4.5" in claim for claim in sections["reviews"]), sections

@@ -133,3 +133,12 @@ def test_a_lookalikes_short_forms_and_own_pages_are_never_the_company() -> None:
     assert company.named_in("Marejada Pulse sets room rates.")
     assert not company.speaks_in(consultancy)
     assert not company.about("We closed 2025 in profit.", consultancy)
+
+
+def test_a_subsidiary_named_as_one_is_the_company_not_a_look_alike() -> None:
+    arm = [evidence("Stimalba Iberia S.L., the Spanish arm of Stimalba, opened in Madrid.")]
+    assert known_as("Stimalba S.r.l.", arm).named_in("Stimalba Iberia S.L. opened in Madrid.")
+    owned = [evidence("Kwadrolog opened its Czech subsidiary Kwadrolog CZ s.r.o. in Brno.")]
+    assert not known_as("Kwadrolog sp. z o.o.", owned).lookalikes
+    other = [evidence("Stimalva S.r.l., a Padua valuation firm, is not Stimalba. Stimalba Energia S.p.A. sells power.")]
+    assert "stimalba energia" in known_as("Stimalba S.r.l.", other).lookalikes

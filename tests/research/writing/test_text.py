@@ -122,3 +122,17 @@ def test_a_pages_tagline_of_a_few_words_is_a_sentence_of_its_own() -> None:
     assert sentences(text) == ["Help us keep medicine and food cold", "Our 164-strong team works from Aarhus."]
     french = "La caisse qui suit le rythme du coup de feu\nPlus de 6 000 restaurants encaissent avec Fourchelune."
     assert sentences(french)[0] == "La caisse qui suit le rythme du coup de feu"
+
+
+def test_a_title_and_field_lines_end_their_sentences() -> None:
+    text = (
+        "Warehouse management system which grows together with your business\n"
+        "Kwadrolog is a cloud WMS for distributors."
+    )
+    assert sentences(text, "Warehouse management system which grows together with your business") == [
+        "Warehouse management system which grows together with your business",
+        "Kwadrolog is a cloud WMS for distributors.",
+    ]
+    assert len(sentences(text)) == 1  # without its title, a long line runs into the next
+    record = "Account: Mutua\nCity: Santander\nEmployees: 640"
+    assert sentences(record) == ["Account: Mutua", "City: Santander", "Employees: 640"]
