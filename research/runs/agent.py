@@ -118,12 +118,13 @@ def run_harness(
     facets = run_facets(run)
     web = run_web(run)
     rollouts = len(facets) or run.rollouts
+    language = run_language(run) if facets else "en"  # a French corpus's facets search their French words too
     job = run_research(
         question=run.question,
         corpus=corpus,
         backend_for=backend_factory(single_subject=bool(facets)),
         config=harness_config(rollouts=rollouts, budget=run.budget, max_turns=run.max_turns),
-        facets=[(facet.title, facet.ask(run.subject, run_language(run) if facets else "en")) for facet in facets],
+        facets=[(facet.title, facet.ask(run.subject, language)) for facet in facets],
         sink=sink,
         count=token_counter().count,
         cancelled=cancelled,

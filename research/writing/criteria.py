@@ -326,6 +326,35 @@ def rule_label(criterion: Criterion) -> str:
     return rule.describe() if rule is not None else "not decided offline (a language-model writer can)"
 
 
+# The words a French corpus states each kind of criterion with: a French corpus's rollout searches them too
+# (``Facet.french``), as a report's facets do ("Notre siège se trouve à Neuchâtel" holds no "headquartered").
+_FRENCH_WORDS: dict[str, str] = {
+    "employees": "salariés, collaborateurs, effectif, équipe, personnes",
+    "revenue": "chiffre d'affaires, revenus, CA",
+    "region": "siège, siège social, basé, situé",
+    "tech": "hébergé, hébergement, utilise, infrastructure, stack",
+    "funding": "levée de fonds, lève, millions, série, investisseurs",
+    "executive": "nommé, nouveau directeur, nouvelle directrice, rejoint, direction",
+    "hiring": "recrute, recrutement, postes ouverts",
+    "launch": "lance, lancement, nouveau produit",
+    "layoffs": "licenciements, suppressions de postes, plan de départs",
+    "channel": "revendeurs, distributeurs, partenaires, réseau",
+    "presence": "bureau, filiale, agence, clients, présence",
+}
+
+
+def search_french(criterion: Criterion) -> str:
+    """The French words a French corpus's rollout for the criterion searches besides its question ("" for a
+    statement: its own words are the criterion's)."""
+    rule = rule_for(criterion)
+    kinds: dict[type, str] = {RegionRule: "region", TechRule: "tech", ChannelRule: "channel", PresenceRule: "presence"}
+    if isinstance(rule, NumericRule):
+        return _FRENCH_WORDS[rule.metric]
+    if isinstance(rule, EventRule):
+        return _FRENCH_WORDS[rule.event]
+    return _FRENCH_WORDS.get(kinds.get(type(rule), ""), "")
+
+
 def search_question(criterion: Criterion, company: str) -> str:
     """What the agent searches for the criterion: the question the judge needs answered (a statement: the
     criterion's own words)."""

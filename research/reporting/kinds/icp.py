@@ -16,7 +16,7 @@ from research.reporting.kinds.base import Finished, Record, RunKind, options_of
 from research.reporting.selectors import evidence_for_run
 from research.writing.citations import by_chunk
 from research.writing.company import Facet, literal
-from research.writing.criteria import Criterion, criteria_from, search_question
+from research.writing.criteria import Criterion, criteria_from, search_french, search_question
 from research.writing.icp import icp_report
 from research.writing.writers import Writer
 
@@ -31,7 +31,8 @@ def run_criteria(run: Run) -> list[Criterion]:
 
 def criterion_facet(index: int, criterion: Criterion, company: str) -> Facet:
     """The facet a criterion's rollout searches: the question its judge needs answered about ``company``."""
-    return Facet(f"criterion-{index}", criterion.name, literal(search_question(criterion, company)))
+    question = literal(search_question(criterion, company))
+    return Facet(f"criterion-{index}", criterion.name, question, french=search_french(criterion))
 
 
 def run_as_of(run: Run) -> datetime.date:

@@ -11,6 +11,7 @@ import datetime
 
 import pytest
 
+from research.reporting.kinds.icp import criterion_facet
 from research.writing.channel import through_channel
 from research.writing.citations import Evidence
 from research.writing.criteria import Criterion, EventRule, NumericRule, RegionRule, rule_for
@@ -211,3 +212,11 @@ def test_none_there_denies_a_presence_and_a_distributor_is_a_channel() -> None:
     assert presence_stated(rule, "Stimalba closed its Dublin office in 2025.") is None
     assert presence_stated(rule, "Stimalba has customers in Ireland.") is True
     assert through_channel("Missival est distribué en Haute-Savoie par le cabinet comptable Fidurom.") is True
+
+
+def test_a_french_corpus_searches_a_criterion_in_french_too() -> None:
+    siege = criterion_facet(0, Criterion("Siège", "Siège social en Suisse romande (Genève, Vaud)"), "Missival SA")
+    assert "siège" in siege.ask("Missival SA", "fr")
+    assert "siège" not in siege.ask("Missival SA", "en")
+    statement = criterion_facet(1, Criterion("ISO 27001", "Certifié ISO 27001"), "Missival SA")
+    assert statement.ask("Missival SA", "fr") == statement.ask("Missival SA", "en")
