@@ -34,6 +34,32 @@ class SearchConfig:
     search_budget: int = 3000  # tokens per search_corpus call
     grep_limit: int = 5
     grep_budget: int = 3000
+    # documents of one source file a search returns while other files have chunks to give (a CRM export's rows,
+    # each a short document naming the company, outranked a company's home page in every search: host crowding)
+    per_source: int = 3
+
+
+class Crowding:
+    """At most ``per_source`` documents of one source file in a search's results while other files have chunks to
+    give (0: no limit); the rest are ``held`` back, in rank order. A chunk without a source (an evaluation's
+    index) is never held."""
+
+    def __init__(self, per_source: int) -> None:
+        self.per_source = per_source
+        self.documents: dict[str, set[str]] = {}
+        self.held: list[ScoredChunk] = []
+
+    def admit(self, ranked: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+        admitted: list[ScoredChunk] = []
+        for item in ranked:
+            source = item.chunk.metadata.get("source", "")
+            documents = self.documents.setdefault(source, set())
+            if source and self.per_source and item.chunk.doc_id not in documents and len(documents) >= self.per_source:
+                self.held.append(item)
+                continue
+            documents.add(item.chunk.doc_id)
+            admitted.append(item)
+        return admitted
 
 
 class SearchableCorpus(ABC):
@@ -90,10 +116,10 @@ class SearchableCorpus(ABC):
         """The second half of ``search``: fetch, (rerank,) pack."""
         budget = self.config.search_budget if budget is None else min(budget, self.config.search_budget)
         limit = self.config.max_results
+        crowding = Crowding(self.config.per_source)
         if self.reranker.name != "none":
-            return pack(
-                self._rerank(query, self.hydrate(fused)), budget=budget, counter=self.counter, limit=limit
-            ).result
+            ranked = crowding.admit(self._rerank(query, self.hydrate(fused)))
+            return pack([*ranked, *crowding.held], budget=budget, counter=self.counter, limit=limit).result
         kept: list[ScoredChunk] = []
         used, smallest, window = 0, 0, max(limit + limit // 2, 1)  # smallest: of every chunk costed so far
         for start in range(0, len(fused), window):
@@ -101,9 +127,13 @@ class SearchableCorpus(ABC):
                 break
             batch = self.hydrate(fused[start : start + window])
             smallest = min(costs(batch, self.counter) + ([smallest] if start else []), default=smallest)
-            part = pack(batch, budget=budget - used, counter=self.counter, limit=limit - len(kept)).result
-            kept.extend(part.chunks)
-            used += part.tokens
+            part = pack(crowding.admit(batch), budget=budget - used, counter=self.counter, limit=limit - len(kept))
+            kept.extend(part.result.chunks)
+            used += part.result.tokens
+        if len(kept) < limit and crowding.held:  # no other file had more to give: the crowded-out chunks after all
+            part = pack(crowding.held, budget=budget - used, counter=self.counter, limit=limit - len(kept))
+            kept.extend(part.result.chunks)
+            used += part.result.tokens
         return ToolResult(chunks=kept, tokens=used, omitted=len(fused) - len(kept))
 
     def grep(self, pattern: str, *, exclude: frozenset[str] = frozenset(), budget: int | None = None) -> ToolResult:

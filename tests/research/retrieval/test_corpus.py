@@ -147,3 +147,24 @@ def test_search_fetches_lazily_but_packs_as_packing_all_candidates_would(filled:
     assert [c.chunk_id for c in searched.chunks] == [c.chunk_id for c in everything.chunks]
     assert searched.tokens == everything.tokens
     assert searched.omitted == everything.omitted
+
+
+def test_one_files_many_short_documents_do_not_crowd_out_every_other_file(corpus: HybridCorpus) -> None:
+    def chunk(doc_id: str, text: str, source: str) -> Chunk:
+        return Chunk(chunk_id_for(doc_id, 0), doc_id, 0, text, doc_id, {"source": source})
+
+    rows = [chunk(f"row{n}", f"Account: Bank {n}; Current tool: Globex", "crm.csv") for n in range(8)]
+    pages = [
+        chunk(f"page{n}", f"Globex builds compliance software for banks, page {n}, with many more words.", f"p{n}.html")
+        for n in range(8)
+    ]
+    corpus.add([*rows, *pages])
+    corpus.refresh_sparse()
+    found = corpus.search("Globex").chunks
+    assert len(found) == corpus.config.max_results
+    assert sum(1 for item in found if item.chunk.metadata["source"] == "crm.csv") == corpus.config.per_source == 3
+    # when the other files have nothing more to give, the file's other documents fill the page
+    seen = frozenset(item.chunk_id for item in found if item.chunk.metadata["source"] != "crm.csv")
+    rest = corpus.search("Globex", exclude=seen).chunks
+    assert {item.chunk.metadata["source"] for item in rest} >= {"crm.csv"}
+    assert sum(1 for item in rest if item.chunk.metadata["source"] == "crm.csv") == 8
