@@ -111,19 +111,44 @@ class RegionRule:
         return f"Where is {company} headquartered (based, located, head office)?"
 
 
+# Where a platform is hosted: a company that says it runs on one of these does not run on another it does not name.
+CLOUDS = (
+    "AWS", "Amazon Web Services", "Microsoft Azure", "Azure", "Google Cloud", "GCP", "OVHcloud", "OVH", "Scaleway",
+    "Hetzner", "IONOS", "Exoscale", "STACKIT", "Open Telekom Cloud", "IBM Cloud", "Oracle Cloud", "Alibaba Cloud",
+    "DigitalOcean", "Infomaniak", "Outscale", "Clever Cloud",
+)  # fmt: skip
+# The short names documents use for a vendor's product ("Azure" for "Microsoft Azure").
+_ALIASES = {"microsoft azure": ("Azure",), "google cloud": ("GCP", "Google Cloud Platform"), "gcp": ("Google Cloud",)}
+_AS_NAMED = re.compile(r"^(?:Microsoft|Amazon|Oracle|IBM)\s+(?=\S)")
+
+
 @dataclass(frozen=True)
 class TechRule:
     term: str
+    absent: bool = False  # the criterion asks that it is not used ("Runs its platform without AWS, Azure or GCP")
+    others: tuple[str, ...] = ()  # other tools that count as the term does ("AWS, Microsoft Azure or Google Cloud")
 
     @property
     def terms(self) -> tuple[str, ...]:
-        """The term, and its initials when it is a name of capitalised words ("Amazon Web Services": "AWS")."""
-        words = self.term.split()
-        initials = "".join(word[0] for word in words)
-        return (self.term, initials) if len(words) > 1 and initials.isupper() else (self.term,)
+        """Each tool, its initials when it is a name of capitalised words ("Amazon Web Services": "AWS") and the
+        short names documents use ("Azure" for "Microsoft Azure")."""
+        found: list[str] = []
+        for tool in (self.term, *self.others):
+            words = tool.split()
+            initials = "".join(word[0] for word in words)
+            found += [tool, *([initials] if len(words) > 1 and initials.isupper() else [])]
+            found += [*_ALIASES.get(tool.casefold(), ()), *([_AS_NAMED.sub("", tool)] if _AS_NAMED.match(tool) else [])]
+        return tuple(dict.fromkeys(found))
+
+    @property
+    def hosting(self) -> bool:
+        """Whether the criterion asks where the platform is hosted (its tools are clouds)."""
+        clouds = {cloud.casefold() for cloud in CLOUDS}
+        return all(tool.casefold() in clouds for tool in (self.term, *self.others))
 
     def describe(self) -> str:
-        return f"uses {self.term}"
+        tools = " or ".join((self.term, *self.others))
+        return f"does not use {tools}" if self.absent else f"uses {tools}"
 
     def question(self, company: str) -> str:
         return f"Does {company} use {self.term} (runs on, built on, uses, stack)?"
@@ -240,7 +265,7 @@ EVENT_CUES = {
         r"|membre de la direction|DG|DAF)"
         r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
         r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
-        r"|prend la (?:direction|pr[ée]sidence)"
+        r"|(?:prend|pris|prendra) la (?:direction|pr[ée]sidence)"
         r"|t(?:akes|ook|aking) over from)"
     ),
     "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
@@ -253,7 +278,7 @@ _WINDOW = re.compile(
 )
 _WINDOW_ONE = re.compile(
     r"(?i)\b(?:in|within|during|over) the (?:last|past) (day|week|month|year)\b|\blast year\b"
-    r"|\bla derni[eè]re ann[ée]e\b"
+    r"|\bla derni[eè]re ann[ée]e\b|\bmoins d['\u2019]un an\b|\bdepuis un an\b"
 )
 _UNIT_DAYS = {"day": 1.0, "week": 7.0, "month": 365 / 12, "year": 365.0}
 _UNIT_DAYS |= {"jour": 1.0, "semaine": 7.0, "mois": 365 / 12, "an": 365.0, "année": 365.0, "annee": 365.0}
@@ -265,11 +290,19 @@ _ABSENCE = re.compile(r"(?i)^\s*(?:no|has not|hasn't|did not|didn't|without|aucu
 _SINCE = re.compile(r"(?i)\b(?:since|from|depuis|à partir de)\s+(?:le\s+|the\s+)?(.{3,30})")
 
 
+# A calendar year as the window: "during calendar 2026", "in calendar year 2026", "en 2026".
+_IN_YEAR = re.compile(
+    r"(?i)\b(?:in|during|throughout|en|courant)\s+(?:calendar\s+(?:year\s+)?|the year\s+|l['\u2019]ann[ée]e\s+)?"
+    r"((?:19|20)\d\d)\b"
+)
+
+
 def _since(text: str) -> datetime.date | None:
     for match in _SINCE.finditer(text):
         if span := date_span(match.group(1)):
             return span[0]
-    return None
+    year = _IN_YEAR.search(text)
+    return datetime.date(int(year.group(1)), 1, 1) if year else None
 
 
 def _event_rule(text: str) -> EventRule | None:
@@ -293,7 +326,8 @@ _TECH = re.compile(
     r"(?i)\b(?:run(?:s|ning)? (?:\w+ ){0,3}on|runs(?= \S+ as\b)|uses|using|use of|built on|built with|deployed on"
     r"|deploys on|on top of"
     r"|customer of|stack includes|hosted on|hosted in|hosts (?:\w+ ){0,3}(?:on|in)|h[ée]berg[ée]e?s? (?:sur|chez)"
-    r"|h[ée]berge (?:\w+ ){0,3}(?:sur|chez)|utilise|tourne sur|repose sur|s['\u2019]appuie sur|bas[ée]e?s? sur)\s+(.+)"
+    r"|h[ée]berge (?:\w+ ){0,3}(?:sur|chez)|utilise|tourne (?:sur|chez)|repose sur|s['\u2019]appuie sur"
+    r"|bas[ée]e?s? sur)\s+(.+)"
 )
 _TECH_END = re.compile(
     r"(?i)[.;,()]| in production| for | as | comme | internally| in-house| in house| en interne| today\b| now\b"
@@ -301,7 +335,18 @@ _TECH_END = re.compile(
 )
 
 
+# "Runs its platform without AWS, Microsoft Azure or Google Cloud", "Hébergé hors des clouds AWS et Azure".
+_WITHOUT = re.compile(
+    r"(?i)\b(?:run(?:s|ning)?|host(?:s|ed|ing)?|h[ée]berg\w*|tourne)\b[^.;(]{0,30}?\b(?:without|not on|off|sans"
+    r"|hors d(?:e|es|u))\s+(?:les? clouds?\s+)?([^.;(]+)"
+)
+
+
 def _tech_rule(text: str) -> TechRule | None:
+    if without := _WITHOUT.search(text):
+        tools = [t.strip() for t in re.split(r",\s*|\s+(?:or|and|nor|ou|et|ni)\s+", without.group(1)) if t.strip()]
+        if tools and all(1 < len(tool) <= 40 for tool in tools):
+            return TechRule(tools[0], absent=True, others=tuple(tools[1:]))
     match = _TECH.search(text)
     if match is None:
         return None

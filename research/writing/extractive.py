@@ -620,7 +620,8 @@ CUSTOMER_WIN = re.compile(
     r"(?i)\b(?:awarded|a attribu[ée]|chose|has chosen|selected|a choisi|signed (?:a|an|with)|won (?:a|an|the)"
     r"|remport\w*|will (?:move|switch|migrate)|will run\b[^.;]{0,80}\bon|moves? (?:all|its)\b)"
     r"|\b\d[\d,. ]*\+?\s+(?:[\w-]+\s+){0,8}(?:use|run on|trust|rely on|utilisent|font (?:d[ée]j[àa] )?confiance)\b"
-    r"|\bused by\s+(?:more than\s+|over\s+|tens of\s+|hundreds of\s+)?(?:\d|thousands|hundreds|millions|dozens)"
+    r"|\b(?:used by|used in|trusted by|chosen by|relied on by|in use at|utilis[ée]e?s? (?:par|dans)|choisie? par)\s+"
+    r"(?:more than\s+|over\s+|tens of\s+|hundreds of\s+|plus de\s+)?(?:\d|thousands|hundreds|millions|dozens)"
     # a count of them that opens the sentence and works with it: "More than 60 insurers ... handle their claims
     # with Stimalba", "Plus de 380 agences calculent chaque semaine la paie ... avec Missival"
     r"|^(?:(?:more than|over|nearly|almost|about|around|some|plus de|pr[eè]s de|environ|quelque)\s+)?\d[\d,. ]*\+?"
@@ -657,7 +658,7 @@ PARTNERING = re.compile(
 
 # Where the company is: "Our head office is on the Kinsale Road in Cork", "Notre siège se trouve à Liège".
 HEAD_OFFICE = re.compile(
-    r"(?i)\b(?:headquartered|headquarters|head office|registered office|HQ|si[eè]ge(?: social)?)\b"
+    r"(?i)\b(?:headquartered|headquarters|head office|registered office|HQ|si[eè]ge(?: social)?|sede|sitz)\b"
 )
 
 

@@ -15,8 +15,8 @@ from research.writing.amounts import AMOUNT, CURRENCY_CODES, amount_value
 from research.writing.structure import fields_of
 
 EMPLOYEE_WORDS = (
-    r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|salari[ée]s|employ[ée]s"
-    r"|collaborateurs|personnes)"
+    r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|colleagues|salari[ée]s|employ[ée]s"
+    r"|collaborateurs|coll[èe]gues|personnes)"
 )
 REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca)"
 
@@ -46,7 +46,9 @@ _NOT_HEADCOUNT = re.compile(
 # Staff that are not the company's: another's ("Ledgerwisp's 22 employees"), its customers' ("employers with 25 to
 # 2,500 staff", "1,200 employers pay over 310,000 people").
 _OTHERS_STAFF = re.compile(
-    r"(?:\b[A-Z][\w-]*['\u2019]s\s*$|\b(?:employers|customers|companies|businesses|clients|organi[sz]ations|firms"
+    # a size band ("banks with 50 to 1,000 employees") is the customers', not a headcount
+    r"(?:\d[\d,.]*\s*(?:to|-|\u2013|à)\s*$"
+    r"|\b[A-Z][\w-]*['\u2019]s\s*$|\b(?:employers|customers|companies|businesses|clients|organi[sz]ations|firms"
     r"|merchants|practices|cabinets|entreprises|structures|SMEs?|SMBs?|PME|TPE|ETI)\b[^.;]{0,20}$)"
 )
 
@@ -67,13 +69,14 @@ _HEADCOUNTS = tuple(
         # not a customer's size: "towards 2,500 to 5,000 employee organisations"
         rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{EMPLOYEE_WORDS}\b(?![- ](?:organi[sz]ations?|compan(?:y|ies)|firms?"
         r"|businesses|customers?|clients?|employers?|accounts?|entreprises?|structures?))",
-        rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of)\s+"
+        rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of|crew of|[ée]quipe de)\s+"
         rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
         rf"(?i){AMOUNT}-strong\s+(?:team|workforce|company|staff)\b",
         rf"(?i)\b(?:there are|we are|we're)\s+(?:now\s+)?(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}"
         r"\s+of us\b",
         # "Today we are 187 claims nerds", "nous sommes 72": not a distance, a time or a share
-        rf"(?i)\b(?:we are|we're|nous sommes|on est)\s+(?:now\s+|today\s+|aujourd'hui\s+)?"
+        rf"(?i)\b(?:we are|we're|nous sommes|on est)\s+(?:now\s+|today\s+|aujourd'hui\s+|d[ée]sormais\s+"
+        r"|maintenant\s+)?"
         rf"(?:about|around|over|nearly|some|roughly|plus de|environ)?\s*{AMOUNT}"
         r"(?!\s*(?:%|percent|per|years?|months?|weeks?|days?|hours?|minutes?|km|miles?|ans|mois|jours?|semaines?"
         r"|heures?|minutes?|countries|pays|offices?|bureaux|cities|villes|sites?|times?|fois|x\b))",
@@ -114,7 +117,8 @@ def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]
         for match in pattern.finditer(sentence)
         if _the_companys(sentence, match, someone_else)
     ]
-    return found + [amount_value(match.group(3), match.group(4)) for match in _WHOLE_STAFF.finditer(sentence)]
+    found += [amount_value(match.group(3), match.group(4)) for match in _WHOLE_STAFF.finditer(sentence)]
+    return list(dict.fromkeys(found))  # "une équipe de 72 collaborateurs" is one figure, read by two patterns
 
 
 @functools.lru_cache(maxsize=16_384)  # the same sentences are read for each facet and criterion

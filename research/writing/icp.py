@@ -33,6 +33,7 @@ from research.writing.answer import sources_of
 from research.writing.channel import ChannelRule, through_channel
 from research.writing.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.writing.criteria import (
+    CLOUDS,
     EVENT_CUES,
     Criterion,
     EventRule,
@@ -144,7 +145,8 @@ _HQ = re.compile(
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
     r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
     # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
-    r"|(?i:^\s*(?:headquarters|head office|registered office|hq|si[eè]ge(?: social)?)\s*:\s*(.{2,80}))"
+    r"|(?i:^\s*(?:headquarters|head office|registered office|hq|si[eè]ge(?: social)?|sede(?: social)?|sitz"
+    r"|firmensitz|hauptsitz|hoofdkantoor)\s*[:\u2013-]\s*(.{2,80}))"
 )
 _BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
 
@@ -160,8 +162,9 @@ def _based(text: str, company: Company) -> str | None:
     Utrecht-based payments company Tjalkwerf") or the sentence opens with it ("The Lyon-based startup ...")."""
     for match in _BASED.finditer(text):
         opens = text[: match.start()].strip(" \"'\u201c").casefold() in ("", "the", "a", "an")
-        if opens or company.named_in(text[match.end() : match.end() + 40]):
-            return match.group(1)
+        after = text[match.end() : match.end() + 40]
+        if company.named_in(after) or (opens and not company.names_someone_else(after.split()[:3])):
+            return match.group(1)  # not "São Paulo-based Cerrado Partners joined the round"
     return None
 
 
@@ -246,11 +249,36 @@ def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
         if named is not None and (uses := _tech_use(named, sentence.text)) is not None:
             before = sentence.text.casefold().split(named.casefold())[0][-60:]
             said.append((not _SWITCH.search(before), not uses, sentence))
-    if not said:
+    if said:
+        _, denied, sentence = min(said, key=lambda item: item[0])  # the first change, else the first sentence
+        reason = f"it does not use {rule.term}" if denied else f"it uses {rule.term}"
+    elif rule.hosting and (elsewhere := _hosted_elsewhere(rule, found)) is not None:
+        cloud, sentence = elsewhere
+        denied, reason = True, f"it runs on {cloud}, not on {' or '.join((rule.term, *rule.others))}"
+    else:
         return None
-    _, denied, sentence = min(said, key=lambda item: item[0])  # the first change, else the first sentence
-    reason = f"it does not use {rule.term}" if denied else f"it uses {rule.term}"
-    return Judged("", "no_match" if denied else "match", reason, (sentence.citation(),))
+    met = denied if rule.absent else not denied
+    return Judged("", "match" if met else "no_match", reason, (sentence.citation(),))
+
+
+# A sentence that says where the platform runs: "le tout sur Kubernetes chez Scaleway, à Paris", "hosted in".
+_HOSTING = re.compile(
+    r"(?i)\b(?:runs?|running|hosted|hosts?|hosting|h[ée]berg\w*|tourne|deployed|infrastructure|stack|servers?"
+    r"|serveurs?|data cent(?:er|re)s?|cloud)\b"
+)
+
+
+def _hosted_elsewhere(rule: TechRule, found: Sequence[Sentence]) -> tuple[str, Sentence] | None:
+    """The first cloud other than the rule's that a sentence says the platform runs on, with the sentence."""
+    asked = {fold(term) for term in rule.terms}
+    for sentence in found:
+        if not _HOSTING.search(sentence.text) or _NEGATED.search(sentence.text):
+            continue
+        folded = f" {fold(sentence.text)} "
+        cloud = next((c for c in CLOUDS if fold(c) not in asked and f" {fold(c)} " in folded), None)
+        if cloud is not None:
+            return cloud, sentence
+    return None
 
 
 DATELINE_CHARS = 80
@@ -302,7 +330,7 @@ def _judge_statement(
     """A sentence that states or denies the criterion decides it, unless another party is named between the
     company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
     bank's certificate."""
-    found = [s for s in found if not _another_party_first(rule, s.text, company)]
+    found = [s for s in found if not _another_party_first(rule, s.text, company) and not company.rivals_news(s.text)]
     verdict = stated_in(rule, [s.text for s in found], [s.evidence.date for s in found])
     if verdict is None or _stale(found[verdict[1]], as_of):
         return None  # what a page archived more than a year ago said is not what the company does now
@@ -378,7 +406,9 @@ def judge(
 
 
 def _saying(rule: StatementRule, found: Sequence[Sentence]) -> list[Sentence]:
-    """The sentences that hold the rule's key words together, as one phrase."""
+    """The sentences that hold the rule's key words together, as one phrase (a single key word: all of them)."""
+    if len(rule.keys) == 1:  # one key word ("Rentable"): any sentence that holds it
+        return list(found)
     phrase = f" {' '.join(rule.keys)} "
     return [] if "|" in phrase else [s for s in found if phrase in f" {fold(s.text)} "]
 

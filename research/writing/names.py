@@ -298,9 +298,13 @@ _ADDRESS = re.compile(r"\S*(?:[@/]|\.[a-z]{2,})\S*")  # "tavelnor.example/pricin
 
 
 def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
-    """The words the texts write in lower case (so common words, not names), outside web and mail addresses."""
-    words = (word for text in texts for word in _LOWER_WORD.findall(_ADDRESS.sub(" ", text)))
+    """The words the texts write in lower case (so common words, not names), outside web and mail addresses and
+    file names ("crm-export-kronebro-iberia-2026-11 row 3", a CSV row's title, names no common word "kronebro")."""
+    words = (word for text in texts for word in _LOWER_WORD.findall(_ADDRESS.sub(" ", _SLUG.sub(" ", text))))
     return frozenset(part for word in words for part in (word, *word.split("-")))  # "cold-chain": "cold" too
+
+
+_SLUG = re.compile(r"\S*-\S*\d\S*")  # a file name's words joined by hyphens, with a date or a number
 
 
 _FIELD_LINE = re.compile(r"^\s*[A-Z\u00c0-\u00de][\w\u00c0-\u00ff /&'-]{0,30}:\s+\S")  # "Headquarters: Via ..."

@@ -39,6 +39,7 @@ _FILLER = frozenset(
 _NEGATIONS = frozenset("no not never without none lacks lack nor cannot ne n pas aucun aucune sans jamais".split())
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
 _PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
+_PROFIT_KEY = "profitable|profitability|rentable|rentabilite|beneficiaire"
 _LOSS = re.compile(r"(?i)\b(?:loss-making|unprofitable|loss|losses|in the red|d[ée]ficitaire|pertes?|non rentable)\b")
 
 
@@ -106,7 +107,9 @@ def statement_rule(text: str) -> StatementRule | None:
             joined = False
         kept += words
     keys = tuple(dict.fromkeys(kept))
-    return StatementRule(keys, bool(_PROFIT.search(text))) if keys else None
+    if _PROFIT.search(text):  # "Profitable (positive EBITDA) in its last reported year": profit is the criterion
+        return StatementRule((_PROFIT_KEY,), profit=True)
+    return StatementRule(keys) if keys else None
 
 
 def _place_of(key: str, forms: Sequence[frozenset[str]]) -> int | None:
@@ -124,6 +127,8 @@ def stated(rule: StatementRule, sentence: str) -> bool | None:
     """True when ``sentence`` states the criterion, False when it denies it, None when it says neither."""
     if rule.profit and _LOSS.search(sentence):
         return False
+    if rule.profit and not _PROFIT.search(sentence):
+        return None  # "Les adhérents profitent de 15 % de remise" shares a stem with "profitable", not its sense
     record = len(_FIELD_NAMES.findall(sentence)) >= 3  # a record's "avis_id: ... produit: ... note: ..."
     words = _words(_FIELD_NAMES.sub(" ", sentence) if record else sentence)
     forms = [_forms(word) for word in words]

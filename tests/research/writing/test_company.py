@@ -325,6 +325,7 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
             "leadership",
         ),
         ("More than 60 insurers and loss-adjusting firms are working their claims with Halvorix.", "customers"),
+        ("Halvorix is trusted by 140 financial institutions from Bregenz to Berlin and 27 utilities.", "customers"),
         ("Plus de 380 agences calculent chaque semaine la paie de 21 000 intérimaires avec Halvorix.", "customers"),
         ("Halvorix's head office is on the Kinsale Road in Cork; its engineers work from Galway.", "leadership"),
     ],

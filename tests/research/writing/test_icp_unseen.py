@@ -220,3 +220,53 @@ def test_a_french_corpus_searches_a_criterion_in_french_too() -> None:
     assert "siège" not in siege.ask("Missival SA", "en")
     statement = criterion_facet(1, Criterion("ISO 27001", "Certifié ISO 27001"), "Missival SA")
     assert statement.ask("Missival SA", "fr") == statement.ask("Missival SA", "en")
+
+
+def test_profit_is_its_own_words_and_a_rivals_news_decides_nothing() -> None:
+    profit = statement_rule("Profitable (positive EBITDA or net profit) in its last reported year")
+    assert profit is not None
+    assert profit.profit
+    assert stated(profit, "Ceramira is not profitable: EBITDA was EUR -1.9 m in 2025.") is False
+    assert stated(profit, "Les adhérents profitent de 15 % de remise sur leur première année.") is None
+    assert stated(profit, "Ceramira has been profitable since 2024.") is True
+    c5 = "Holds its own BSI C5 attestation"
+    rival = "Hamburg's Lotsenhaus Software, a competitor of Stimalba, has received a BSI C5 Type 2 attestation."
+    assert verdict("BSI C5", c5, rival) == "unknown"
+
+
+def test_a_hosting_criterion_is_denied_by_another_cloud_and_met_without_the_named_ones() -> None:
+    ovh = "Sa plateforme tourne chez OVHcloud, comme la nôtre"
+    scaleway = _evidence(
+        1,
+        "Notre stack : Python et Go, Kafka, le tout sur Kubernetes chez Scaleway, à Paris.",
+        source="stimalba-jobs.html",
+    )
+    assert verdict("Hébergé chez OVHcloud", ovh, scaleway) == "no_match"
+    sovereign = "Runs its platform without AWS, Microsoft Azure or Google Cloud (a European cloud)"
+    aws = "Everything at Stimalba runs on AWS in Frankfurt (eu-central-1)."
+    assert verdict("Sovereign hosting", sovereign, aws) == "no_match"
+    assert verdict("Sovereign hosting", sovereign, "Stimalba runs on Exoscale in Vienna and Zurich.") == "match"
+    azure = "Hosts its product on Microsoft Azure today"
+    assert verdict("Runs on Azure", azure, "We run Stimalba on AWS, and there is not one server of ours on Azure.") == (
+        "no_match"
+    )
+
+
+def test_a_window_of_a_calendar_year_and_a_french_change_at_the_top() -> None:
+    funding = rule_for(Criterion("VC money", "Closed a venture round during calendar 2026; earlier rounds don't count"))
+    assert funding == EventRule("funding", 365, since=datetime.date(2026, 1, 1))
+    top = rule_for(Criterion("Direction", "Nouveau président, nouveau DG ou nouveau PDG arrivé depuis moins d'un an"))
+    assert top == EventRule("executive", 365)
+    mail = "Hélène Castanier a pris la direction générale de Stimalba le 1er octobre 2026."
+    assert verdict("Direction", "Nouveau DG arrivé depuis moins d'un an", mail) == "match"
+    based = "São Paulo-based Cerrado Partners joined the round, as did Minho Angels Network."
+    seat = _evidence(1, "Sede: Rua Nova de Santa Cruz 48, 4710-409 Braga, Portugal", source="stimalba-home.html")
+    assert verdict("HQ", "Head office in Portugal or Spain", based) == "unknown"
+    assert verdict("HQ", "Head office in Portugal or Spain", based, seat) == "match"
+
+
+def test_a_crew_colleagues_and_a_size_band() -> None:
+    assert figures_in("Today Ceramira is a crew of seventy-one: ceramists and developers.", "employees") == [71.0]
+    assert figures_in("Right now our 118 colleagues work in Graz, Munich and Zurich.", "employees") == [118.0]
+    assert figures_in("Nous sommes désormais quatre-vingt-dix, entre Montpellier et Milan.", "employees") == [90.0]
+    assert figures_in("It sells to regulated banks with 50 to 1,000 employees.", "employees") == []
