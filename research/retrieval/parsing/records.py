@@ -42,6 +42,8 @@ def _file_items(text: str) -> Iterator[tuple[str, str, object]]:
         raise ParseError(f"invalid JSON: {error}") from None
     except RecursionError:
         raise ParseError("invalid JSON: nested too deeply") from None
+    if isinstance(value, dict) and (listed := _wrapped_items(value)) is not None:
+        value = listed  # an export's {"query": ..., "items": [...]}: its items
     if isinstance(value, dict):
         yield "the object", "", value
     elif isinstance(value, list):
@@ -49,6 +51,15 @@ def _file_items(text: str) -> Iterator[tuple[str, str, object]]:
             yield f"item {number}", f"item-{number}", item
     else:
         raise ParseError("the JSON file holds neither an object nor an array of objects")
+
+
+def _wrapped_items(value: dict[str, object]) -> list[object] | None:
+    """The one list of objects an export wraps its items in ({"feed": "...", "items": [{...}, ...]}), if the
+    object has no text of its own and exactly one such list."""
+    if "text" in value:
+        return None
+    lists = [item for item in value.values() if isinstance(item, list) and item and isinstance(item[0], dict)]
+    return lists[0] if len(lists) == 1 else None
 
 
 def _line_items(text: str) -> Iterator[tuple[str, str, object]]:

@@ -1,4 +1,6 @@
-"""HTML pages: the main text extracted by trafilatura, boilerplate (navigation, footers, scripts) dropped."""
+"""HTML pages: the main text extracted by trafilatura, boilerplate (navigation, footers, scripts) dropped; a
+footer's head-office line ("Siège social : 12 rue ..., Montpellier") is kept: it is often the only place a site says
+where the company is."""
 
 from __future__ import annotations
 
@@ -66,6 +68,23 @@ def publisher_of(html: str) -> str | None:
     return "; ".join(dict.fromkeys(item for item in found if item)) or None
 
 
+_BLOCK_TAG = re.compile(
+    r"(?i)<(?:br|/?(?:p|div|li|ul|ol|footer|section|header|address|h[1-6]|tr|td|th|table|article|nav|aside))\b[^>]*>"
+)
+_HEAD_OFFICE_LINE = re.compile(
+    r"(?im)^[ \t]*((?:si[èe]ge(?: social)?|registered office|head office|headquarters|hq|sede(?: social)?|sitz"
+    r"|firmensitz|hauptsitz|hoofdkantoor)[ \t]*[:\u2013-][ \t]*\S[^\n]{3,150})$"
+)
+
+
+def head_office_lines(html: str, text: str) -> list[str]:
+    """The page's "Siège social : ...", "Registered office: ..." lines that its main text left out (a footer's)."""
+    plain = html_module.unescape(_TAG.sub("", _BLOCK_TAG.sub("\n", html)))
+    lines = dict.fromkeys(" ".join(match.group(1).split()) for match in _HEAD_OFFICE_LINE.finditer(plain))
+    kept = " ".join(text.split())
+    return [line for line in lines if line not in kept]
+
+
 def extract_page(html: str) -> Page:
     """Main-content extraction; pages too small or odd for it fall back to trafilatura's plain conversion.
 
@@ -85,6 +104,7 @@ def extract_page(html: str) -> Page:
         text = trafilatura.html2txt(html)
     if not text.strip() and "<" not in html:
         text = html  # no markup at all: lxml finds no tree, but the words are there
+    text = "\n".join([text, *head_office_lines(html, text)]) if text.strip() else text
     if extracted is None:
         return Page(text=text, title=None, metadata={})
     metadata = compact_metadata(

@@ -276,3 +276,25 @@ def test_a_feed_items_own_date_field_dates_its_document() -> None:
     # a date field the member maps as metadata keeps its own text
     mapped = parse_bytes("m.json", feed, ParseOptions(json_metadata_fields=("date",))).documents
     assert mapped[0].metadata["date"] == "2021-05-18T09:00:00Z"
+
+
+def test_a_footers_head_office_line_is_kept_and_the_rest_of_the_footer_is_not() -> None:
+    page = (
+        b"<html><body><main><h1>Welcome</h1><p>Pyrhelis supervises solar farms in France, Spain and Italy with one "
+        b"platform for operators and installers.</p><p>More about the product and the team, and everything else that "
+        b"matters to an operator.</p></main><footer><p>Si\xc3\xa8ge social : <strong>12 rue de la Gare</strong>, "
+        b"34000 Montpellier</p><p>Cookies | Legal notice</p></footer></body></html>"
+    )
+    text = parse_bytes("pyrhelis-accueil.html", page).documents[0].text
+    assert text.endswith("Siège social : 12 rue de la Gare, 34000 Montpellier")
+    assert "Cookies" not in text
+
+
+def test_a_feeds_items_wrapped_in_an_object_are_its_documents() -> None:
+    feed = b'{"query": "Zirbel*", "items": [{"title": "A", "text": "Alpha."}, {"title": "B", "text": "Beta."}]}'
+    outcome = parse_bytes("monitor.json", feed)
+    assert [document.text for document in outcome.documents] == ["Alpha.", "Beta."]
+    assert not outcome.errors
+    assert parse_bytes("one.json", b'{"title": "A", "text": "Alpha.", "tags": [{"x": 1}]}').documents[0].text == (
+        "Alpha."
+    )
