@@ -63,11 +63,12 @@ _CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
 _MENTIONS_BACK = re.compile(
     r"\b(?:the company|the firm|the startup|the start-up|the vendor|the provider|them|la soci[ée]t[ée]"
     r"|l['\u2019]entreprise"
-    r"|l['\u2019][ée]diteur|la start-?up"
-    # "they" as the subject of what the company has or is: "big news at the booth, they have a new CTO"
-    r"|they (?:have|are|were|had|now|just|recently|also|still)|ils (?:ont|sont|viennent))\b",
+    r"|l['\u2019][ée]diteur|la start-?up)\b",
     re.IGNORECASE,
 )
+# "they" as the subject of what the company has or is, outside a quotation: "big news at the booth, they have a new
+# CTO" (not '"What they have asked for next ...," said Leona Brightwell')
+_THEY = re.compile(r"(?i)\bthey (?:have|are|were|had|now|just|recently|also|still)\b")
 LOOKALIKE_DISTANCE = 2  # at most this many edits from one of the company's names, and not the name: a look-alike
 _WORD = re.compile(r"[^\W_]+")
 _CAPITALISED_WORD = re.compile(r"\b[A-Z][\w'\u2019&-]*")
@@ -234,7 +235,8 @@ class Company:
         if profile:
             return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
         # "..., but the company remains loss-making." in a document about it (its title names it)
-        return bool(_MENTIONS_BACK.search(text)) and (self.named_in(previous or "") or self.named_in(evidence.title))
+        mentions = _MENTIONS_BACK.search(text) or (_THEY.search(text) and not _SOMEONE_ELSE.search(text))
+        return bool(mentions) and (self.named_in(previous or "") or self.named_in(evidence.title))
 
 
 # Where an analyst's note says whose estimate a figure is: the figure stays a fact about its subject.

@@ -7,6 +7,7 @@ import pytest
 
 from research.protocol.report import Citation, Claim
 from research.retrieval.embedders.hashing import HashingEmbedder
+from research.writing.citations import Evidence
 from research.writing.company import COMPETITOR_FACETS as FACETS
 from research.writing.company import PROSPECT_FACETS, FacetEvidence, company_report, facets_for
 from research.writing.extractive import ExtractiveWriter
@@ -342,6 +343,17 @@ def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: s
     assert facet in placed, placed
 
 
+def every_facet_finds(*found: Evidence) -> dict[str, list[str]]:
+    """Each section's claims of a Halvorix competitor report whose every facet found ``found``."""
+    report = company_report(
+        "competitor",
+        "Halvorix",
+        [FacetEvidence(item, found) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    return {s.facet: [c.text for c in s.claims] for s in report.sections}
+
+
 def test_a_sentence_that_opens_with_one_of_its_products_is_a_products_claim() -> None:
     found = (
         evidence(
@@ -351,13 +363,7 @@ def test_a_sentence_that_opens_with_one_of_its_products_is_a_products_claim() ->
             title="Halvorix",
         ),
     )
-    report = company_report(
-        "competitor",
-        "Halvorix",
-        [FacetEvidence(item, found) for item in FACETS],
-        ExtractiveWriter(HashingEmbedder(256)),
-    )
-    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    sections = every_facet_finds(*found)
     assert found[0].text.split(". ", 1)[1] in sections["products"]
 
 
@@ -381,14 +387,7 @@ def test_a_documents_title_line_is_not_a_claim_of_a_report() -> None:
 def test_a_pages_long_headline_does_not_run_into_its_first_sentence() -> None:
     title = "Warehouse management system which grows together with your business"
     text = f"{title}\nHalvorix is a cloud WMS for distributors, 3PL operators and e-commerce warehouses."
-    found = (evidence("home#0", text, title=title, source="halvorix-home.html"),)
-    report = company_report(
-        "competitor",
-        "Halvorix",
-        [FacetEvidence(item, found) for item in FACETS],
-        ExtractiveWriter(HashingEmbedder(256)),
-    )
-    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    sections = every_facet_finds(evidence("home#0", text, title=title, source="halvorix-home.html"))
     assert sections["products"] == [text.split("\n")[1]]
 
 
@@ -405,12 +404,6 @@ def test_a_careers_pages_we_are_n_is_the_headcount_and_a_review_row_is_a_review(
         title="reviews-claimpeer-export row 1",
         source="reviews-claimpeer-export.csv",
     )
-    report = company_report(
-        "competitor",
-        "Halvorix",
-        [FacetEvidence(item, (careers, row)) for item in FACETS],
-        ExtractiveWriter(HashingEmbedder(256)),
-    )
-    sections = {s.facet: [c.text for c in s.claims] for s in report.sections}
+    sections = every_facet_finds(careers, row)
     assert careers.text in sections["leadership"]
     assert any("stars: 4.5" in claim for claim in sections["reviews"]), sections

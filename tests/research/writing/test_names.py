@@ -142,3 +142,13 @@ def test_a_subsidiary_named_as_one_is_the_company_not_a_look_alike() -> None:
     assert not known_as("Kwadrolog sp. z o.o.", owned).lookalikes
     other = [evidence("Stimalva S.r.l., a Padua valuation firm, is not Stimalba. Stimalba Energia S.p.A. sells power.")]
     assert "stimalba energia" in known_as("Stimalba S.r.l.", other).lookalikes
+
+
+def test_they_refers_back_to_the_company_outside_a_quotation() -> None:
+    note = evidence("x", title="LearnExpo - my notes on Tentavik", source="mail.eml")
+    company = known_as("Tentavik AB", [note])
+    assert company.about("CTO: big news at the booth, they have a new CTO since 1 September.", note, "Hi team,")
+    quoted = (
+        '"What they have asked for next is a way to put those answers in front of everyone," said Leona Brightwell.'
+    )
+    assert not company.about(quoted, note, "Hi team,")
