@@ -112,11 +112,11 @@ class RegionRule:
 
 
 # Where a platform is hosted: a company that says it runs on one of these does not run on another it does not name.
-CLOUDS = (
-    "AWS", "Amazon Web Services", "Microsoft Azure", "Azure", "Google Cloud", "GCP", "OVHcloud", "OVH", "Scaleway",
-    "Hetzner", "IONOS", "Exoscale", "STACKIT", "Open Telekom Cloud", "IBM Cloud", "Oracle Cloud", "Alibaba Cloud",
-    "DigitalOcean", "Infomaniak", "Outscale", "Clever Cloud",
-)  # fmt: skip
+_CLOUD_NAMES = (
+    "AWS|Amazon Web Services|Microsoft Azure|Azure|Google Cloud|GCP|OVHcloud|OVH|Scaleway|Hetzner|IONOS|Exoscale"
+    "|STACKIT|Open Telekom Cloud|IBM Cloud|Oracle Cloud|Alibaba Cloud|DigitalOcean|Infomaniak|Outscale|Clever Cloud"
+)
+CLOUDS = tuple(_CLOUD_NAMES.split("|"))
 # The short names documents use for a vendor's product ("Azure" for "Microsoft Azure").
 _ALIASES = {"microsoft azure": ("Azure",), "google cloud": ("GCP", "Google Cloud Platform"), "gcp": ("Google Cloud",)}
 _AS_NAMED = re.compile(r"^(?:Microsoft|Amazon|Oracle|IBM)\s+(?=\S)")
