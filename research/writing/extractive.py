@@ -27,6 +27,7 @@ from rapidfuzz import fuzz
 
 from research.protocol.report import Citation, Claim
 from research.retrieval.embedders import Embedder
+from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
 from research.retrieval.sparse import tokenize
 from research.writing.amounts import CURRENCY_CODES, money, price_line, priced
 from research.writing.citations import Evidence
@@ -657,9 +658,7 @@ PARTNERING = re.compile(
 
 
 # Where the company is: "Our head office is on the Kinsale Road in Cork", "Notre siège se trouve à Liège".
-HEAD_OFFICE = re.compile(
-    r"(?i)\b(?:headquartered|headquarters|head office|registered office|HQ|si[eè]ge(?: social)?|sede|sitz)\b"
-)
+HEAD_OFFICE = re.compile(rf"(?i)\b(?:headquartered|{HEAD_OFFICE_LABELS})\b")
 
 
 def _product_sentence(company: Company, text: str) -> bool:

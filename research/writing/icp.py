@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Protocol, assert_never
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
+from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
 from research.writing.answer import sources_of
 from research.writing.channel import ChannelRule, through_channel
 from research.writing.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
@@ -145,8 +146,7 @@ _HQ = re.compile(
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
     r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
     # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
-    r"|(?i:^\s*(?:headquarters|head office|registered office|hq|si[eè]ge(?: social)?|sede(?: social)?|sitz"
-    r"|firmensitz|hauptsitz|hoofdkantoor)\s*[:\u2013-]\s*(.{2,80}))"
+    rf"|(?i:^\s*(?:{HEAD_OFFICE_LABELS})\s*[:\u2013-]\s*(.{{2,80}}))"
 )
 _BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
 

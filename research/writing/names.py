@@ -34,7 +34,7 @@ from research.retrieval.parsing.text import MONTHS
 from research.writing.amounts import price_line
 from research.writing.citations import Evidence
 from research.writing.places import place_countries
-from research.writing.text import fold, published_by
+from research.writing.text import field_line, fold, published_by
 
 # Words a company's name often ends with that say what it does, not who it is: "Stellique Data" is "Stellique".
 # Hand-written (no library lists them); only trailing words are dropped, and never the name's first word.
@@ -309,14 +309,11 @@ def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
 _SLUG = re.compile(r"\S*-\S*\d\S*")  # a file name's words joined by hyphens, with a date or a number
 
 
-_FIELD_LINE = re.compile(r"^\s*[A-Z\u00c0-\u00de][\w\u00c0-\u00ff /&'-]{0,30}:\s+\S")  # "Headquarters: Via ..."
-
-
 def own_voice(text: str) -> bool:
     """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
     sentence, a price line or a "Label: value" line ("Headquarters: Via del Battiferro 9, Bologna, Italy"), in
     nobody else's words, about no person (``_SOMEONE_ELSE``)."""
-    said = _CLOSED.search(text) or price_line(text) or _FIELD_LINE.match(text)
+    said = _CLOSED.search(text) or price_line(text) or field_line(text)
     return bool(said) and not _SOMEONE_ELSE.search(text)
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research.retrieval.sparse import STEMMERS
+from research.writing.structure import FIELD_NAME
 from research.writing.text import fold
 
 _TOKEN = re.compile(r"[^\W_][\w'\u2019-]*")
@@ -118,19 +119,16 @@ def _place_of(key: str, forms: Sequence[frozenset[str]]) -> int | None:
     return next((i for i, held in enumerate(forms) if wanted & held), None)
 
 
-# A record's field names are no words of what it says ("produit: Missival Paie" states no "produit"); a sentence's
-# "a free trial: ..." keeps its words.
-_FIELD_NAMES = re.compile(r"(?:^|(?<=\s))[a-z_\u00e0-\u00ff]{2,30}:(?=\s)")
-
-
 def stated(rule: StatementRule, sentence: str) -> bool | None:
     """True when ``sentence`` states the criterion, False when it denies it, None when it says neither."""
     if rule.profit and _LOSS.search(sentence):
         return False
     if rule.profit and not _PROFIT.search(sentence):
         return None  # "Les adhérents profitent de 15 % de remise" shares a stem with "profitable", not its sense
-    record = len(_FIELD_NAMES.findall(sentence)) >= 3  # a record's "avis_id: ... produit: ... note: ..."
-    words = _words(_FIELD_NAMES.sub(" ", sentence) if record else sentence)
+    # a record's field names ("avis_id: ... produit: Missival Paie ...") are no words of what it says; a sentence's
+    # "a free trial: ..." keeps its words
+    record = len(FIELD_NAME.findall(sentence)) >= 3
+    words = _words(FIELD_NAME.sub(" ", sentence) if record else sentence)
     forms = [_forms(word) for word in words]
     found = [_place_of(key, forms) for key in rule.keys]
     places = [place for place in found if place is not None]

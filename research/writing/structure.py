@@ -16,7 +16,7 @@ from research.writing.citations import Evidence
 from research.writing.names import Company
 from research.writing.text import fold
 
-_FIELD = re.compile(r"(?:^|\s)([a-z\u00e0-\u00ff][a-z\u00e0-\u00ff_]{1,30}):\s")
+FIELD_NAME = re.compile(r"(?:^|\s)([a-z\u00e0-\u00ff][a-z\u00e0-\u00ff_]{1,30}):\s")  # "account_name: "
 _FIELD_LINE = re.compile(r"^\s*([A-Za-z\u00c0-\u00ff][\w\u00c0-\u00ff ]{0,30}):\s+(\S.*)$")
 # The column that says whose row it is (a CRM's account, a review's product, a job row's company).
 NAME_FIELDS = (
@@ -43,7 +43,7 @@ def fields_of(text: str) -> dict[str, str]:
         for match in lines:
             found.setdefault("_".join(match.group(1).casefold().split()), match.group(2).strip())
         return found
-    marks = list(_FIELD.finditer(text))
+    marks = list(FIELD_NAME.finditer(text))
     if len(marks) < 3:
         return {}
     found = {}

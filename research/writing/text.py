@@ -73,6 +73,14 @@ _LIST_LINE_END = re.compile(
 # Bologna, Italy" over "Madrid: Stimalba Iberia S.L., ..."); a record's lines (a CSV row as ingested: every line a
 # field) stay one.
 _FIELD = r"[ \t]*[A-Z\u00c0-\u00de][\w\u00c0-\u00ff /&'-]{0,30}:[ \t]+\S"
+_FIELD_START = re.compile(_FIELD)
+
+
+def field_line(text: str) -> bool:
+    """Whether ``text`` opens as a "Label: value" line does ("Headquarters: Via del Battiferro 9, Bologna")."""
+    return bool(_FIELD_START.match(text))
+
+
 _FIELD_LINE_END = re.compile(rf"(?m)^({_FIELD}[^\n]*)\n(?={_FIELD})")
 _BYLINE = re.compile(r"(?m)^[ \t]*(?:By|Par)[ \t]+[A-Z\u00c0-\u00de][^\n.!?]{0,80}$")
 _EMPHASIS = re.compile(r"\*\*|__")  # Markdown bold: "**Price framing.** Marrowpine offered ..." is two sentences
@@ -95,7 +103,7 @@ def sentences(text: str, title: str = "") -> list[str]:
     text = _BYLINE.sub(lambda match: f"\n\n{match.group(0)}\n\n", _EMPHASIS.sub("", _title_apart(text, title)))
     text = _LIST_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
     filled = [line for line in text.splitlines() if line.strip()]
-    if not all(re.match(_FIELD, line) for line in filled):
+    if not all(field_line(line) for line in filled):
         text = _FIELD_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
     text = _HEADING.sub(_heading_end, _LIST_ITEM.sub("\n\n", f"\n{text}"))
     pieces: list[str] = []

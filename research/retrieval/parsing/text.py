@@ -48,7 +48,14 @@ MONTHS = {
 _DAY_MONTH_YEAR = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\.?\s+([^\W\d_]{3,9})\.?\s+((?:19|20)\d\d)\b")
 _MONTH_DAY_YEAR = re.compile(r"(?i)\b([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b")
 _ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)(?!\d)")  # a timestamp's day too ("2021-05-18T09:00:00Z")
-HEADER_LINES, HEADER_LINE_CHARS = 6, 120  # a header's lines: the first few non-empty ones, each short
+HEADER_LINES, HEADER_LINE_CHARS = 6, 120
+# What a page labels the company's seat with ("Siège social : ...", "Registered office: ...", "Sede: ..."): the
+# footer lines webpage.py keeps, and the reports' and ICP judge's head-office cue (one list, English, French, Italian,
+# Portuguese, Spanish, German, Dutch).
+HEAD_OFFICE_LABELS = (
+    r"si[èe]ge(?: social)?|registered office|head office|headquarters|hq|sede(?: social)?|sitz|firmensitz|hauptsitz"
+    r"|hoofdkantoor"
+)  # a header's lines: the first few non-empty ones, each short
 
 
 def header_date(text: str) -> str | None:

@@ -13,6 +13,7 @@ import trafilatura
 from trafilatura.settings import Document
 
 from research.retrieval.parsing.common import OutputBudget, Source, compact_metadata
+from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 
 # Only dates a page states (meta tags, structured data); no guesses from copyright lines or URLs.
@@ -71,10 +72,7 @@ def publisher_of(html: str) -> str | None:
 _BLOCK_TAG = re.compile(
     r"(?i)<(?:br|/?(?:p|div|li|ul|ol|footer|section|header|address|h[1-6]|tr|td|th|table|article|nav|aside))\b[^>]*>"
 )
-_HEAD_OFFICE_LINE = re.compile(
-    r"(?im)^[ \t]*((?:si[èe]ge(?: social)?|registered office|head office|headquarters|hq|sede(?: social)?|sitz"
-    r"|firmensitz|hauptsitz|hoofdkantoor)[ \t]*[:\u2013-][ \t]*\S[^\n]{3,150})$"
-)
+_HEAD_OFFICE_LINE = re.compile(rf"(?im)^[ \t]*((?:{HEAD_OFFICE_LABELS})[ \t]*[:\u2013-][ \t]*\S[^\n]{{3,150}})$")
 
 
 def head_office_lines(html: str, text: str) -> list[str]:
