@@ -30,7 +30,7 @@ from research.writing.answer import sources_of
 from research.writing.citations import Evidence, by_chunk, verified
 from research.writing.conflicts import with_conflicts
 from research.writing.extractive import facet_fits, facet_words
-from research.writing.names import Company, known_as, names_note
+from research.writing.names import Company, known_as, names_notes
 from research.writing.structure import row_about, rows_of
 from research.writing.writers import Brief, Draft, Writer
 
@@ -381,7 +381,7 @@ def company_report(
     known = known_as(company, [e for item in facets for e in item.evidence])
     briefs, drafts, placed_already = _drafts(known, facets, writer)
     sections, removed, notes, used, pool = _written(known, facets, briefs, drafts, stale_before)
-    notes.insert(0, names_note(known, (e.text for item in facets for e in item.evidence)))
+    notes[:0] = names_notes(known, (e.text for item in facets for e in item.evidence))
     used = used or writer.name
     if not placed_already:
         sections = placed(company, [item.facet for item in facets], sections)

@@ -47,7 +47,7 @@ from research.writing.criteria import (
 )
 from research.writing.dates import date_span
 from research.writing.figures import figures_in
-from research.writing.names import Company, known_as, names_note
+from research.writing.names import Company, known_as, names_notes
 from research.writing.places import place_country
 from research.writing.presence import PresenceRule, presence_stated
 from research.writing.statements import StatementRule, before_keys, stated_in, statement_rule
@@ -464,8 +464,8 @@ def icp_report(
     decided = sum(1 for j in results if j.verdict != "unknown")
     notes = [
         f"{decided} of {len(results)} criteria decided from the searched corpora (as of {as_of.isoformat()}).",
-        names_note(known, (item.text for item in evidence)),
     ]
+    notes += names_notes(known, (item.text for item in evidence))
     return Report(
         template="icp",
         writer="rules" if model is None else "rules + openai",  # (docs/features.md, "ICP checks")

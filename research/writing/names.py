@@ -456,15 +456,18 @@ def written_as(name: str, texts: Iterable[str]) -> str:
     return found[0] if found else name
 
 
-def names_note(company: Company, texts: Iterable[str] = ()) -> str:
-    """What the report took the company's names to be, and which look-alikes it left out, each as the typed
-    subject or the ``texts`` write it."""
+def names_notes(company: Company, texts: Iterable[str] = ()) -> list[str]:
+    """What the report took the company's names and products to be, and which look-alikes it left out, each as
+    the typed subject or the ``texts`` write it: one note, or none when the name as typed is all it found."""
     seen = [company.subject, *texts]
 
     def shown(names: Iterable[str]) -> str:
         return ", ".join(f'"{written_as(name, seen)}"' for name in names)
 
-    note = f"Read as {company.subject}: {shown(company.names)}."
+    if company.names == (fold(company.subject),) and not company.products and not company.lookalikes:
+        return []  # nothing beyond the name as typed
+    note = f"Read as {company.subject}: {shown(company.names)}"
+    note += f"; its products: {shown(company.products)}." if company.products else "."
     if company.lookalikes:
         note += f" Not the same company: {shown(company.lookalikes)}."
-    return note
+    return [note]

@@ -9,7 +9,7 @@ job row's company); a row that mentions a company elsewhere (a prospect's tech s
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from research.writing.citations import Evidence
@@ -31,6 +31,15 @@ VALUE_HEADERS = frozenset(
 _NAME_COLUMNS = frozenset(fold(name) for name in NAME_FIELDS)
 MAX_CLAIM_CHARS = 600
 _SEPARATOR_ROW = re.compile(r"^\|?[\s:|-]+\|?$")
+# An action list's columns ("Action | Owner | Due", "Prochaine étape | Responsable | Échéance"): our own to-dos,
+# a claim about nobody.
+_OWNER_HEADERS = frozenset(fold(name) for name in ("owner", "assignee", "assigned to", "responsable", "porteur"))
+_DUE_HEADERS = frozenset(fold(name) for name in ("due", "due date", "deadline", "échéance", "date limite", "pour le"))
+
+
+def _action_list(names: Sequence[str]) -> bool:
+    folded = {fold(name) for name in names}
+    return bool(folded & _OWNER_HEADERS and folded & _DUE_HEADERS)
 
 
 def fields_of(text: str) -> dict[str, str]:
@@ -94,7 +103,7 @@ def table_rows(text: str) -> list[Row]:
     """Each row of each pipe table in ``text`` (a web page's, a Word document's or a PDF's table as parsed: "| a |
     b |" lines, or "a | b" lines), read with its header row's names; a key-figures table's row (its second column
     headed with one of ``VALUE_HEADERS``: "Metric | Value") as its label and its value ("Revenue 2025: PLN 96 m"),
-    then any further columns with their names."""
+    then any further columns with their names. An action list's rows are none (``_action_list``)."""
     found: list[Row] = []
     header: list[str] | None = None
     header_line = ""
@@ -108,6 +117,8 @@ def table_rows(text: str) -> list[Row]:
         if header is None or len(cells) != len(header):
             header, header_line = cells, line
             continue
+        if _action_list(header):
+            continue
         labelled = fold(header[1]) in VALUE_HEADERS and all(cells[:2])  # "Metric | Value": a label and its value
         named = zip(header[2:], cells[2:], strict=True) if labelled else zip(header, cells, strict=True)
         pairs = [*([(cells[0], cells[1])] if labelled else []), *((name, value) for name, value in named if value)]
@@ -118,11 +129,13 @@ def table_rows(text: str) -> list[Row]:
 
 def record_row(text: str) -> Row | None:
     """A record's fields as one claim ("produit: Praxelune Agenda; note_sur_5: 5; commentaire: ..."), quoting its
-    lines; None for prose (fewer than three "name: value" lines)."""
+    lines; None for prose (fewer than three "name: value" lines) and for an action list's item (``_action_list``)."""
     lines = [line.strip() for line in text.splitlines() if _FIELD_LINE.match(line)]
     if len(lines) < 3:
         return None
     pairs = [(match.group(1), match.group(2).strip()) for line in lines if (match := _FIELD_LINE.match(line))]
+    if _action_list([name for name, _ in pairs]):
+        return None
     claim = _joined(pairs)
     return Row(claim, (claim,), record=True)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from research.writing.citations import Evidence
-from research.writing.names import Company, known_as, names_note
+from research.writing.names import Company, known_as, names_notes
 
 
 def evidence(text: str, *, title: str = "", source: str = "notes.md", publisher: str = "") -> Evidence:
@@ -110,14 +110,21 @@ def test_the_names_note_writes_names_as_the_subject_and_the_documents_do() -> No
     company = Company(
         "Tjalkwerf Payments B.V.", ("tjalkwerf payments b v", "tjalkwerf"), ("tjalkwerk pay", "tjalkwerk terminal")
     )
-    note = names_note(
+    notes = names_notes(
         company,
         ["TJALKWERK PAY DIGEST, July 2026", "Tjalkwerk Pay GmbH rents terminals; the Tjalkwerk Terminal is cheap."],
     )  # a masthead in capitals is not how the name is written
-    assert note == (
+    assert notes == [
         'Read as Tjalkwerf Payments B.V.: "Tjalkwerf Payments B.V.", "Tjalkwerf". '
         'Not the same company: "Tjalkwerk Pay", "Tjalkwerk Terminal".'
-    )
+    ]
+
+
+def test_the_names_note_gives_the_products_and_says_nothing_when_the_name_typed_is_all() -> None:
+    texts = ["Halvorix Serverless is available today.", "Halvorix Halyard ships in 2026."]
+    assert names_notes(Company("Halvorix", ("halvorix",)), texts) == []
+    with_products = Company("Halvorix", ("halvorix",), products=("serverless", "halyard"))
+    assert names_notes(with_products, texts) == ['Read as Halvorix: "Halvorix"; its products: "Serverless", "Halyard".']
 
 
 def test_a_lookalikes_short_forms_and_own_pages_are_never_the_company() -> None:

@@ -105,3 +105,13 @@ def test_a_profiles_key_figures_are_the_companys_and_a_comparisons_other_rows_ar
     assert not row_about(company, revenue, notes)  # our notes' table: whose figures they are is not said
     assert row_about(company, own, profile)
     assert not row_about(company, other, profile)  # Skladovka's row in the note on Kwadrolog
+
+
+def test_an_action_lists_rows_are_our_to_dos_not_claims() -> None:
+    notes = """## Action items
+| Action | Owner | Due |
+| --- | --- | --- |
+| Re-run the cost comparison with the new Halvorix price list | Lucia Brenneman | 2026-07-03 |"""
+    assert table_rows(notes) == []
+    assert record_row("Prochaine étape: relancer Praxelune\nResponsable: Inès\nÉchéance: 12/10\nStatut: ouvert") is None
+    assert table_rows("| Plan | Owner seats | Due monthly |\n| Pro | 5 | EUR 9 |")  # an owner seat is no task's owner
