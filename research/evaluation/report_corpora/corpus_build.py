@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import io
+import zipfile
 from pathlib import Path
 
 import docx
@@ -102,4 +104,18 @@ def build_docx(source: Path, target: Path, title: str, author: str, when: dt.dat
                     table.cell(r, c).text = cell
         else:
             document.add_paragraph(str(content))
-    document.save(str(target))
+    buffer = io.BytesIO()
+    document.save(buffer)
+    target.write_bytes(_zip_dated(buffer.getvalue(), when))
+
+
+def _zip_dated(data: bytes, when: dt.datetime) -> bytes:
+    """The ZIP archive with every entry dated ``when`` (python-docx stamps each with the time it saves), so the same
+    source builds the same bytes."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(data)) as old, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
+        for info in old.infolist():
+            entry = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            new.writestr(entry, old.read(info.filename))
+    return out.getvalue()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import mailbox
+import re
 import tempfile
 from email import policy
 from email.message import EmailMessage, Message
@@ -77,15 +78,20 @@ def _parse_mbox(source: Source, budget: OutputBudget) -> ParseOutcome:
 
 
 def _mbox_messages(data: bytes) -> list[bytes]:
-    """The raw bytes of each message; the mailbox module reads only from a path, so the data goes to a temp file."""
+    """The raw bytes of each message, its quoted "From " lines unquoted; the mailbox module reads only from a path,
+    so the data goes to a temp file."""
     with tempfile.TemporaryDirectory(prefix="c1w-mbox-") as folder:
         path = Path(folder) / "upload.mbox"
         path.write_bytes(data)
         box = mailbox.mbox(path, create=False)
         try:
-            return [box.get_bytes(key) for key in box.iterkeys()]
+            return [_FROM_QUOTED.sub(rb"\1", box.get_bytes(key)) for key in box.iterkeys()]
         finally:
             box.close()
+
+
+# An mbox quotes a body's line that opens with "From " as ">From " (and ">From " as ">>From "): one ">" comes off.
+_FROM_QUOTED = re.compile(rb"(?m)^>(>*From )")
 
 
 def _message(data: bytes) -> EmailMessage:

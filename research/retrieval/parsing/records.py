@@ -1,5 +1,10 @@
 """JSON and JSON Lines files: each object becomes a document through a field mapping (title, text, metadata); an
-object's own date field ("date", "published_at", ...) dates its document."""
+object's own date field ("date", "published_at", ...) dates its document.
+
+With the default mapping ("title", "text"), an item without those fields is read by the names exports give them
+(``TEXT_FIELDS``: a news alert's "snippet", a post's "body"; ``TITLE_FIELDS``: "headline", "name"), and an item with
+no text field at all (a company database's card: name, employees, funding) is read as a record: a "name: value"
+line per field, as a CSV row is."""
 
 from __future__ import annotations
 
@@ -15,6 +20,12 @@ _MISSING = object()
 # The fields a feed item dates itself with (a media-monitoring export's "date", an API's "published_at"): the item's
 # date, not the file's.
 DATE_FIELDS = ("date", "published", "published_at", "publication_date", "pubDate", "datetime", "created_at")
+
+
+# What exports call an item's text and its title, when they do not call them "text" and "title".
+TEXT_FIELDS = ("body", "content", "snippet", "summary", "description", "excerpt", "message", "abstract")
+TITLE_FIELDS = ("headline", "name", "subject", "heading")
+DEFAULT_TEXT, DEFAULT_TITLE = "text", "title"
 
 
 class ItemError(ValueError):
@@ -79,12 +90,16 @@ def _document(item: object, key: str, source: Source, options: ParseOptions, bud
         raise item
     if not isinstance(item, dict):
         raise ItemError(f"not an object but {type(item).__name__}")
-    text = _scalar(item, options.json_text_field)
+    text_field = _field(item, options.json_text_field, DEFAULT_TEXT, TEXT_FIELDS)
+    title_field = _field(item, options.json_title_field, DEFAULT_TITLE, TITLE_FIELDS)
+    text = _scalar(item, text_field)
+    if text is None and text_field == DEFAULT_TEXT and set(item) - {title_field}:
+        text = _record(item)  # a field besides its title
     if text is None:
-        raise ItemError(f"no {options.json_text_field!r} field")
+        raise ItemError(f"no {text_field!r} field")
     if not text.strip():
-        raise ItemError(f"the {options.json_text_field!r} field is empty")
-    title = _scalar(item, options.json_title_field) or ""
+        raise ItemError(f"the {text_field!r} field is empty")
+    title = _scalar(item, title_field) or ""
     metadata = {name: value for name in options.json_metadata_fields if (value := _any(item, name)) is not None}
     dated = next((found for name in DATE_FIELDS if (found := _date_of(item, name))), None)
     if dated and "date" not in metadata:
@@ -97,6 +112,33 @@ def _document(item: object, key: str, source: Source, options: ParseOptions, bud
         metadata=metadata,
         kind="json",
     )
+
+
+def _field(item: dict[str, object], mapped: str, default: str, others: tuple[str, ...]) -> str:
+    """The field to read: the member's mapping, or for the default one missing, the first of ``others`` there."""
+    if mapped != default or mapped in item:
+        return mapped
+    return next((name for name in others if isinstance(item.get(name), str)), mapped)
+
+
+def _record(item: dict[str, object]) -> str | None:
+    """An item without text as a record: a "name: value" line per field that has a value (a list of values joined
+    by commas, a nested object's fields as "outer.inner"); None when it has none."""
+    lines = []
+    for name, found in _flat(item):
+        listed = isinstance(found, list) and all(isinstance(v, str | int | float) for v in found)
+        value = ", ".join(str(v) for v in found) if listed and isinstance(found, list) else found
+        if isinstance(value, str | int | float) and not isinstance(value, bool) and str(value).strip():
+            lines.append(f"{name}: {' '.join(str(value).split())}")
+    return "\n".join(lines) or None
+
+
+def _flat(item: dict[str, object], prefix: str = "") -> Iterator[tuple[str, object]]:
+    for name, value in item.items():
+        if isinstance(value, dict):
+            yield from _flat(value, f"{prefix}{name}.")
+        else:
+            yield f"{prefix}{name}", value
 
 
 def _date_of(item: dict[str, object], name: str) -> str | None:

@@ -298,3 +298,64 @@ def test_a_feeds_items_wrapped_in_an_object_are_its_documents() -> None:
     assert parse_bytes("one.json", b'{"title": "A", "text": "Alpha.", "tags": [{"x": 1}]}').documents[0].text == (
         "Alpha."
     )
+
+
+def test_a_company_page_is_read_from_its_main_element_every_section_in_order() -> None:
+    page = b"""<html><body><div class="cookie-banner"><p>We use cookies to keep you signed in.</p></div>
+    <nav><a href="/">Home</a></nav><main>
+    <section class="hero"><h1>Less admin. More animals.</h1>
+      <p>Kaikaro is practice software for vet clinics.</p></section>
+    <section><h2>Four tools, one login</h2>
+      <article><h3>Kaikaro Clinic</h3><p>The appointment book, clinical notes and invoicing.</p></article>
+      <article><h3>Kaikaro Shelf</h3><p>Stock and pharmacy, with a reorder before you run dry.</p></article></section>
+    <section><h2>Who runs the place</h2><ul><li>Aditya Deshpande, Co-founder, MD &amp; CEO.</li>
+      <li>Meera Kulkarni, Chief Financial Officer, with us since February 2026.</li></ul></section>
+    <table><tr><th>Plan</th><th>Price</th></tr><tr><td>Clinic</td><td>NZ$89 per vet per month</td></tr></table>
+    <aside class="share-buttons"><a href="/x">Share on X</a></aside>
+    <ul class="more"><li><a href="/a">Rival A raises $30m</a></li><li><a href="/b">Layoffs tracker</a></li>
+      <li><a href="/c">Ten startups to watch</a></li></ul>
+    </main><footer><p>Kaikaro Software Limited \xc2\xb7 Registered office: 112 Tuam Street, Christchurch</p>
+    <p>Privacy | Terms</p></footer></body></html>"""
+    text = parse_bytes("kaikaro-home.html", page).documents[0].text
+    assert text.splitlines() == [
+        "Less admin. More animals.",
+        "Kaikaro is practice software for vet clinics.",
+        "Four tools, one login",
+        "Kaikaro Clinic",
+        "The appointment book, clinical notes and invoicing.",
+        "Kaikaro Shelf",
+        "Stock and pharmacy, with a reorder before you run dry.",
+        "Who runs the place",
+        "- Aditya Deshpande, Co-founder, MD & CEO.",
+        "- Meera Kulkarni, Chief Financial Officer, with us since February 2026.",
+        "| Plan | Price |",
+        "|---|---|",
+        "| Clinic | NZ$89 per vet per month |",
+        "Registered office: 112 Tuam Street, Christchurch",
+    ]  # no cookie banner, menu, share buttons, list of links or the rest of the footer
+
+
+def test_json_items_are_read_by_the_names_exports_give_their_fields() -> None:
+    alerts = (
+        b'[{"headline": "Samvida raises Rs 120 crore", "snippet": "Pune-based Samvida raised.", "date": "12/08/2026"}]'
+    )
+    [alert] = parse_bytes("alerts.json", alerts).documents
+    assert (alert.title, alert.text) == ("Samvida raises Rs 120 crore", "Pune-based Samvida raised.")
+    card = b'{"name": "Samvida", "employees": 240, "funding": {"total": "$21m"}, "investors": ["A", "B"], "ok": true}'
+    [record] = parse_bytes("startrack.jsonl", card).documents
+    assert (record.title, record.text) == (
+        "Samvida",
+        "name: Samvida\nemployees: 240\nfunding.total: $21m\ninvestors: A, B",
+    )
+    custom = ParseOptions(json_text_field="body")  # a member's own mapping is kept as it is
+    with pytest.raises(ParseError, match="item 1: no 'body' field"):
+        parse_bytes("c.json", b'[{"snippet": "x"}]', custom)
+
+
+def test_an_mbox_bodys_quoted_from_lines_are_unquoted() -> None:
+    box = (
+        b"From a@kaikaro.example Mon Nov  2 09:00:00 2026\nFrom: a@kaikaro.example\nSubject: Update\n\n"
+        b"Hi team,\n>From today every clinic gets Nudgebird.\n>>From the archive: nothing.\n"
+    )
+    [message] = parse_bytes("inbox.mbox", box).documents
+    assert message.text.splitlines()[1:] == ["From today every clinic gets Nudgebird.", ">From the archive: nothing."]
