@@ -79,9 +79,10 @@ def publisher_of(html: str) -> str | None:
 _BLOCK_TAG = re.compile(
     r"(?i)<(?:br|/?(?:p|div|li|ul|ol|footer|section|header|address|h[1-6]|tr|td|th|table|article|nav|aside))\b[^>]*>"
 )
-# a line of its own, or a part of one after a separator ("Kaikaro Software Limited · Registered office: ...")
+# a line of its own, or its part after a separator ("Kaikaro Software Limited · Registered office: ...", "Samvida
+# Technologies Pvt. Ltd., registered office: ...", "(company number 6654321). Head office: ...")
 _HEAD_OFFICE_LINE = re.compile(
-    rf"(?im)^[ \t]*(?:[^\n]{{0,80}}?[\u00b7|\u2022][ \t]*)?"
+    rf"(?im)^(?:[^\n]{{0,160}}?[\u00b7|\u2022,.;][ \t]*|[ \t]*)"
     rf"((?:{HEAD_OFFICE_LABELS})[ \t]*[:\u2013-][ \t]*\S[^\n]{{3,150}})$"
 )
 

@@ -359,3 +359,17 @@ def test_an_mbox_bodys_quoted_from_lines_are_unquoted() -> None:
     )
     [message] = parse_bytes("inbox.mbox", box).documents
     assert message.text.splitlines()[1:] == ["From today every clinic gets Nudgebird.", ">From the archive: nothing."]
+
+
+def test_a_footers_head_office_part_is_kept_after_the_company_or_a_sentence() -> None:
+    footer = (
+        "<html><body><main><h1>Careers</h1><p>Work with us on the software vets run their day on.</p></main><footer>"
+        "<address>Samvida Technologies Pvt. Ltd., registered office: Baner Road, Pune 411045, India.</address>"
+        "<p>Registered in New Zealand (company number 6654321). Head office: 112 Tuam Street, Christchurch.</p>"
+        "<p>Australia: Kaikaro Pty Ltd, 40 Ann Street, Brisbane</p></footer></body></html>"
+    )
+    text = parse_bytes("careers.html", footer.encode()).documents[0].text
+    assert text.splitlines()[-2:] == [
+        "registered office: Baner Road, Pune 411045, India.",
+        "Head office: 112 Tuam Street, Christchurch.",
+    ]
