@@ -87,12 +87,22 @@ _HEAD_OFFICE_LINE = re.compile(
 )
 
 
+# a sentence that says where it is ("Votre contrat est conclu avec Lucarne Logiciels inc., dont le siège social est
+# situé à Sherbrooke (Québec)", "Our head office is in Graz.")
+_HEAD_OFFICE_SENTENCE = re.compile(
+    rf"(?im)^[ \t]*([^\n]{{0,200}}\b(?:{HEAD_OFFICE_LABELS})\b[^\n]{{0,30}}?"
+    r"\b(?:est situ[ée]e?|se trouve|is (?:located|based)|is|in|à|au)\b[^\n]{3,150})$"
+)
+
+
 def head_office_lines(html: str, text: str) -> list[str]:
-    """The page's "Siège social : ...", "Registered office: ..." lines that its main text left out (a footer's)."""
+    """The page's "Siège social : ...", "Registered office: ..." lines and sentences that say where its head office
+    is, that its main text left out (a footer's)."""
     plain = html_module.unescape(_TAG.sub("", _BLOCK_TAG.sub("\n", html)))
-    lines = dict.fromkeys(" ".join(match.group(1).split()) for match in _HEAD_OFFICE_LINE.finditer(plain))
+    found = [*_HEAD_OFFICE_LINE.finditer(plain), *_HEAD_OFFICE_SENTENCE.finditer(plain)]
+    lines = dict.fromkeys(" ".join(match.group(1).split()) for match in found)
     kept = " ".join(text.split())
-    return [line for line in lines if line not in kept]
+    return [line for line in lines if line not in kept and not any(line in other for other in lines if other != line)]
 
 
 # Never content: scripts, forms and controls, navigation.
