@@ -1,7 +1,11 @@
-"""E-mail: one .eml message or an .mbox of many, through the standard library's email and mailbox modules."""
+"""E-mail: one .eml message or an .mbox of many, through the standard library's email and mailbox modules. A
+message forwarded inside another ("---------- Forwarded message ---------", "Begin forwarded message:",
+"-----Original Message-----", "-------- Message transféré --------") is a document of its own, with its own sender,
+date and subject: a colleague's note above it is theirs, the forwarded update is its sender's."""
 
 from __future__ import annotations
 
+import dataclasses
 import email
 import mailbox
 import re
@@ -11,6 +15,7 @@ from email.message import EmailMessage, Message
 from pathlib import Path
 
 from research.retrieval.parsing.common import OutputBudget, Source, compact_metadata, describe_error, iso_date
+from research.retrieval.parsing.text import header_date
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 from research.retrieval.parsing.webpage import extract_page
 
@@ -31,7 +36,52 @@ def parse_email(source: Source, options: ParseOptions, budget: OutputBudget) -> 
         raise ParseError(f"unreadable e-mail: {describe_error(error)}") from None
     if document is None:
         raise ParseError("the e-mail has neither a subject nor a body")
-    return ParseOutcome(source_name=source.name, documents=[document], errors=[])
+    return ParseOutcome(source_name=source.name, documents=forwarded_apart(document), errors=[])
+
+
+# The line a mail program opens a forwarded message with, and the header lines it copies under it.
+_FORWARDED = re.compile(
+    r"(?im)^[ \t>]*(?:-{2,}[ \t]*(?:forwarded message|original message|message transf[ée]r[ée]"
+    r"|message d['\u2019]origine|e-mail d['\u2019]origine)[ \t]*-{2,}|begin forwarded message:"
+    r"|d[ée]but du message r[ée]exp[ée]di[ée][ \t]*:)[ \t]*$"
+)
+_COPIED_HEADER = re.compile(r"(?i)^[ \t>]*(from|de|date|sent|envoy[ée]|subject|objet|to|[àa]|cc)[ \t]*:[ \t]*(.*)$")
+_HEADER_NAMES = {"de": "from", "sent": "date", "envoye": "date", "envoyé": "date", "objet": "subject", "a": "to"}
+_HEADER_NAMES |= {"à": "to"}
+
+
+def forwarded_apart(document: ParsedDocument) -> list[ParsedDocument]:
+    """The message, and each message forwarded inside it as a document of its own (``_FORWARDED``): its copied
+    From, Date and Subject lines its metadata, the text under them its text."""
+    parts = _FORWARDED.split(document.text)
+    if len(parts) == 1:
+        return [document]
+    found = [dataclasses.replace(document, text=parts[0].rstrip())] if parts[0].strip() else []
+    for number, part in enumerate(parts[1:], 1):
+        lines = part.strip("\n").splitlines()
+        headers: dict[str, str] = {}
+        while lines and (match := _COPIED_HEADER.match(lines[0])):
+            name = match.group(1).casefold()
+            headers.setdefault(_HEADER_NAMES.get(name, name), " ".join(match.group(2).split()))
+            lines.pop(0)
+        text = "\n".join(lines).strip()
+        if not text:
+            continue
+        metadata = compact_metadata(
+            {"from": headers.get("from"), "to": headers.get("to"), "subject": headers.get("subject")}
+        )
+        dated = header_date(headers.get("date", ""))
+        metadata |= {"date": dated} if dated else {}
+        found.append(
+            dataclasses.replace(
+                document,
+                title=headers.get("subject") or document.title,
+                text=text,
+                doc_key=f"{document.doc_key}-fwd-{number}" if document.doc_key else f"fwd-{number}",
+                metadata=metadata,
+            )
+        )
+    return found or [document]
 
 
 def message_document(
@@ -71,7 +121,7 @@ def _parse_mbox(source: Source, budget: OutputBudget) -> ParseOutcome:
         if document is None:
             errors.append(f"message {number}: has neither a subject nor a body")
         else:
-            documents.append(document)
+            documents += forwarded_apart(document)
     if not documents and not errors:
         raise ParseError("no messages found in the mbox file (each message starts with a 'From ' line)")
     return ParseOutcome(source_name=source.name, documents=documents, errors=errors)

@@ -377,3 +377,33 @@ def test_a_footers_head_office_part_is_kept_after_the_company_or_a_sentence() ->
         "Votre contrat est conclu avec Lucarne inc., dont le siège social est situé à Sherbrooke (Québec).",
         "Our head office is in Graz. Headquarters: Graz",
     ]  # the last line once, though both patterns find it
+
+
+def test_a_forwarded_message_is_a_document_of_its_own_with_its_sender_and_date() -> None:
+    mail = (
+        b"From: Karan <karan@veldmark.example>\nSubject: Fwd: Investor update\nDate: Mon, 16 Nov 2026 19:42:10 +0530\n"
+        b"Content-Type: text/plain; charset=utf-8\n\n"
+        b"Divya, keep it inside the team. Our 18% should hold.\n\n---------- Forwarded message ---------\n"
+        b"From: Aditya Deshpande <aditya@samvida.example>\nDate: Fri, 13 Nov 2026 at 8:05 PM\n"
+        b"Subject: Samvida | Investor update\nTo: <investors@samvida.example>\n\n"
+        b"We now have 22 reseller partners.\n\n-------- Message transf\xc3\xa9r\xc3\xa9 --------\n"
+        b"De : Lucarne <info@lucarne.example>\nObjet : Nouvelles\n\nNous avons 1 200 clients.\n"
+    )
+    ours, theirs, french = parse_bytes("fwd.eml", mail).documents
+    assert ours.text == "Divya, keep it inside the team. Our 18% should hold."
+    assert (theirs.title, theirs.text, theirs.doc_key) == (
+        "Samvida | Investor update",
+        "We now have 22 reseller partners.",
+        "fwd-1",
+    )
+    assert theirs.metadata == {
+        "from": "Aditya Deshpande <aditya@samvida.example>",
+        "to": "<investors@samvida.example>",
+        "subject": "Samvida | Investor update",
+        "date": "2026-11-13",
+    }
+    assert (french.title, french.text, french.metadata["from"]) == (
+        "Nouvelles",
+        "Nous avons 1 200 clients.",
+        "Lucarne <info@lucarne.example>",
+    )
