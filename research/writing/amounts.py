@@ -11,12 +11,13 @@ import re
 
 SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
+SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
-CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nzd|dkk|sek|nok|pln|czk|jpy|inr|sgd"  # ISO 4217, the ones corpora use
+CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nzd|dkk|sek|nok|pln|czk|jpy|inr|sgd|aed|brl|rs"  # ISO 4217 and "Rs" (rupees)
 AMOUNT = (
-    rf"(?:[$€£]|(?:{CURRENCY_CODES})\s?)?\s*(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+|\d[\d,]*(?:\.\d+)?)\s*"
-    r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?)?\b"
+    rf"(?:[$€£₹¥]|(?:{CURRENCY_CODES})\s?)?\s*(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+|\d[\d,]*(?:\.\d+)?)\s*"
+    r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?|lakhs?|crores?|cr)?\b"
 )
 
 
@@ -29,7 +30,9 @@ def amount_value(digits: str, scale: str | None) -> float:
 
 # A price as a price list writes it on a line of its own, under its plan's name: "EUR 13 per sensor / month",
 # "49 € HT par mois", "Pro €29 per vehicle / month (£25 in the UK)".
-_PRICE = re.compile(rf"(?i)(?:[$€£]\s?\d|\b(?:{CURRENCY_CODES})\s?\d|\d[\d.,]*\s?(?:€|\$|£|k€|(?:{CURRENCY_CODES})\b))")
+_PRICE = re.compile(
+    rf"(?i)(?:[$€£₹¥]\s?\d|\b(?:{CURRENCY_CODES})\.?\s?\d|\d[\d.,]*\s?(?:€|\$|£|k€|(?:{CURRENCY_CODES})\b))"
+)
 _UNIT = (
     r"(?:month|mo|year|yr|annum|user|seat|sensor|vehicle|device|unit|label|location|site|licen[cs]e|employee|payslip"
     r"|transaction|order|practitioner|hectare|mois|an|ann[ée]e|utilisateur|poste|[ée]tablissement|salari[ée]|commande"

@@ -27,7 +27,7 @@ _CHANNEL = (
 )
 _CRITERION = re.compile(rf"(?i)\b{_CHANNEL}\b")
 _DIRECT_ONLY = re.compile(
-    rf"(?i)\b(?:direct (?:sales )?only|only (?:sells? )?direct|sells? direct\w*,? not|not through {_CHANNEL}"
+    rf"(?i)\b(?:direct (?:sales )?only|(?<!not )only (?:sells? )?direct|sells? direct\w*,? not|not through {_CHANNEL}"
     r"|uniquement en direct|vente directe uniquement|en direct uniquement|direct sales only)\b"
 )
 _THROUGH = re.compile(

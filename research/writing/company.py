@@ -119,7 +119,8 @@ COMPETITOR_FACETS = (
         "indexes compute memory disk query queries open-source cloud hosting deployed servers governance layer"
         " AWS Azure GCP Kubernetes Python Java Django PostgreSQL Kafka region hosted stack framework database"
         " hébergé hébergement infrastructure technologie architecture serveurs stored backups encrypted encryption"
-        " Amazon Google Microsoft data centre center données chiffrées sauvegardes",
+        " Amazon Google Microsoft data centre center données chiffrées sauvegardes ISO IEC SOC certified certification"
+        " certificate attestation certifiée certifié",
         "technologie, hébergé, hébergement, infrastructure, architecture, stack",
     ),
     Facet(

@@ -38,7 +38,7 @@ _QUALIFIERS = frozenset(
     """paying active registered current existing new total unique monthly daily live full-time more over about
     nearly some roughly around approximately plus de d environ clients-""".split()
 )
-_CURRENCY = re.compile(rf"(?i)([$€£]|\b(?:{CURRENCY_CODES})\b)")
+_CURRENCY = re.compile(rf"(?i)([$€£₹¥]|\b(?:{CURRENCY_CODES})\b)")
 _WORD = r"[^\W\d_][\w'\u2019-]*"
 _AFTER = re.compile(rf"\s*\+?\s*(%|€)?\s*({_WORD})?(?:\s+({_WORD}))?(?:\s+({_WORD}))?")
 _SIGNS = {"eur": "€", "usd": "$", "gbp": "£", "€": "€", "$": "$", "£": "£", "aud": "aud", "cad": "cad", "chf": "chf"}
@@ -46,13 +46,14 @@ _SIGNS |= {"nzd": "nzd"}
 # The words between an amount and what it counts: "30% *of* revenue", "EUR 18 million *in a* Series B".
 _LINKS = frozenset("of in on at for from to and a an the by with de du des d en dans pour et le la les au aux".split())
 _PER = frozenset({"per", "par", "a", "an", "/", "chaque"})
-_RANGE_AFTER = re.compile(r"\s*(?:to|-|\u2013|à|and|et)\s*(?:[$€£]|[A-Z]{3})?\s*\d")
-_RANGE_BEFORE = re.compile(r"\d\s*[%€]?\s*(?:to|-|\u2013|à|and|et)\s*(?:[$€£]|[A-Z]{3})?\s*$")
+_RANGE_AFTER = re.compile(r"\s*(?:to|-|\u2013|à|and|et)\s*(?:[$€£₹¥]|[A-Z]{3})?\s*\d")
+_RANGE_BEFORE = re.compile(r"\d\s*[%€]?\s*(?:to|-|\u2013|à|and|et)\s*(?:[$€£₹¥]|[A-Z]{3})?\s*$")
 _VERSION = re.compile(r"\d+\.\d+")
 _VERSION_BEFORE = re.compile(r"(?:\b[A-Z][\w-]*|\bv|\bversion|\brelease|\bto|\bfrom)\s*$")
 _BOUND = re.compile(
     r"(?i)\b(?:minimum|min\.?|maximum|max\.?|up to|at least|at most|no more than|fewer than|less than|from"
-    r"|jusqu['\u2019]\s?[àa]|au moins|au plus|minimum de|maximum de|[àa] partir de)\s*(?:of\s*)?(?:[$€£]|[A-Z]{3})?\s*$"
+    r"|jusqu['\u2019]\s?[àa]|au moins|au plus|minimum de|maximum de|[àa] partir de)\s*(?:of\s*)?"
+    r"(?:[$€£₹¥]|[A-Z]{3})?\s*$"
 )
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019&-]*")

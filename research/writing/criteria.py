@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from research.writing.amounts import AMOUNT, amount_value
+from research.writing.buyers import BuyerRule, buyer_rule
 from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
-from research.writing.figures import EMPLOYEE_WORDS, REVENUE_WORDS
+from research.writing.figures import EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.places import place_countries, region_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.statements import StatementRule, statement_rule
@@ -169,7 +170,7 @@ class EventRule:
         return f"When did {company} report {self.event} ({', '.join(EVENT_WORDS[self.event][:5])})?"
 
 
-Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | ChannelRule | StatementRule
+Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | ChannelRule | BuyerRule | StatementRule
 
 _BETWEEN = re.compile(
     rf"(?i)(?:between|entre)\s+{AMOUNT}\s+(?:and|to|et|à)\s+{AMOUNT}|{AMOUNT}\s*(?:-|\u2013|to)\s*{AMOUNT}"
@@ -221,9 +222,19 @@ def _bound(match: re.Match[str] | None) -> float | None:
 _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|located|hq|siege|base|basee"
 
 
+# What a criterion says does not count ("an Australian subsidiary or a UK sales office doesn't count", "(pas un
+# simple bureau de ventes ni une filiale)"): a clause or an aside that denies.
+_DENIED_PART = re.compile(
+    r"(?i)\([^()]*\b(?:not|pas|ni|sauf|except|excluding|hors)\b[^()]*\)"
+    r"|[;:,]\s*[^;:,]*\b(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) count|not counted|ne comptent? pas"
+    r"|ne sont pas compt[ée]e?s)\b[^;]*"
+)
+
+
 def _region_rule(text: str) -> RegionRule | None:
     """A region ("in the EU", "DACH") or the countries the headquarters must be in; a region and countries together
-    ("Head office in Italy or Iberia") are one rule."""
+    ("Head office in Italy or Iberia") are one rule. The places the criterion says do not count are not its."""
+    text = _DENIED_PART.sub("", text)
     folded = fold(text)
     if not re.search(rf"\b({_HQ_WORDS}|in|situe|en|au)\b", folded):
         return None
@@ -251,7 +262,7 @@ EVENT_CUES = {
     ),
     "funding": re.compile(
         r"(?i)\b(raised|raise|raises|funding|fund-?raising|funded|investment|series [a-e]|round|lev[ée]e? (?:de|des)"
-        r" fonds|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e])\b"
+        r" fonds|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e]|financement|ronde)\b"
     ),
     "executive": re.compile(
         r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints"
@@ -262,7 +273,8 @@ EVENT_CUES = {
         r"(?:chief|ceo|cto|cfo|coo|cro|cmo|vp|vice president|head of|president|managing director|general manager)"
         r"|new (?:c-suite|c-level)|chang\w* (?:its|their|the|a) (?:ceo|cto|cfo|coo|cro|cmo|chief)"
         r"|leadership change|nomm[ée]e?|nomme|nouv(?:eau|el|elle) (?:dirigeante?|directeur|directrice|pr[ée]sidente?"
-        r"|membre de la direction|DG|DAF)"
+        r"|membre de la (?:haute )?direction|direction|DG|DAF)|entr[ée]e? en fonction"
+        r"|(?:chief|executive) [^.;]{0,40}\bofficer (?:started|joined|took)"
         r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
         r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
         r"|(?:prend|pris|prendra) la (?:direction|pr[ée]sidence)"
@@ -272,7 +284,7 @@ EVENT_CUES = {
     "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product|lance|lancement|lanc[ée]e?)\b"),
 }
 _WINDOW = re.compile(
-    r"(?i)\b(?:(?:in|within|during|over) the (?:last|past) (\d+)\s*(day|week|month|year)s?"
+    r"(?i)\b(?:(?:in|within|during|over) the (?:(?:last|past) )?(\d+)\s*(day|week|month|year)s?"
     r"|(?:au cours des|dans les|lors des|sur les|durant les|pendant les|ces) (\d+) derni[eè]r(?:s|es)"
     r" (jour|semaine|mois|an|ann[ée]e)s?)\b"
 )
@@ -287,13 +299,13 @@ _ABSENCE = re.compile(r"(?i)^\s*(?:no|has not|hasn't|did not|didn't|without|aucu
 
 
 # The window's first day, named: "since 1 December 2025", "(depuis décembre 2025)".
-_SINCE = re.compile(r"(?i)\b(?:since|from|depuis|à partir de)\s+(?:le\s+|the\s+)?(.{3,30})")
+_SINCE = re.compile(r"(?i)\b(?:since|from|between|depuis|à partir de|entre)\s+(?:le\s+|the\s+)?(.{3,30})")
 
 
 # A calendar year as the window: "during calendar 2026", "in calendar year 2026", "en 2026".
 _IN_YEAR = re.compile(
-    r"(?i)\b(?:in|during|throughout|en|courant)\s+(?:calendar\s+(?:year\s+)?|the year\s+|l['\u2019]ann[ée]e\s+)?"
-    r"((?:19|20)\d\d)\b"
+    r"(?i)\b(?:in|during|throughout|en|courant|au cours de|pendant|durant)\s+"
+    r"(?:calendar\s+(?:year\s+)?|the year\s+|l['\u2019]\s?ann[ée]e\s+(?:civile\s+)?)?((?:19|20)\d\d)\b"
 )
 
 
@@ -306,6 +318,7 @@ def _since(text: str) -> datetime.date | None:
 
 
 def _event_rule(text: str) -> EventRule | None:
+    text = in_digits(text)  # "in the twelve months before 30th November 2026"
     event = next((name for name, cue in EVENT_CUES.items() if cue.search(text)), None)
     if event is None:
         return None
@@ -342,7 +355,13 @@ _WITHOUT = re.compile(
 )
 
 
+# A criterion named for the tool's users: "Salesforce shop", "HubSpot user".
+_TOOL_USER = re.compile(r"^\s*([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)?)\s+(?:shop|user|house|customer)s?\s*$")
+
+
 def _tech_rule(text: str) -> TechRule | None:
+    if user := _TOOL_USER.match(text):
+        return TechRule(user.group(1))
     if without := _WITHOUT.search(text):
         tools = [t.strip() for t in re.split(r",\s*|\s+(?:or|and|nor|ou|et|ni)\s+", without.group(1)) if t.strip()]
         if tools and all(1 < len(tool) <= 40 for tool in tools):
@@ -351,14 +370,14 @@ def _tech_rule(text: str) -> TechRule | None:
     if match is None:
         return None
     term = _TECH_END.split(match.group(1))[0].strip()
-    term = re.sub(r"(?i)^(?:(?:the|a|an|le|la|les)\s+|l['\u2019]\s*)", "", term)
+    term = re.sub(r"(?i)^(?:(?:the|a|an|le|la|les|itself)\s+|l['\u2019]\s*|(?:elle|lui|eux)-m[êe]mes?\s+)", "", term)
     return TechRule(term) if 1 < len(term) <= 60 else None
 
 
 def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
     for text in (criterion.description, criterion.name):
-        for reader in (_numeric_rule, _event_rule, channel_rule, presence_rule, _region_rule, _tech_rule):
+        for reader in (_numeric_rule, _event_rule, buyer_rule, channel_rule, presence_rule, _region_rule, _tech_rule):
             rule = reader(text)
             if rule is not None:
                 return rule
@@ -385,6 +404,7 @@ _FRENCH_WORDS: dict[str, str] = {
     "layoffs": "licenciements, suppressions de postes, plan de départs",
     "channel": "revendeurs, distributeurs, partenaires, réseau",
     "presence": "bureau, filiale, agence, clients, présence",
+    "buyer": "payé par, facturé, paient, abonnement, gratuit, B2B",
 }
 
 
@@ -393,6 +413,7 @@ def search_french(criterion: Criterion) -> str:
     statement: its own words are the criterion's)."""
     rule = rule_for(criterion)
     kinds: dict[type, str] = {RegionRule: "region", TechRule: "tech", ChannelRule: "channel", PresenceRule: "presence"}
+    kinds[BuyerRule] = "buyer"
     if isinstance(rule, NumericRule):
         return _FRENCH_WORDS[rule.metric]
     if isinstance(rule, EventRule):

@@ -680,7 +680,7 @@ def _headcount(text: str) -> bool:
 # A result with its amount (a revenue is ``figures_in``'s): "Résultat net 2025: -1,4 M EUR", "EBITDA FY2025: EUR -3.8m".
 _RESULT = re.compile(
     r"(?i)\b(?:net (?:result|income|loss|profit)|ebitda|operating (?:loss|profit)|r[ée]sultat (?:net|d'exploitation)"
-    r"|b[ée]n[ée]fice|perte nette)\b[^.;]{0,40}?(?:[$€£]|\b(?:" + CURRENCY_CODES + r")\b|\bM\s?(?:€|EUR)\b)"
+    r"|b[ée]n[ée]fice|perte nette)\b[^.;]{0,40}?(?:[$€£₹¥]|\b(?:" + CURRENCY_CODES + r")\b|\bM\s?(?:€|EUR)\b)"
 )
 
 

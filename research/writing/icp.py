@@ -31,6 +31,7 @@ from typing import Protocol, assert_never
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
 from research.writing.answer import sources_of
+from research.writing.buyers import BuyerRule, businesses_pay
 from research.writing.channel import ChannelRule, through_channel
 from research.writing.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.writing.criteria import (
@@ -112,7 +113,10 @@ def _judge_numeric(
     stated = [
         (values[0], sentence)
         for sentence in found
-        if (values := figures_in(sentence.text, rule.metric, company.names_someone_else))
+        # a sentence that names a look-alike too gives figures of either ("not to be confused with Kaikoro Labs, the
+        # Hamilton laboratory (about 210 staff)")
+        if not company.lookalike_in(sentence.text)
+        and (values := figures_in(sentence.text, rule.metric, company.names_someone_else))
     ]
     fresh = [item for item in stated if not _stale(item[1], as_of)] or stated
     if not fresh:
@@ -143,12 +147,16 @@ def _record_country(text: str) -> str | None:
 
 
 _HQ = re.compile(
-    r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|based|si[eè]ge(?: social)?|bas[ée]e?s?"
-    r"|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|a|en|au)\b\s+(.{2,80})"
+    # not "Sherbrooke, Que.-based Lucarne opened a ... office" (``_BASED``), nor the English "a" for a French "à"
+    r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|(?<!-)based|si[eè]ge(?: social)?"
+    r"|(?<!-)bas[ée]e?s?|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|en|au)\b\s+(.{2,80})"
     # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
     rf"|(?i:^\s*(?:{HEAD_OFFICE_LABELS})\s*[:\u2013-]\s*(.{{2,80}}))"
 )
-_BASED = re.compile(r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?)-based\b")
+# "Utrecht-based", "São Paulo-based", "Sherbrooke, Que.-based"
+_BASED = re.compile(
+    r"\b([A-Z][\w\u00c0-\u017f]+(?:[ -][A-Z][\w\u00c0-\u017f]+)?(?:,\s+[A-Z][\w\u00c0-\u017f]*\.?)?)-based\b"
+)
 
 
 def _hq_place(match: re.Match[str]) -> str:
@@ -205,6 +213,17 @@ def _judge_channel(rule: ChannelRule, found: Sequence[Sentence]) -> Judged | Non
         if through is not None:
             reason = "it sells through a channel" if through else "it sells only through its own team"
             match = through != rule.direct
+            return Judged("", "match" if match else "no_match", reason, (sentence.citation(),))
+    return None
+
+
+def _judge_buyer(rule: BuyerRule, found: Sequence[Sentence]) -> Judged | None:
+    """The first sentence that says who pays decides (``businesses_pay``)."""
+    for sentence in found:
+        business = businesses_pay(sentence.text)
+        if business is not None:
+            reason = "businesses pay for it" if business else "consumers pay for it"
+            match = business == rule.business
             return Judged("", "match" if match else "no_match", reason, (sentence.citation(),))
     return None
 
@@ -345,15 +364,24 @@ class ModelJudge(Protocol):
     def __call__(self, criterion: Criterion, company: str, evidence: Sequence[Evidence]) -> Judged: ...
 
 
+def _judge_how(rule: PresenceRule | ChannelRule | BuyerRule, found: Sequence[Sentence]) -> Judged | None:
+    """Where it has offices or customers, how it sells, who pays: the first sentence that says decides."""
+    match rule:
+        case PresenceRule():
+            return _judge_presence(rule, found)
+        case ChannelRule():
+            return _judge_channel(rule, found)
+        case BuyerRule():
+            return _judge_buyer(rule, found)
+
+
 def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
     judged: Judged | None
     match rule:
         case NumericRule():
             judged = _judge_numeric(rule, found, company, as_of)
-        case PresenceRule():
-            judged = _judge_presence(rule, found)
-        case ChannelRule():
-            judged = _judge_channel(rule, found)
+        case PresenceRule() | ChannelRule() | BuyerRule():
+            judged = _judge_how(rule, found)
         case RegionRule():
             judged = _judge_region(rule, found, company)
         case TechRule():

@@ -234,11 +234,18 @@ class Company:
             return self.named_in(previous) or profile if previous else self.named_in(evidence.title)
         if profile:
             return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
-        # "..., but the company remains loss-making." in a document about it (its title names it)
+        # "..., but the company remains loss-making." in a document about it (its title names it); not what another
+        # name that opens the sentence says of itself: "Bluegum says it has 240 staff" is Bluegum's
         mentions = _MENTIONS_BACK.search(text) or (_THEY.search(text) and not _SOMEONE_ELSE.search(text))
-        return bool(mentions) and (self.named_in(previous or "") or self.named_in(evidence.title))
+        its_own = _SAYS_OF_ITSELF.search(text) and self._opens_with_a_name(text)
+        return bool(mentions) and not its_own and (self.named_in(previous or "") or self.named_in(evidence.title))
 
 
+# "<Name> says it ...": the pronoun is the name's.
+_SAYS_OF_ITSELF = re.compile(
+    r"(?i)\b(?:says|said|reports|reported|claims|claimed|states|stated|told \w+|announced|affirme|indique|d[ée]clare)"
+    r"\s+(?:that\s+|qu['\u2019]\s?)?(?:it|they|elle|il|ils|elles)\b"
+)
 # Where an analyst's note says whose estimate a figure is: the figure stays a fact about its subject.
 ATTRIBUTION = re.compile(
     r"(?i)\b(?:by|in|on|from|according to|to) our (?:own )?(?:count|counts|estimate|estimates|reckoning|view|tally"
@@ -338,22 +345,27 @@ def _longest_first(names: Iterable[str]) -> tuple[str, ...]:
 # A subsidiary named as one: "Stimalba Iberia S.L., the Spanish arm of ...", "its Czech subsidiary Kwadrolog CZ".
 _SUBSIDIARY = re.compile(
     r"(?i)(?:[^.;]{0,30}?\b(?:arm|subsidiary|branch|affiliate|filiale|succursale)\b(?: of| de| d['\u2019])"
-    r"|\b(?:its|their|our|sa|leur|notre)\s+(?:[\w-]+\s+)?(?:subsidiary|arm|branch|filiale)\s*$)"
+    r"|\b(?:its|their|our|sa|leur|notre)\s+(?:[\w-]+\s+)?(?:subsidiary|arm|branch|filiale)\s*$"
+    # right after the word: "with Australian subsidiary Kaikaro Pty Ltd", "sa filiale française Lucarne France SAS"
+    r"|\b(?:subsidiary|subsidiaries|filiale|filiales|succursale)(?:\s+[^\W\d_]+)?[\s,:]*$)"
 )
 
 
 def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[str]) -> set[str]:
     """Other companies whose name opens with the company's first word and carries a legal form of its own
-    ("Brightwell Energy Ltd"): their names without the legal form, folded."""
+    ("Brightwell Energy Ltd"): their names without the legal form, folded; not the company's subsidiaries, named
+    as one anywhere in the texts (``_SUBSIDIARY``)."""
     found: set[str] = set()
+    subsidiaries: set[str] = set()
     pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+[A-Z][\w'\u2019&.-]*){{1,4}})")
     for text in texts:
         for match in pattern.finditer(text):
+            phrase = match.group(0).rstrip(".,")
             if _SUBSIDIARY.search(text[max(0, match.start() - 30) : match.start()]) or _SUBSIDIARY.match(
                 text, match.end()
             ):
-                continue  # the company's own subsidiary, not a look-alike
-            phrase = match.group(0).rstrip(".,")
+                subsidiaries.add(fold(basename(phrase).strip(" ,.")))
+                continue  # the company's own subsidiary, not a look-alike, wherever it is named
             base = basename(phrase).strip(" ,.")
             folded, bare = fold(base), _without_generic(base)
             if base != phrase and folded and not any(name.startswith(f) for name in base_names for f in (folded, bare)):
@@ -364,7 +376,7 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
                     for word in folded.split()[1:]
                     if not any(name.startswith(short := f"{fold(first)} {word}") for name in base_names)
                 }
-    return found
+    return {name for name in found if not any(name in own or own.startswith(name) for own in subsidiaries)}
 
 
 def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:
@@ -413,18 +425,24 @@ def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
 def _product_names(names: set[str], lookalikes: set[str], texts: Sequence[str]) -> tuple[str, ...]:
     """The capitalised words the texts write right after one of the company's one-word names ("Kuldevagt Puck",
     "Marejada Pulse", "Leurrebois Appât"), folded: its products. Not a word of its names or its look-alikes', a
-    legal form ("Kuldevagt A/S"), a function word, a month or a word with a figure."""
+    legal form ("Kuldevagt A/S"), a function word, a month, a word with a figure, a word of a headline in capitals or
+    one on the next line."""
     singles = [name for name in names if " " not in name]
     if not singles:
         return ()
     taken = {word for name in (*names, *lookalikes) for word in name.split()}
-    pattern = re.compile(rf"(?i:\b(?:{'|'.join(map(re.escape, singles))}))\s+([A-Z\u00c0-\u00de][\w\u00c0-\u00ff-]+)")
+    # on the same line: a record's "Incumbent: Samvida" over "Next step: ..." names no product "Next"
+    pattern = re.compile(
+        rf"(?i:\b(?:{'|'.join(map(re.escape, singles))}))[ \t]+([A-Z\u00c0-\u00de][\w\u00c0-\u00ff-]+)"
+    )
     found: set[str] = set()
     for text in texts:
         for match in pattern.finditer(text):
             word = match.group(1)
             folded = fold(word)
             if folded in taken or folded in _STOP or folded in _NOT_NAMES or _DIGIT.search(word):
+                continue
+            if len(word) > 3 and word.isupper():  # a headline in capitals: "LUCARNE SETS UP SHOP"
                 continue
             if basename(f"x {word}").strip(" ,.") != f"x {word}":  # a legal form: "SAS", "Ltd"
                 continue

@@ -58,6 +58,8 @@ def test_its_products_are_the_names_its_documents_write_after_its_name() -> None
     assert company.about_a_product("The Checkout takes cards and iDEAL.")
     assert company.about_a_product("Tjalkwerf Checkout now supports Bancontact.")
     assert not company.about_a_product("Tjalkwerf raised EUR 72m.")
+    rows = evidence("account: Albufera\nincumbent: Lucarne\nNext step: demo\nLUCARNE SETS UP SHOP. Lucarne Pro: 1,60 €")
+    assert known_as("Lucarne Logiciels inc.", [rows]).products == ("pro",)  # no "Next", no headline's "SETS"
 
 
 def test_the_company_speaks_in_its_own_pages_not_in_an_article_about_it() -> None:
@@ -147,6 +149,13 @@ def test_a_subsidiary_named_as_one_is_the_company_not_a_look_alike() -> None:
     assert known_as("Stimalba S.r.l.", arm).named_in("Stimalba Iberia S.L. opened in Madrid.")
     owned = [evidence("Kwadrolog opened its Czech subsidiary Kwadrolog CZ s.r.o. in Brno.")]
     assert not known_as("Kwadrolog sp. z o.o.", owned).lookalikes
+    said_once = [  # named a subsidiary once, it is one wherever else it stands
+        evidence("Kaikaro Software Limited, with Australian subsidiary Kaikaro Pty Ltd in Brisbane, raised NZ$28m."),
+        evidence("In Australia the Clinic plan is A$95, invoiced by Kaikaro Pty Ltd."),
+        evidence("Nos clients français sont servis par sa filiale française Lucarne France SAS."),
+    ]
+    assert not known_as("Kaikaro Software Limited", said_once[:2]).lookalikes
+    assert not known_as("Lucarne Logiciels inc.", said_once[2:]).lookalikes
     other = [evidence("Stimalva S.r.l., a Padua valuation firm, is not Stimalba. Stimalba Energia S.p.A. sells power.")]
     assert "stimalba energia" in known_as("Stimalba S.r.l.", other).lookalikes
 
