@@ -28,8 +28,11 @@ class Fused:
         return min(self.ranks.values())
 
 
-def rrf(rankings: Mapping[str, Sequence[str]], *, k: int = RRF_K) -> list[Fused]:
-    """Fuse named rankings (best first). A repeated id within one ranking counts at its first rank."""
+def rrf(
+    rankings: Mapping[str, Sequence[str]], *, k: int = RRF_K, weights: Mapping[str, float] | None = None
+) -> list[Fused]:
+    """Fuse named rankings (best first), each ranking's terms times its weight (1 unless ``weights`` says). A
+    repeated id within one ranking counts at its first rank."""
     if k < 0:
         raise ValueError("k must be non-negative")
     ranks: dict[str, dict[str, int]] = {}
@@ -37,7 +40,11 @@ def rrf(rankings: Mapping[str, Sequence[str]], *, k: int = RRF_K) -> list[Fused]
         for position, item_id in enumerate(ranking, start=1):
             ranks.setdefault(item_id, {}).setdefault(name, position)
     fused = [
-        Fused(item_id=item_id, score=math.fsum(1.0 / (k + rank) for rank in item_ranks.values()), ranks=item_ranks)
+        Fused(
+            item_id=item_id,
+            score=math.fsum((weights or {}).get(name, 1.0) / (k + rank) for name, rank in item_ranks.items()),
+            ranks=item_ranks,
+        )
         for item_id, item_ranks in ranks.items()
     ]
     fused.sort(key=lambda f: (-f.score, f.best_rank, f.item_id))

@@ -37,6 +37,13 @@ class SearchConfig:
     # documents of one source file a search returns while other files have chunks to give (a CRM export's rows,
     # each a short document naming the company, outranked a company's home page in every search: host crowding)
     per_source: int = 3
+    # the dense ranking's weight in the fusion for a corpus in another language than English: the packaged
+    # embedder (MiniLM) is English, and ranked a French pricing page 35th that BM25 ranked 3rd
+    dense_weight_other_language: float = 0.5
+
+    def weights(self, language: str) -> dict[str, float]:
+        """The fusion's weights for a corpus in ``language``."""
+        return {} if language == "en" else {"dense": self.dense_weight_other_language}
 
 
 class Crowding:
@@ -262,7 +269,8 @@ class HybridCorpus(SearchableCorpus):
         sparse_future = self._pool.submit(self.sparse.query, query, n=n, exclude=exclude)
         dense_ids = self.dense.query(self.embedder.embed_query(query), n=n, exclude=exclude)
         sparse_ids = [chunk_id for chunk_id, _ in sparse_future.result()]
-        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k)
+        weights = self.config.weights(self.sparse.language())
+        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k, weights=weights)
 
     def hydrate(self, fused: Sequence[Fused]) -> list[ScoredChunk]:
         """The chunks of ``fused`` ids (one Chroma fetch, a second for ids waiting for their vectors), in order;

@@ -58,7 +58,9 @@ class CorpusSet(SearchableCorpus):
             chunk_id for chunk_id, _ in self.dense_ranking(self.embedder.embed_query(query), n=n, exclude=exclude)
         ]
         sparse_ids = [chunk_id for chunk_id, _ in sparse_future.result()]
-        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k)
+        languages = {member.sparse.language() for member in self.members}
+        weights = self.config.weights("en" if "en" in languages else languages.pop())  # English when any is
+        return rrf({"bm25": sparse_ids, "dense": dense_ids}, k=self.config.rrf_k, weights=weights)
 
     def sparse_ranking(self, query: str, *, n: int, exclude: frozenset[str]) -> list[tuple[str, float]]:
         """The union's ``n`` best (chunk id, BM25 score) pairs."""

@@ -43,3 +43,15 @@ def test_it_keeps_the_union_of_ids_sorted_by_score(rankings: list[list[str]]) ->
     fused = rrf({f"r{i}": ranking for i, ranking in enumerate(rankings)})
     assert {f.item_id for f in fused} == set().union(*rankings)
     assert all(a.score >= b.score for a, b in itertools.pairwise(fused))
+
+
+def test_a_ranking_weighed_less_counts_less() -> None:
+    rankings = {"bm25": ["page"], "dense": ["grid"]}  # a tie, broken by the id
+    assert [f.item_id for f in rrf(rankings)][:2] == ["grid", "page"]
+    assert [f.item_id for f in rrf(rankings, weights={"dense": 0.5})][:2] == ["page", "grid"]
+
+
+@given(st.lists(ids, min_size=1, max_size=4))
+def test_weights_of_one_change_nothing(rankings: list[list[str]]) -> None:
+    named = {f"r{i}": ranking for i, ranking in enumerate(rankings)}
+    assert rrf(named, weights=dict.fromkeys(named, 1.0)) == rrf(named)

@@ -168,3 +168,9 @@ def test_one_files_many_short_documents_do_not_crowd_out_every_other_file(corpus
     rest = corpus.search("Globex", exclude=seen).chunks
     assert {item.chunk.metadata["source"] for item in rest} >= {"crm.csv"}
     assert sum(1 for item in rest if item.chunk.metadata["source"] == "crm.csv") == 8
+
+
+def test_a_corpus_in_another_language_than_the_embedders_weighs_the_dense_ranking_less() -> None:
+    config = SearchConfig()
+    assert config.weights("en") == {}
+    assert config.weights("fr") == {"dense": config.dense_weight_other_language} == {"dense": 0.5}
