@@ -15,6 +15,7 @@ claim quotes itself, so the citation check holds by construction; it still runs.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import functools
 import math
 import re
@@ -94,6 +95,8 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
         rank = ranks.setdefault(item.doc_id, len(ranks))
         previous = ""
         for sentence in dict.fromkeys(sentences(item.text, item.title)):
+            if rows and sentence.count("|") >= _TABLE_PIPES:
+                continue  # a table's lines: its rows are read with their headers below
             if price_line(sentence) and _plan_name(previous):  # "Fleet" over "EUR 13 per sensor / month"
                 found.append(Candidate(f"{previous} {sentence}", item, rank, previous=previous))
             elif MIN_CHARS <= len(sentence) <= MAX_CHARS:
@@ -106,6 +109,7 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
 
 
 PLAN_NAME_WORDS = 4
+_TABLE_PIPES = 2  # "Nudgebird | NZ$25 per site per month | ...", "Add-on | Price Kaikaro Shelf | NZ$35 ..."
 
 
 def _plan_name(line: str) -> bool:
@@ -527,11 +531,13 @@ def _claim(candidate: Candidate) -> Claim:
 _AMOUNT_WORDS = "million millions billion billions milliard milliards"
 
 
-def facet_fits(text: str, vocabularies: Sequence[set[str]], language: str = "en") -> list[float]:
+def facet_fits(
+    text: str, vocabularies: Sequence[set[str]], language: str = "en", ignored: frozenset[str] = frozenset()
+) -> list[float]:
     """How well ``text`` fits each facet: the facet's (stemmed) words it holds, each counting one over the number
     of facets that share it ("customers" is a word of both the customers and the reviews facet: half each); the
-    words of amounts count only in a sentence that states money."""
-    held = set(tokenize([text], language)[0])
+    words of amounts count only in a sentence that states money; ``ignored`` (stemmed) words not at all."""
+    held = set(tokenize([text], language)[0]) - ignored
     if not money(text):
         held -= set(tokenize([_AMOUNT_WORDS], language)[0])
     shared = Counter(word for vocabulary in vocabularies for word in vocabulary)
@@ -591,7 +597,9 @@ def placements(
                 scores[-1].setdefault(candidate.text, candidate)
     language = briefs[0].language if briefs else "en"
     vocabularies = [set(tokenize([facet_words(brief)], language)[0]) for brief in briefs]
-    held = {text: facet_fits(text, vocabularies, language) for by_text in scores for text in by_text}
+    # the company's own name's words are no facet's ("Kaikaro Software Limited is headquartered ..." is no product's)
+    own_name = frozenset(tokenize([" ".join(briefs[0].known().names)], language)[0]) if briefs else frozenset()
+    held = {text: facet_fits(text, vocabularies, language, own_name) for by_text in scores for text in by_text}
     firsts = [
         (index, event) for facet, event in FIRST_HOMES for index, brief in enumerate(briefs) if brief.facet == facet
     ]
@@ -628,7 +636,8 @@ LAUNCH = re.compile(
 CUSTOMER_WIN = re.compile(
     r"(?i)\b(?:awarded|a attribu[ée]|chose|has chosen|selected|a choisi|signed (?:a|an|with)|won (?:a|an|the)"
     r"|remport\w*|will (?:move|switch|migrate)|will run\b[^.;]{0,80}\bon|moves? (?:all|its)\b)"
-    r"|\b\d[\d,. ]*\+?\s+(?:[\w-]+\s+){0,8}(?:use|run on|trust|rely on|utilisent|font (?:d[ée]j[àa] )?confiance)\b"
+    r"|\b\d[\d,. ]*\+?\s+(?:[\w,-]+\s+){0,10}(?:use|run(?: \w+){0,3} on|trust|rely on|utilisent"
+    r"|font (?:d[ée]j[àa] )?confiance)\b"
     r"|\b(?:used by|used in|trusted by|chosen by|relied on by|in use at|utilis[ée]e?s? (?:par|dans)|choisie? par)\s+"
     r"(?:more than\s+|over\s+|tens of\s+|hundreds of\s+|plus de\s+)?(?:\d|thousands|hundreds|millions|dozens)"
     # a count of them that opens the sentence and works with it: "More than 60 insurers ... handle their claims
@@ -638,7 +647,7 @@ CUSTOMER_WIN = re.compile(
 )
 # A company founded by its founders is leadership's ("was founded in 2016 in Wrocław by Tomasz Gąsiorek and ...").
 FOUNDED_BY = re.compile(
-    r"(?i)\b(?:(?:co-)?founded|fond[ée]e?|started|set up|established|born|cr[ée]{2}e?)\b[^.;]{0,40}"
+    r"(?i)\b(?:(?:co-)?founded|fond[ée]e?|started|began|set up|established|born|cr[ée]{2}e?|a commenc[ée])\b[^.;]{0,40}"
     r"\b(?:by|par|when|quand|lorsque)\b"  # "was started in Umeå in 2015 by", "was born in Bologna in 2017, when"
 )
 # An analyst's rating or a review score: "rates Thistlewick a Strong Performer", "4.3 out of 5", a review row's
@@ -653,8 +662,8 @@ RATING = re.compile(
 )
 # What the company's product is: "Kwadrolog is a cloud WMS for distributors", "Fourchelune est une caisse cloud".
 DEFINITION = re.compile(
-    r"^[A-Z\u00c0-\u00de][\w-]*(?:\s+[A-Z\u00c0-\u00de][\w.-]*){0,3}\s+(?:is|est)\s+(?:a|an|the|un|une|le|la|l['\u2019])"
-    r"\s*(?:[\w-]+\s+){0,5}(?:software|platform|app|application|system|engine|tool|solution|suite|service|WMS|CRM|ERP"
+    r"^[A-Z\u00c0-\u00de][\w-]*(?:\s+[A-Z\u00c0-\u00de][\w.-]*){0,3}\s+(?:is|est)\s+(?:(?:a|an|the|un|une|le|la)\s+|l['\u2019])?"
+    r"(?:[\w-]+\s+){0,5}(?:software|platform|app|application|system|engine|tool|solution|suite|service|WMS|CRM|ERP"
     r"|logiciel|plateforme|caisse|outil|service)\b"
 )
 # A product that connects to another's, or a partner who resells it: "integrates with Pennant Pensions".
@@ -761,19 +770,21 @@ def _picked(
     of another sentence (in any facet) and a document's beyond ``FACET_PER_DOCUMENT`` skipped while other
     documents have sentences to give."""
 
-    def own(candidate: Candidate, index: int) -> float:
-        fits = held[candidate.text]
-        if own_kind(briefs[index].facet, candidate.text):  # whatever other facets' words it holds
-            return float(candidate.score * (1 + SPECIFIC * specific(candidate.text)) * (1 + OWN_KIND))
-        share = fits[index] / sum(fits) if sum(fits) else 1.0
-        return float(candidate.score * share**PURITY * (1 + SPECIFIC * specific(candidate.text)))
+    newest = max((e.date[:10] for brief in briefs for e in brief.evidence if e.date), default="")
+    current = _days_before(newest, PRICES_CURRENT_DAYS)
+
+    def own(candidate: Candidate, index: int) -> tuple[bool, float]:
+        """Its rank in the facet: an outdated price list's rows after the prices in force, then its weight."""
+        dated = (candidate.evidence.date or "")[:10]
+        old = briefs[index].facet == "pricing" and bool(dated) and dated < current
+        return old, -_weight(candidate, briefs[index].facet, held[candidate.text], index)
 
     chosen: list[Candidate] = []
     result: list[list[Candidate]] = []
     for index, (brief, pool) in enumerate(zip(briefs, home, strict=True)):
         per_document: Counter[str] = Counter()
         picked: list[Candidate] = []
-        ranked = sorted(pool, key=lambda c: -own(c, index))
+        ranked = sorted(pool, key=lambda c: own(c, index))
         # a document's limit holds while other documents have sentences to give; then the facet fills its places
         for limit in (FACET_PER_DOCUMENT, None):
             for candidate in ranked:
@@ -789,7 +800,28 @@ def _picked(
     return result
 
 
+def _weight(candidate: Candidate, facet: str, fits: Sequence[float], index: int) -> float:
+    """A placed sentence's weight in its facet: its score, raised when it holds a figure or a date and when it is
+    of the facet's own kind, else weighed by the share of its facet words that are this facet's."""
+    figure = 1 + SPECIFIC * specific(candidate.text)
+    if own_kind(facet, candidate.text):  # whatever other facets' words it holds
+        return float(candidate.score * figure * (1 + OWN_KIND))
+    share = fits[index] / sum(fits) if sum(fits) else 1.0
+    return float(candidate.score * share**PURITY * figure)
+
+
 _FIGURE = re.compile(r"\d")
+# Prices from a document dated more than PRICES_CURRENT_DAYS before the newest document the report read come after
+# the others in Pricing: an outdated price list is kept, after the prices in force.
+PRICES_CURRENT_DAYS = 365
+
+
+def _days_before(day: str, days: int) -> str:
+    """The ISO day ``days`` before ``day`` ("" when ``day`` is no ISO date)."""
+    try:
+        return (datetime.date.fromisoformat(day) - datetime.timedelta(days=days)).isoformat()
+    except ValueError:
+        return ""
 
 
 def factory(settings: WriterSettings) -> ExtractiveWriter:

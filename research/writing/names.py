@@ -360,7 +360,7 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
     pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+[A-Z][\w'\u2019&.-]*){{1,4}})")
     for text in texts:
         for match in pattern.finditer(text):
-            phrase = match.group(0).rstrip(".,")
+            phrase = re.split(r"\.\s", match.group(0))[0].rstrip(".,")  # "Kaikaro Pty Ltd. UK practices": its sentence
             if _SUBSIDIARY.search(text[max(0, match.start() - 30) : match.start()]) or _SUBSIDIARY.match(
                 text, match.end()
             ):
@@ -376,7 +376,8 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
                     for word in folded.split()[1:]
                     if not any(name.startswith(short := f"{fold(first)} {word}") for name in base_names)
                 }
-    return {name for name in found if not any(name in own or own.startswith(name) for own in subsidiaries)}
+    owned = [own for own in subsidiaries if " " in own]  # "kaikaro pty": "Kaikaro Pty Ltd" is it, written in full
+    return {name for name in found if not any(name.startswith(own) or own.startswith(name) for own in owned)}
 
 
 def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:

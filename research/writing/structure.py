@@ -21,7 +21,8 @@ _FIELD_LINE = re.compile(r"^\s*([A-Za-z\u00c0-\u00ff][\w\u00c0-\u00ff ]{0,30}):\
 # The column that says whose row it is (a CRM's account, a review's product, a job row's company).
 NAME_FIELDS = (
     *("company", "company_name", "account", "account_name", "organisation", "organization", "name", "customer"),
-    *("vendor", "product", "competitor", "employer", "merchant", "client"),
+    *("vendor", "product", "competitor", "employer", "merchant", "client", "supplier", "bidder", "provider"),
+    *("fournisseur", "concurrent", "prestataire"),
     *("societe", "soci\u00e9t\u00e9", "entreprise", "compte", "raison_sociale", "produit", "editeur", "\u00e9diteur"),
 )
 # What a key-figures table heads its figures' column with ("Metric | Value"): a row is then its label and value.

@@ -329,6 +329,14 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
         ("Halvorix is trusted by 140 financial institutions from Bregenz to Berlin and 27 utilities.", "customers"),
         ("Plus de 380 agences calculent chaque semaine la paie de 21 000 intérimaires avec Halvorix.", "customers"),
         ("Halvorix's head office is on the Kinsale Road in Cork; its engineers work from Galway.", "leadership"),
+        # as the fifth round wrote them (syndic-copropriete-qc, procurement-saas-in, vet-practice-nz)
+        ("Halvorix is cloud practice management software built for veterinary clinics: bookings.", "products"),
+        ("1,340 clinics across Aotearoa, Australia and the United Kingdom run their day on Halvorix.", "customers"),
+        (
+            "Halvorix began in 2017, when Dr Hamish Tairoa teamed up with software engineer Priya Venkataraman.",
+            "leadership",
+        ),
+        ("Halvorix has held ISO/IEC 27001 certification since November 2025.", "technology"),
     ],
 )
 def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: str) -> None:
@@ -407,3 +415,34 @@ def test_a_careers_pages_we_are_n_is_the_headcount_and_a_review_row_is_a_review(
     sections = every_facet_finds(careers, row)
     assert careers.text in sections["leadership"]
     assert any("stars: 4.5" in claim for claim in sections["reviews"]), sections
+
+
+def test_the_prices_in_force_come_before_an_old_price_lists_and_a_tables_lines_are_no_sentences() -> None:
+    old_rows = "\n".join(
+        ["| Plan | Price |", "|---|---|", *(f"| {plan} | NZ${price - 20} per vet per month |" for plan, price in VET)]
+    )
+    new_rows = "\n".join(
+        ["| Plan | Price |", "|---|---|", *(f"| {plan} | NZ${price} + GST per vet per month |" for plan, price in VET)]
+    )
+    old = evidence("list#0", old_rows, title="Halvorix price list 2024", date="2024-03-01", source="halvorix-2024.pdf")
+    page = evidence("page#0", new_rows, title="Halvorix pricing", source="halvorix-pricing.html")
+    news = evidence("news#0", "Halvorix raised NZ$28m in September 2026.", title="Halvorix news", date="2026-09-09")
+    said = every_facet_finds(old, page, news)["pricing"]
+    current = [claim for claim in said if "+ GST" in claim]
+    assert len(current) == len(VET)
+    assert said[: len(current)] == current
+    assert not any(claim.count("|") >= 2 for claim in said)
+
+
+VET = [("Solo", 149), ("Clinic", 89), ("Hospital", 119), ("Farm", 99), ("Equine", 109)]
+
+
+def test_the_companys_own_name_is_no_facets_word() -> None:
+    found = (evidence("press#0", "Halvorix Software Limited is headquartered in Christchurch, with an office there."),)
+    report = company_report(
+        "competitor",
+        "Halvorix Software Limited",
+        [FacetEvidence(item, found) for item in FACETS],
+        ExtractiveWriter(HashingEmbedder(256)),
+    )
+    assert [s.facet for s in report.sections if s.claims] == ["leadership"]  # "Software" is no product's word

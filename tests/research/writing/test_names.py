@@ -151,7 +151,7 @@ def test_a_subsidiary_named_as_one_is_the_company_not_a_look_alike() -> None:
     assert not known_as("Kwadrolog sp. z o.o.", owned).lookalikes
     said_once = [  # named a subsidiary once, it is one wherever else it stands
         evidence("Kaikaro Software Limited, with Australian subsidiary Kaikaro Pty Ltd in Brisbane, raised NZ$28m."),
-        evidence("In Australia the Clinic plan is A$95, invoiced by Kaikaro Pty Ltd."),
+        evidence("In Australia the Clinic plan is A$95, invoiced by Kaikaro Pty Ltd. UK practices pay £52."),
         evidence("Nos clients français sont servis par sa filiale française Lucarne France SAS."),
     ]
     assert not known_as("Kaikaro Software Limited", said_once[:2]).lookalikes

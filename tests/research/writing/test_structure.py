@@ -115,3 +115,12 @@ def test_an_action_lists_rows_are_our_to_dos_not_claims() -> None:
     assert table_rows(notes) == []
     assert record_row("Prochaine étape: relancer Praxelune\nResponsable: Inès\nÉchéance: 12/10\nStatut: ouvert") is None
     assert table_rows("| Plan | Owner seats | Due monthly |\n| Pro | 5 | EUR 9 |")  # an owner seat is no task's owner
+
+
+def test_a_tenders_supplier_column_says_whose_row_it_is() -> None:
+    scores = "| Supplier | Quality (max 60) | Total |\n|---|---|---|\n| Stoepkrijt Learning B.V. | 44 | 77 |"
+    chunk = Evidence("c1", "d1", "Tender results: Tentavik and others", "tender.pdf", scores)
+    company = known_as("Tentavik AB", [chunk])
+    [row] = table_rows(scores)
+    assert row.keyed
+    assert not row_about(company, row, chunk)
