@@ -527,6 +527,8 @@ def _claim(candidate: Candidate) -> Claim:
     )
 
 
+# "New Zealand", "New York": a place's "New" is no new product's.
+_PLACE_NEW = re.compile(r"\bNew(?= [A-Z])")
 # "million" and "billion" are words of money only beside an amount: "2 million documents" is no finance.
 _AMOUNT_WORDS = "million millions billion billions milliard milliards"
 
@@ -537,7 +539,7 @@ def facet_fits(
     """How well ``text`` fits each facet: the facet's (stemmed) words it holds, each counting one over the number
     of facets that share it ("customers" is a word of both the customers and the reviews facet: half each); the
     words of amounts count only in a sentence that states money; ``ignored`` (stemmed) words not at all."""
-    held = set(tokenize([text], language)[0]) - ignored
+    held = set(tokenize([_PLACE_NEW.sub("", text)], language)[0]) - ignored
     if not money(text):
         held -= set(tokenize([_AMOUNT_WORDS], language)[0])
     shared = Counter(word for vocabulary in vocabularies for word in vocabulary)

@@ -319,9 +319,16 @@ _SLUG = re.compile(r"\S*-\S*\d\S*")  # a file name's words joined by hyphens, wi
 def own_voice(text: str) -> bool:
     """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
     sentence, a price line or a "Label: value" line ("Headquarters: Via del Battiferro 9, Bologna, Italy"), in
-    nobody else's words, about no person (``_SOMEONE_ELSE``)."""
+    nobody else's words, about no person (``_SOMEONE_ELSE``) unless the company says "us" of it ("Rohit Iyer
+    joined us as Chief Revenue Officer ..., where he ran enterprise sales")."""
     said = _CLOSED.search(text) or price_line(text) or field_line(text)
-    return bool(said) and not _SOMEONE_ELSE.search(text)
+    someone = [match.group(0) for match in _SOMEONE_ELSE.finditer(text)]
+    ours = all(_PERSON.fullmatch(word) for word in someone) and _US.search(text) is not None
+    return bool(said) and (not someone or ours)
+
+
+_PERSON = re.compile(r"(?i)he|she|his|her|him|il|ils")  # the words of _SOMEONE_ELSE that only name a person
+_US = re.compile(r"\b(?:us|our|we|nous|notre|nos)\b", re.IGNORECASE)
 
 
 def _without_generic(name: str) -> str:

@@ -337,6 +337,7 @@ def test_a_subsidiary_or_office_set_up_is_news() -> None:
             "leadership",
         ),
         ("Halvorix has held ISO/IEC 27001 certification since November 2025.", "technology"),
+        ("Halvorix is headquartered in Christchurch, New Zealand, with a sales office in Bristol.", "leadership"),
     ],
 )
 def test_a_sentence_of_a_facets_own_kind_is_stated_there(sentence: str, facet: str) -> None:

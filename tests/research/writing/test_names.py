@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from research.writing.citations import Evidence
-from research.writing.names import Company, known_as, names_notes
+from research.writing.names import Company, known_as, names_notes, own_voice
 
 
 def evidence(text: str, *, title: str = "", source: str = "notes.md", publisher: str = "") -> Evidence:
@@ -168,3 +168,9 @@ def test_they_refers_back_to_the_company_outside_a_quotation() -> None:
         '"What they have asked for next is a way to put those answers in front of everyone," said Leona Brightwell.'
     )
     assert not company.about(quoted, note, "Hi team,")
+
+
+def test_a_person_the_company_says_joined_us_is_its_own_voice() -> None:
+    assert own_voice("Rohit Iyer joined us as Chief Revenue Officer in July, from Kreta Labs, where he ran sales.")
+    assert not own_voice("She said we are the best vendor she has used.")
+    assert not own_voice("He ran enterprise sales at Kreta Labs for six years.")
