@@ -117,5 +117,6 @@ def _zip_dated(data: bytes, when: dt.datetime) -> bytes:
         for info in old.infolist():
             entry = zipfile.ZipInfo(info.filename, date_time=when.timetuple()[:6])
             entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o600 << 16  # rw------- as python-docx writes it
             new.writestr(entry, old.read(info.filename))
     return out.getvalue()

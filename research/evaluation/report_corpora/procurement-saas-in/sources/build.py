@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -18,24 +17,10 @@ sys.path.insert(0, str(HERE.parent.parent))  # report_corpora/: the shared build
 from corpus_build import build_docx, build_pdf  # noqa: E402
 
 
-def fix_zip_times(target: Path, when: dt.datetime) -> None:
-    """Rewrites the Word file ``target`` with every zip entry dated ``when``: python-docx stamps each entry with
-    the wall-clock time of saving, so without this two builds differ in their bytes though not in their text."""
-    with zipfile.ZipFile(target) as source:
-        entries = [(info, source.read(info)) for info in source.infolist()]
-    stamp = when.timetuple()[:6]
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
-        for info, data in entries:
-            fixed = zipfile.ZipInfo(info.filename, date_time=stamp)
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            fixed.external_attr = info.external_attr
-            out.writestr(fixed, data)
-
 
 def docx(name: str, title: str, author: str, when: dt.datetime) -> None:
     target = OUT / f"{name}.docx"
     build_docx(HERE / f"{name}.md", target, title, author, when)
-    fix_zip_times(target, when)
 
 
 if __name__ == "__main__":

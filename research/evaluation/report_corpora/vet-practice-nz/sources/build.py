@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -17,19 +16,6 @@ UTC = dt.UTC
 sys.path.insert(0, str(HERE.parent.parent))  # report_corpora/: the shared builder
 from corpus_build import build_docx, build_pdf  # noqa: E402
 
-
-def fix_zip_dates(path: Path, when: dt.datetime) -> None:
-    """Rewrites the Word file's zip entries with one fixed date: python-docx stamps them with the current time,
-    so without this two builds differ byte for byte."""
-    with zipfile.ZipFile(path) as source:
-        entries = [(info, source.read(info.filename)) for info in source.infolist()]
-    stamp = when.timetuple()[:6]
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as target:
-        for info, data in entries:
-            fixed = zipfile.ZipInfo(info.filename, date_time=stamp)
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            fixed.external_attr = 0o600 << 16
-            target.writestr(fixed, data)
 
 
 if __name__ == "__main__":
@@ -55,4 +41,3 @@ if __name__ == "__main__":
         "Liam O'Driscoll",
         deal_notes_date,
     )
-    fix_zip_dates(OUT / "deal-notes-harbourside-vets-2026-11.docx", deal_notes_date)
