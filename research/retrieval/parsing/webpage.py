@@ -107,11 +107,14 @@ def head_office_lines(html: str, text: str) -> list[str]:
 
 # Never content: scripts, forms and controls, navigation.
 _NOT_TEXT = ("script", "style", "noscript", "template", "svg", "form", "button", "nav", "iframe", "select", "dialog")
-# What a block's class, id or role says it is when it is no content.
-_BOILERPLATE = re.compile(
-    r"(?i)cookie|consent|gdpr|newsletter|subscribe|share|social|breadcrumb|related|read-?more|more-from|comment"
-    r"|advert|sponsor|dialog"
+# What a block's class, id or role says it is when it is no content, word by word ("cookie-banner", "share_bar";
+# not "shareholders").
+_BOILERPLATE = frozenset(
+    """cookie cookies consent gdpr newsletter subscribe share sharing social breadcrumb breadcrumbs related readmore
+    comment comments advert adverts advertisement sponsor sponsored dialog modal popup navigation""".split()
 )
+_BOILERPLATE_PAIRS = ("read more", "more from")
+_MARK_WORDS = re.compile(r"[\s_-]+")
 # Each of these is a line of its own; a list item opens with "- ", a table row is "| a | b |".
 _LINES = frozenset(
     "p li h1 h2 h3 h4 h5 h6 blockquote figcaption caption dt dd pre address div section article header footer"
@@ -121,8 +124,14 @@ LINK_LIST_ITEMS = 3  # a list of at least this many items, each a link and littl
 
 
 def _boilerplate(element: etree._Element) -> bool:
-    marks = " ".join(str(element.get(name, "")) for name in ("class", "id", "role", "aria-label"))
-    return bool(marks.strip() and _BOILERPLATE.search(marks)) or element.get("aria-hidden") == "true"
+    marks = " ".join(str(element.get(name, "")) for name in ("class", "id", "role", "aria-label")).casefold()
+    words = [word for word in _MARK_WORDS.split(marks) if word]
+    joined = " ".join(words)
+    return (
+        any(word in _BOILERPLATE for word in words)
+        or any(pair in joined for pair in _BOILERPLATE_PAIRS)
+        or element.get("aria-hidden") == "true"
+    )
 
 
 def _mostly_link(element: etree._Element) -> bool:
@@ -177,7 +186,10 @@ def main_text(html: str) -> str | None:
         for element in [*doomed, *_link_lists(main)]:
             if element.getparent() is not None:
                 element.drop_tree()
-        _lines(main, out)
+        try:
+            _lines(main, out)
+        except RecursionError:  # markup nested deeper than any page writes it: trafilatura's reading instead
+            return None
     lines = (" ".join(line.split()) for line in out)
     return "\n".join(line for line in lines if line and line != "-")
 

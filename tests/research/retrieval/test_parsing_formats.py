@@ -407,3 +407,11 @@ def test_a_forwarded_message_is_a_document_of_its_own_with_its_sender_and_date()
         "Nous avons 1 200 clients.",
         "Lucarne <info@lucarne.example>",
     )
+
+
+def test_boilerplate_is_told_by_whole_words_of_its_class() -> None:
+    page = (
+        b'<html><body><main><div class="shareholders"><p>Our shareholders are Matai Ventures and the founders.</p>'
+        b'</div><div class="share-bar"><p>Share this on LinkedIn</p></div></main></body></html>'
+    )
+    assert parse_bytes("about.html", page).documents[0].text == "Our shareholders are Matai Ventures and the founders."
