@@ -757,6 +757,8 @@ def _homes(
         if claimed is not None:
             facets = [claimed, *(index for index in facets if index != claimed)]
             fit[claimed] = max(fit)
+        elif len(scores) > 1 and not any(fits):
+            continue  # no facet's words nor own kind: "Halvorix pilot on about 2 million documents" (Funding's best)
         first, *rest = facets
         home[first].append(scores[first][text])
         if rest and fit[rest[0]] > 0 and fit[rest[0]] >= SECOND_HOME * fit[first]:

@@ -447,3 +447,10 @@ def test_the_companys_own_name_is_no_facets_word() -> None:
         ExtractiveWriter(HashingEmbedder(256)),
     )
     assert [s.facet for s in report.sections if s.claims] == ["leadership"]  # "Software" is no product's word
+
+
+def test_a_sentence_no_facet_speaks_of_is_in_no_section() -> None:
+    said = every_facet_finds(
+        evidence("notes#0", "Halvorix pilot at Kilnbrook on about 2 million non-sensitive documents since January.")
+    )
+    assert not any(said.values()), said
