@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -10,13 +11,18 @@ from chromadb.api import ClientAPI
 from chromadb.config import Settings
 
 _SETTINGS = Settings(anonymized_telemetry=False, allow_reset=False)
+# chromadb shares one system per folder between its clients and registers it before starting it: a second thread
+# that opens the folder meanwhile got a system not started yet (the health check's heartbeat failed at start-up, with
+# the demo seeding opening the same folder). One opening at a time.
+_OPENING = threading.Lock()
 
 
 def open_client(*, url: str | None, path: Path) -> ClientAPI:
     """A client for ``url`` when given, else a PersistentClient stored under ``path``."""
     if url is None:
         path.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(path=str(path), settings=_SETTINGS)
+        with _OPENING:
+            return chromadb.PersistentClient(path=str(path), settings=_SETTINGS)
     parts = urlsplit(url)
     ssl = parts.scheme == "https"
     port = parts.port or (443 if ssl else 8000)
