@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass
 
 _CONSUMERS = (
-    r"(?:consumers?|individuals?|households?|private (?:individuals|customers)|(?:pet |home |car )?owners|patients"
+    r"(?:consumers?|individuals?|households?|private (?:individuals|customers)|(?:pet |home |car )?owners|patients?"
     r"|parents|families|end[- ]users|the public|particuliers|consommateurs?|grand public|copropri[ée]taires"
-    r"|propri[ée]taires|familles|patients?)"
+    r"|propri[ée]taires|familles)"
 )
 _CRITERION = re.compile(
     r"(?i)\bB2[BC]\b|\bpaid (?:for )?by\b|\bwho pays\b|\bqui pai(?:e|ent)\b|\bpay[ée]e? par\b"

@@ -533,6 +533,11 @@ _PLACE_NEW = re.compile(r"\bNew(?= [A-Z])")
 _AMOUNT_WORDS = "million millions billion billions milliard milliards"
 
 
+@functools.cache
+def _amount_stems(language: str) -> frozenset[str]:
+    return frozenset(tokenize([_AMOUNT_WORDS], language)[0])
+
+
 def facet_fits(
     text: str, vocabularies: Sequence[set[str]], language: str = "en", ignored: frozenset[str] = frozenset()
 ) -> list[float]:
@@ -541,7 +546,7 @@ def facet_fits(
     words of amounts count only in a sentence that states money; ``ignored`` (stemmed) words not at all."""
     held = set(tokenize([_PLACE_NEW.sub("", text)], language)[0]) - ignored
     if not money(text):
-        held -= set(tokenize([_AMOUNT_WORDS], language)[0])
+        held -= _amount_stems(language)
     shared = Counter(word for vocabulary in vocabularies for word in vocabulary)
     return [sum(1 / shared[word] for word in held & vocabulary) for vocabulary in vocabularies]
 

@@ -55,8 +55,9 @@ _REFERS_BACK = re.compile(
 )
 # In the company's own document a sentence that does not name it speaks for it, unless it is someone else's words
 # (a quotation, "said ..."), about a person ("At Stellique she led ..."), or a title line (no closing stop).
+_PERSON_WORDS = "he|she|his|her|him|il|ils"  # a sentence about a person
 _SOMEONE_ELSE = re.compile(
-    r"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|he|she|his|her|him|il|ils)\b",
+    rf"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|{_PERSON_WORDS})\b",
     re.IGNORECASE,
 )
 _CLOSED = re.compile(r"[.!\u2026][\"'\u201d\u2019\u00bb)]?\s*$")
@@ -327,7 +328,7 @@ def own_voice(text: str) -> bool:
     return bool(said) and (not someone or ours)
 
 
-_PERSON = re.compile(r"(?i)he|she|his|her|him|il|ils")  # the words of _SOMEONE_ELSE that only name a person
+_PERSON = re.compile(_PERSON_WORDS, re.IGNORECASE)  # the words of _SOMEONE_ELSE that only name a person
 _US = re.compile(r"\b(?:us|our|we|nous|notre|nos)\b", re.IGNORECASE)
 
 
