@@ -1,10 +1,14 @@
 """JSON and JSON Lines files: each object becomes a document through a field mapping (title, text, metadata); an
 object's own date field ("date", "published_at", ...) dates its document.
 
-With the default mapping ("title", "text"), an item without those fields is read by the names exports give them
-(``TEXT_FIELDS``: a news alert's "snippet", a post's "body"; ``TITLE_FIELDS``: "headline", "name"), and an item with
-no text field at all (a company database's card: name, employees, funding) is read as a record: a "name: value"
-line per field, as a CSV row is."""
+With the default mapping ("title", "text"), an item without those fields is read by the names exports give them, in
+English and French (``TEXT_FIELDS``: a news alert's "snippet", a post's "body", a job board's "description";
+``TITLE_FIELDS``: "headline", "name", "titre"), and an item with no text field at all (a company database's card:
+name, employees, funding) is read as a record: a "name: value" line per field, as a CSV row is. Who wrote an item (a
+post's "author", a chat message's "from", a job ad's "employer"; never a "company" field, which in a review or a CRM
+row is whom it is about) is its document's publisher, as a mail's sender is: a company's own post speaks in its
+voice. A chat export's text given as a list of pieces (Telegram's plain strings and {"type": "bold", "text": ...}
+objects) is read as their text joined."""
 
 from __future__ import annotations
 
@@ -19,12 +23,44 @@ _LINE_EXTENSIONS = frozenset({".jsonl", ".ndjson"})
 _MISSING = object()
 # The fields a feed item dates itself with (a media-monitoring export's "date", an API's "published_at"): the item's
 # date, not the file's.
-DATE_FIELDS = ("date", "published", "published_at", "publication_date", "pubDate", "datetime", "created_at")
+DATE_FIELDS: tuple[str, ...] = (
+    "date",
+    "published",
+    "published_at",
+    "publication_date",
+    "pubDate",
+    "datetime",
+    "created_at",
+)
+DATE_FIELDS += ("posted_at", "published_on", "sent_at", "timestamp", "date_publication", "date_parution", "publie_le")
 
 
 # What exports call an item's text and its title, when they do not call them "text" and "title".
-TEXT_FIELDS = ("body", "content", "snippet", "summary", "description", "excerpt", "message", "abstract")
-TITLE_FIELDS = ("headline", "name", "subject", "heading")
+TEXT_FIELDS: tuple[str, ...] = (
+    "body",
+    "content",
+    "snippet",
+    "summary",
+    "description",
+    "excerpt",
+    "message",
+    "abstract",
+    "commentary",
+)
+TEXT_FIELDS += ("texte", "contenu", "corps", "resume", "r\u00e9sum\u00e9", "extrait")
+TITLE_FIELDS = ("headline", "name", "subject", "heading", "titre", "intitule", "intitul\u00e9", "objet", "sujet", "nom")
+# Who wrote an item: its document's publisher (research.reporting.selectors.PUBLISHER_FIELDS).
+# Not "company": a review's or a CRM row's company is whom it is about, not who wrote it.
+AUTHOR_FIELDS: tuple[str, ...] = (
+    "author",
+    "from",
+    "sender",
+    "publisher",
+    "posted_by",
+    "employer",
+    "hiringOrganization",
+)
+AUTHOR_FIELDS += ("auteur", "expediteur", "exp\u00e9diteur", "employeur", "editeur", "\u00e9diteur")
 DEFAULT_TEXT, DEFAULT_TITLE = "text", "title"
 
 
@@ -104,6 +140,9 @@ def _document(item: object, key: str, source: Source, options: ParseOptions, bud
     dated = next((found for name in DATE_FIELDS if (found := _date_of(item, name))), None)
     if dated and "date" not in metadata:
         metadata["date"] = dated
+    author = next((found for name in AUTHOR_FIELDS if isinstance(found := item.get(name), str) and found.strip()), None)
+    if author and "publisher" not in metadata:
+        metadata["publisher"] = " ".join(author.split())
     return ParsedDocument(
         title=title.strip() or (f"{source.stem} {key.replace('-', ' ')}" if key else source.stem),
         text=budget.charge(text),
@@ -168,6 +207,9 @@ def _scalar(item: dict[str, object], name: str) -> str | None:
         return value
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
+    if isinstance(value, list) and value and all(isinstance(piece, str | dict) for piece in value):
+        # a chat export's text in pieces: "Meet ", {"type": "bold", "text": "Merlintide"}, " at the expo"
+        return "".join(piece if isinstance(piece, str) else str(piece.get("text", "")) for piece in value)
     raise ItemError(f"the {name!r} field is {type(value).__name__}, not text")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from research.demo.files import DEMO_CORPUS_DIR as DEMO
@@ -347,6 +349,20 @@ def test_json_items_are_read_by_the_names_exports_give_their_fields() -> None:
         "Samvida",
         "name: Samvida\nemployees: 240\nfunding.total: $21m\ninvestors: A, B",
     )
+    job = '{"offres": [{"titre": "Développeur .NET", "employeur": "Safranelle Santé SARL", "date_publication": '
+    job += '"2026-11-18", "description": "Nous recrutons à Casablanca."}]}'
+    [ad] = parse_bytes("tawdif.json", job.encode()).documents
+    assert (ad.title, ad.text, ad.metadata) == (
+        "Développeur .NET",
+        "Nous recrutons à Casablanca.",
+        {"date": "2026-11-18", "publisher": "Safranelle Santé SARL"},
+    )
+    review = b'{"company": "Ukhozi", "title": "Solid", "text": "We use it daily.", "posted_at": "2026-10-02T09:00:00Z"}'
+    [row] = parse_bytes("reviews.jsonl", review).documents
+    assert row.metadata == {"date": "2026-10-02"}  # a review's company is whom it is about, not its writer
+    chat = {"messages": [{"from": "Daniel Koh", "text": ["Met ", {"type": "bold", "text": "Merlintide"}, " today."]}]}
+    [message] = parse_bytes("telegram.json", json.dumps(chat).encode()).documents
+    assert (message.text, message.metadata["publisher"]) == ("Met Merlintide today.", "Daniel Koh")
     custom = ParseOptions(json_text_field="body")  # a member's own mapping is kept as it is
     with pytest.raises(ParseError, match="item 1: no 'body' field"):
         parse_bytes("c.json", b'[{"snippet": "x"}]', custom)
