@@ -39,11 +39,15 @@ def publisher_of(metadata: dict[str, object]) -> str:
     return "; ".join(str(metadata[key]) for key in PUBLISHER_FIELDS if metadata.get(key))
 
 
-def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evidence]:
+def evidence_for_run(run: Run, documents: Sequence[RankedDocument], *, whole: int = 0) -> list[Evidence]:
     """The chunks of the run's ranked documents, in ranking order (each document's chunks in the order the
     rollouts kept them), read from the run's own corpora only: a chunk id the run's corpora do not hold is
-    never evidence."""
+    never evidence. With ``whole``, a document of at most that many chunks is read whole: its other chunks follow
+    the ones kept, in the document's order (a report reads the pages its search found, as an analyst does: the plan
+    cards above the pricing page's chunk that matched)."""
     wanted = [(doc.doc_id, chunk_id) for doc in documents for chunk_id in doc.chunk_ids]
+    if whole:
+        wanted = _with_whole_documents(run, wanted, whole)
     rows = (
         Chunk.objects.filter(document__corpus__in=run.corpora.all(), chunk_id__in={c for _, c in wanted})
         .select_related("document")
@@ -75,6 +79,24 @@ def evidence_for_run(run: Run, documents: Sequence[RankedDocument]) -> list[Evid
             )
         )
     return evidence
+
+
+def _with_whole_documents(run: Run, wanted: list[tuple[str, str]], whole: int) -> list[tuple[str, str]]:
+    """``wanted`` with, after each document's kept chunks, its other chunks when it has at most ``whole``."""
+    doc_ids = list(dict.fromkeys(doc_id for doc_id, _ in wanted))
+    chunks = Chunk.objects.filter(document__corpus__in=run.corpora.all(), document__doc_id__in=doc_ids)
+    of_document: dict[str, list[str]] = {}
+    for doc_id, chunk_id in chunks.order_by("document_id", "index").values_list("document__doc_id", "chunk_id"):
+        of_document.setdefault(doc_id, []).append(chunk_id)
+    kept: dict[str, list[str]] = {}
+    for doc_id, chunk_id in wanted:
+        kept.setdefault(doc_id, []).append(chunk_id)
+    result: list[tuple[str, str]] = []
+    for doc_id in doc_ids:
+        others = of_document.get(doc_id, [])
+        extra = [c for c in others if c not in kept[doc_id]] if len(others) <= whole else []
+        result += [(doc_id, chunk_id) for chunk_id in [*kept[doc_id], *extra]]
+    return result
 
 
 def internal_cited(run: Run, report: WrittenReport) -> frozenset[str]:

@@ -12,11 +12,23 @@ import re
 SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
+# A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
+# or with a capital ("EUR", "Eur"), or as its country writes it ("Rs" for rupees, "DH"/"Dhs" for dirhams, "RM" for
+# ringgits, "Rp" for rupiahs, "kr" for crowns), or its sign ("€", "₦"); the rand's "R" right before a figure ("R549").
+# Written by hand: price-parser, the library built for this, leaves out "R" and "DH". Case matters, so "try 14 days",
+# "PHP 8" and "ALL 3 plans" (the lira's, the peso's and the lek's codes) are not amounts; those codes are left out.
+_ISO = (
+    "USD EUR GBP AUD CAD CHF NZD DKK SEK NOK PLN CZK HUF RON BGN ISK JPY CNY RMB HKD TWD KRW SGD MYR IDR THB VND INR"
+    " PKR LKR BDT AED SAR QAR KWD ILS EGP MAD TND DZD NGN KES GHS ZAR BRL MXN CLP"
+).split()
+_LOCAL = "Rs DH Dh Dhs RM Rp kr FCFA".split()
+CURRENCY_CODES = "(?-i:" + "|".join([*_ISO, *(code.title() for code in _ISO), *_LOCAL]) + ")"
+CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
-CURRENCY_CODES = "usd|eur|gbp|aud|cad|chf|nzd|dkk|sek|nok|pln|czk|jpy|inr|sgd|aed|brl|rs"  # ISO 4217 and "Rs" (rupees)
 AMOUNT = (
-    rf"(?:[$€£₹¥]|(?:{CURRENCY_CODES})\s?)?\s*(\d{{1,3}}(?:[ \u00a0\u202f]\d{{3}})+|\d[\d,]*(?:\.\d+)?)\s*"
+    rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"
+    r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
     r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?|lakhs?|crores?|cr)?\b"
 )
 
@@ -31,12 +43,13 @@ def amount_value(digits: str, scale: str | None) -> float:
 # A price as a price list writes it on a line of its own, under its plan's name: "EUR 13 per sensor / month",
 # "49 € HT par mois", "Pro €29 per vehicle / month (£25 in the UK)".
 _PRICE = re.compile(
-    rf"(?i)(?:[$€£₹¥]\s?\d|\b(?:{CURRENCY_CODES})\.?\s?\d|\d[\d.,]*\s?(?:€|\$|£|k€|(?:{CURRENCY_CODES})\b))"
+    rf"(?i)(?:[{CURRENCY_SIGNS}]\s?\d|\b{CURRENCY_CODES}\.?\s?\d|\d[\d.,]*\s?(?:[{CURRENCY_SIGNS}]|k€|{CURRENCY_CODES}\b))"
+    r"|(?-i:\bR\d)"  # the rand: "R549", "R1 299"
 )
 _UNIT = (
-    r"(?:month|mo|year|yr|annum|user|seat|sensor|vehicle|device|unit|label|location|site|licen[cs]e|employee|payslip"
+    r"(?:month|mo|mth|year|yr|annum|user|seat|sensor|vehicle|device|unit|label|location|site|licen[cs]e|employee|payslip"
     r"|transaction|order|practitioner|hectare|mois|an|ann[ée]e|utilisateur|poste|[ée]tablissement|salari[ée]|commande"
-    r"|praticien|borne|terminal)s?"
+    r"|praticien|borne|terminal|technician|vet|room|bed|container|truck|pharmac(?:y|ie))s?"
 )
 # a price "per" something: "per sensor / month", "par mois", "a seat", or "HT" / "TTC" (French prices before tax)
 _PER = re.compile(rf"(?i)\b(?:per|par|a|an)\s+(?:\w+\s+)?{_UNIT}\b|/\s*{_UNIT}\b|\b(?:HT|TTC|one-off|monthly|yearly)\b")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from research.protocol.report import Claim, Conflict, Section
 from research.retrieval.parsing.text import MONTHS
-from research.writing.amounts import AMOUNT, CURRENCY_CODES, amount_value
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value
 from research.writing.names import Company
 from research.writing.text import fold
 
@@ -38,7 +38,7 @@ _QUALIFIERS = frozenset(
     """paying active registered current existing new total unique monthly daily live full-time more over about
     nearly some roughly around approximately plus de d environ clients-""".split()
 )
-_CURRENCY = re.compile(rf"(?i)([$€£₹¥]|\b(?:{CURRENCY_CODES})\b)")
+_CURRENCY = re.compile(rf"(?i)([{CURRENCY_SIGNS}]|\b{CURRENCY_CODES}\b)")
 _WORD = r"[^\W\d_][\w'\u2019-]*"
 _AFTER = re.compile(rf"\s*\+?\s*(%|€)?\s*({_WORD})?(?:\s+({_WORD}))?(?:\s+({_WORD}))?")
 _SIGNS = {"eur": "€", "usd": "$", "gbp": "£", "€": "€", "$": "$", "£": "£", "aud": "aud", "cad": "cad", "chf": "chf"}

@@ -18,6 +18,7 @@ from research.writing.dates import date_span
 from research.writing.figures import EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.places import place_countries, region_named
 from research.writing.presence import PresenceRule, presence_rule
+from research.writing.residency import HostingRule, hosting_rule
 from research.writing.statements import StatementRule, statement_rule
 from research.writing.text import fold
 
@@ -170,7 +171,17 @@ class EventRule:
         return f"When did {company} report {self.event} ({', '.join(EVENT_WORDS[self.event][:5])})?"
 
 
-Rule = NumericRule | PresenceRule | RegionRule | TechRule | EventRule | ChannelRule | BuyerRule | StatementRule
+Rule = (
+    NumericRule
+    | HostingRule
+    | PresenceRule
+    | RegionRule
+    | TechRule
+    | EventRule
+    | ChannelRule
+    | BuyerRule
+    | StatementRule
+)
 
 _BETWEEN = re.compile(
     rf"(?i)(?:between|entre)\s+{AMOUNT}\s+(?:and|to|et|à)\s+{AMOUNT}|{AMOUNT}\s*(?:-|\u2013|to)\s*{AMOUNT}"
@@ -377,7 +388,8 @@ def _tech_rule(text: str) -> TechRule | None:
 def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
     for text in (criterion.description, criterion.name):
-        for reader in (_numeric_rule, _event_rule, buyer_rule, channel_rule, presence_rule, _region_rule, _tech_rule):
+        readers = (_numeric_rule, _event_rule, buyer_rule, channel_rule, hosting_rule, presence_rule, _region_rule)
+        for reader in (*readers, _tech_rule):
             rule = reader(text)
             if rule is not None:
                 return rule
@@ -413,7 +425,7 @@ def search_french(criterion: Criterion) -> str:
     statement: its own words are the criterion's)."""
     rule = rule_for(criterion)
     kinds: dict[type, str] = {RegionRule: "region", TechRule: "tech", ChannelRule: "channel", PresenceRule: "presence"}
-    kinds[BuyerRule] = "buyer"
+    kinds |= {BuyerRule: "buyer", HostingRule: "tech"}
     if isinstance(rule, NumericRule):
         return _FRENCH_WORDS[rule.metric]
     if isinstance(rule, EventRule):

@@ -30,10 +30,10 @@ from research.protocol.report import Citation, Claim
 from research.retrieval.embedders import Embedder
 from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
 from research.retrieval.sparse import tokenize
-from research.writing.amounts import CURRENCY_CODES, money, price_line, priced
+from research.writing.amounts import CURRENCY_CODES, CURRENCY_SIGNS, money, price_line, priced
 from research.writing.citations import Evidence
 from research.writing.figures import figures_in
-from research.writing.names import Company, unattributed
+from research.writing.names import Company, roster_line, unattributed
 from research.writing.structure import Row, row_about, rows_of
 from research.writing.text import fold, names, numbers, sentences
 from research.writing.writers import Brief, Draft, WriterSettings
@@ -99,6 +99,8 @@ def candidates(evidence: Sequence[Evidence], *, rows: bool = False) -> list[Cand
                 continue  # a table's lines: its rows are read with their headers below
             if price_line(sentence) and _plan_name(previous):  # "Fleet" over "EUR 13 per sensor / month"
                 found.append(Candidate(f"{previous} {sentence}", item, rank, previous=previous))
+            elif _person_card(previous, sentence):  # "Reda Mernissi" over "Directeur administratif et financier"
+                found.append(Candidate(f"{previous}, {sentence}", item, rank, previous=previous))
             elif MIN_CHARS <= len(sentence) <= MAX_CHARS:
                 found.append(Candidate(sentence, item, rank, previous=previous))
             previous = sentence
@@ -116,6 +118,20 @@ def _plan_name(line: str) -> bool:
     """Whether a line reads as a plan's name over its price: a few words, no figure, no closing stop."""
     words = line.split()
     return 0 < len(words) <= PLAN_NAME_WORDS and not any(c.isdigit() for c in line) and line[-1:] not in ".!?:,;"
+
+
+def _person_card(line: str, role: str) -> bool:
+    """Whether ``line`` is a person's name over their role on a leadership card: two to four capitalised words,
+    and the two read as a line of a leadership list (``roster_line``) that the role alone is not."""
+    words = line.split()
+    return (
+        2 <= len(words) <= 4
+        and all(word[:1].isupper() for word in words)
+        and not any(c.isdigit() for c in line)
+        and line[-1:] not in ".!?:,;"
+        and not roster_line(role)
+        and roster_line(f"{line}, {role}")
+    )
 
 
 # A quotation's attribution names a person's role: '... ," said Imogen Catterall, co-founder and Chief Executive
@@ -291,7 +307,9 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
 def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
-    if not (answer_sentence(text) or price_line(text)) or len(text.split()) < MIN_WORDS or _INSTRUCTION.match(text):
+    if not (answer_sentence(text) or price_line(text) or roster_line(text)) or len(text.split()) < MIN_WORDS:
+        return False
+    if _INSTRUCTION.match(text):
         return False
     if title_line(text, evidence.title):  # "Portfolio snapshot: Marejada Revenue Technologies S.L."
         return False
@@ -593,8 +611,15 @@ def placements(
     for brief in briefs:
         about = functools.partial(about_subject, brief.known())  # decided before the costly scoring
         # a facet's own kind of sentence needs none of its words (a sentence about a product does: admitted without,
-        # they crowded Products out, dev fact recall 0.848 -> 0.843 on 2026-12-05)
-        rankings.append([c for c in scored(brief, embedder, about) if c.words > 0 or own_kind(brief.facet, c.text)])
+        # they crowded Products out, dev fact recall 0.848 -> 0.843 on 2026-12-05), nor does a product card's text
+        card = brief.facet == "products"
+        rankings.append(
+            [
+                c
+                for c in scored(brief, embedder, about)
+                if c.words > 0 or own_kind(brief.facet, c.text) or (card and product_card(brief.known(), c))
+            ]
+        )
     old = superseded([c for ranked in rankings for c in ranked])
     scores: list[dict[str, Candidate]] = []
     for ranked in rankings:
@@ -689,6 +714,22 @@ def _product_sentence(company: Company, text: str) -> bool:
     return company.about_a_product(text) and not priced(text)
 
 
+PRODUCT_HEADING_WORDS = 6
+
+
+def product_card(company: Company, candidate: Candidate) -> bool:
+    """Whether a sentence is what a product card says under the product's name: it opens with one of the company's
+    products, right under a heading line that does ("Ukhozi Certify" over "Ukhozi Certify fills in the CoC ...",
+    "Riegel - NIS2" over "Riegel leads your team through ...")."""
+    heading = candidate.previous
+    return (
+        0 < len(heading.split()) <= PRODUCT_HEADING_WORDS
+        and heading[-1:] not in ".!?:,;"
+        and company.about_a_product(heading)
+        and _product_sentence(company, candidate.text)
+    )
+
+
 def _headcount(text: str) -> bool:
     return bool(figures_in(text, "employees"))
 
@@ -696,7 +737,8 @@ def _headcount(text: str) -> bool:
 # A result with its amount (a revenue is ``figures_in``'s): "Résultat net 2025: -1,4 M EUR", "EBITDA FY2025: EUR -3.8m".
 _RESULT = re.compile(
     r"(?i)\b(?:net (?:result|income|loss|profit)|ebitda|operating (?:loss|profit)|r[ée]sultat (?:net|d'exploitation)"
-    r"|b[ée]n[ée]fice|perte nette)\b[^.;]{0,40}?(?:[$€£₹¥]|\b(?:" + CURRENCY_CODES + r")\b|\bM\s?(?:€|EUR)\b)"
+    r"|b[ée]n[ée]fice|perte nette)\b[^.;]{0,40}?"
+    r"(?:[" + CURRENCY_SIGNS + r"]|\b" + CURRENCY_CODES + r"\b|\bM\s?(?:€|EUR)\b)"
 )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from text_to_num import alpha2digit
 
-from research.writing.amounts import AMOUNT, CURRENCY_CODES, amount_value
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value
 from research.writing.structure import fields_of
 
 EMPLOYEE_WORDS = (
@@ -90,9 +90,9 @@ _REVENUES = tuple(
         rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+"
         rf"(?:about|around|over)?\s*{AMOUNT}",
         # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
-        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:[$€£₹¥]|\b(?:{CURRENCY_CODES})\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
+        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES}\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
         r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
-        rf"(?i)[$€£₹¥]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?"
+        rf"(?i)[{CURRENCY_SIGNS}]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?"
         rf"\b{REVENUE_WORDS}\b",
     )
 )

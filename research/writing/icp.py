@@ -51,6 +51,7 @@ from research.writing.figures import figures_in
 from research.writing.names import Company, known_as, names_notes
 from research.writing.places import place_country
 from research.writing.presence import PresenceRule, presence_stated
+from research.writing.residency import HostingRule, hosted_where
 from research.writing.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.writing.structure import fields_of, record_about
 from research.writing.text import fold, sentences
@@ -201,6 +202,15 @@ def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | N
     ]
     for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
         reason = f"{'it has' if verdict else 'it has not'} {rule.describe()}"
+        return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
+    return None
+
+
+def _judge_hosting(rule: HostingRule, found: Sequence[Sentence]) -> Judged | None:
+    """Hosting in the place named by any sentence decides a match; else hosting named only elsewhere, no match."""
+    verdicts = [(verdict, sentence) for sentence in found if (verdict := hosted_where(rule, sentence.text)) is not None]
+    for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
+        reason = f"{'it hosts' if verdict else 'it does not host'} customer data in {rule.region}"
         return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
     return None
 
@@ -384,6 +394,8 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
             judged = _judge_how(rule, found)
         case RegionRule():
             judged = _judge_region(rule, found, company)
+        case HostingRule():
+            judged = _judge_hosting(rule, found)
         case TechRule():
             judged = _judge_tech(rule, found)
         case EventRule():

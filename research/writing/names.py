@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bm25s.stopwords import STOPWORDS_EN, STOPWORDS_FRENCH
-from cleanco import basename
+from cleanco import basename as _cleanco_basename
 from rapidfuzz.distance import Levenshtein
 
 from research.retrieval.parsing.text import MONTHS
@@ -55,6 +55,16 @@ _REFERS_BACK = re.compile(
 )
 # In the company's own document a sentence that does not name it speaks for it, unless it is someone else's words
 # (a quotation, "said ..."), about a person ("At Stellique she led ..."), or a title line (no closing stop).
+# A legal form in parentheses before the rest of it: South Africa's "(Pty) Ltd", India's "(Pvt.) Ltd", which cleanco
+# cuts in the middle ("Ukhozi Fuel Services (Pty").
+_PARENTHESISED_FORM = re.compile(r"(?i)\s*\((?:pty|pvt|private|proprietary)\.?\)(?=\s+\w)")
+
+
+def basename(name: str) -> str:
+    """A company's name without its legal form ("Ukhozi Fuel Services (Pty) Ltd" -> "Ukhozi Fuel Services")."""
+    return str(_cleanco_basename(_PARENTHESISED_FORM.sub("", name)))
+
+
 _PERSON_WORDS = "he|she|his|her|him|il|ils"  # a sentence about a person
 _SOMEONE_ELSE = re.compile(
     rf"^[\"\u201c\u2018'\u00ab]|\b(?:said|says|according to|a d[ée]clar[ée]|explique|{_PERSON_WORDS})\b",
@@ -259,6 +269,11 @@ ATTRIBUTION = re.compile(
     # "We keep our Challenger rating on the company", "nous maintenons notre recommandation"
     r"|\b(?:we|nous) (?:keep|maintain|reiterate|confirm|maintenons|confirmons)(?: our| notre)?\b"
     r"|\bour (?:modell?ing|analysis|research) (?:suggests|shows|finds)(?: that)?\b"
+    # an analyst's verdict under its label: "What we like: FieldRate users rate Ukhozi 4.5 out of 5"
+    r"|^\s*(?:what|where) (?:we|I) (?:like|liked|dislike|disliked|don't like|love|question|worry about|watch)\s*:"
+    r"|^\s*ce que nous (?:aimons|appr[ée]cions|aimons moins|surveillons)\s*:"
+    # "Our rating for Merlintide: Strong Performer (depots)", "notre note pour Safranelle : 4/5"
+    r"|\b(?:our|notre) (?:rating|score|verdict|view|note|appr[ée]ciation) (?:for|of|on|pour|de|sur)\b"
     r"|\b(?:in|dans) (?:our|notre) (?:\d{4} )?(?:(?-i:[A-Z\u00c0-\u00de])[\w-]*\s*){1,6}"
 )
 
@@ -317,12 +332,29 @@ def lower_case_words(texts: Iterable[str]) -> frozenset[str]:
 _SLUG = re.compile(r"\S*-\S*\d\S*")  # a file name's words joined by hyphens, with a date or a number
 
 
+_ROSTER_NAME = r"[A-Z\u00c0-\u00de][\w'\u2019.-]*"  # a capitalised word of a person's name
+# A line of a leadership list: a person, their role, and maybe since when ("Priscilla Wee, Chief Financial Officer,
+# joined in July 2026 from Andaman Feeder Lines", "Karim Ait Lahcen, cofondateur et directeur technique"): a claim
+# though it has no closing stop and most of its words are capitalised.
+_ROSTER = re.compile(
+    rf"^(?!(?i:by|par|from|de|posted|written|photo)\b)(?:{_ROSTER_NAME}\s+){{1,3}}{_ROSTER_NAME},\s+[^,;:|]{{0,40}}?(?i:\b(?:chief|officer|ceo|cto|cfo|coo|cro|cmo|co-?founder|founder"
+    r"|president|vice president|vp|director|head of|managing director|chair|fondat(?:eur|rice)|cofondat(?:eur|rice)"
+    r"|pr[ée]sident(?:e)?|directeur|directrice|dg|daf|responsable)\b)[^|]*$"
+)
+
+
+def roster_line(text: str) -> bool:
+    """Whether ``text`` is a line of a leadership list (``_ROSTER``), not a sentence cut short."""
+    return text.rstrip()[-1:] not in "?:" and _ROSTER.match(text.strip()) is not None
+
+
 def own_voice(text: str) -> bool:
     """Whether a sentence of a company's own document that does not name it still speaks for it: a closed
-    sentence, a price line or a "Label: value" line ("Headquarters: Via del Battiferro 9, Bologna, Italy"), in
-    nobody else's words, about no person (``_SOMEONE_ELSE``) unless the company says "us" of it ("Rohit Iyer
-    joined us as Chief Revenue Officer ..., where he ran enterprise sales")."""
-    said = _CLOSED.search(text) or price_line(text) or field_line(text)
+    sentence, a price line, a line of its leadership list (``roster_line``) or a "Label: value" line
+    ("Headquarters: Via del Battiferro 9, Bologna, Italy"), in nobody else's words, about no person
+    (``_SOMEONE_ELSE``) unless the company says "us" of it ("Rohit Iyer joined us as Chief Revenue Officer ...,
+    where he ran enterprise sales")."""
+    said = _CLOSED.search(text) or price_line(text) or field_line(text) or roster_line(text)
     someone = [match.group(0) for match in _SOMEONE_ELSE.finditer(text)]
     ours = all(_PERSON.fullmatch(word) for word in someone) and _US.search(text) is not None
     return bool(said) and (not someone or ours)
@@ -365,7 +397,9 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
     as one anywhere in the texts (``_SUBSIDIARY``)."""
     found: set[str] = set()
     subsidiaries: set[str] = set()
-    pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+[A-Z][\w'\u2019&.-]*){{1,4}})")
+    # "Ukhozi Fuel Services (Pty) Ltd": a legal form in parentheses is part of the name
+    word = r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z][\w'\u2019&.-]*)"
+    pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+{word}){{1,5}})")
     for text in texts:
         for match in pattern.finditer(text):
             phrase = re.split(r"\.\s", match.group(0))[0].rstrip(".,")  # "Kaikaro Pty Ltd. UK practices": its sentence

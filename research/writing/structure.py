@@ -104,11 +104,14 @@ def table_rows(text: str) -> list[Row]:
     """Each row of each pipe table in ``text`` (a web page's, a Word document's or a PDF's table as parsed: "| a |
     b |" lines, or "a | b" lines), read with its header row's names; a key-figures table's row (its second column
     headed with one of ``VALUE_HEADERS``: "Metric | Value") as its label and its value ("Revenue 2025: PLN 96 m"),
-    then any further columns with their names. An action list's rows are none (``_action_list``)."""
+    then any further columns with their names. An action list's rows are none (``_action_list``), nor are the lines
+    of an e-mail's signature (after its "--" line)."""
     found: list[Row] = []
     header: list[str] | None = None
     header_line = ""
     for line in text.splitlines():
+        if line.rstrip() == "--":
+            break  # an e-mail's signature ("Nurul Aisyah | Account Executive"): no table
         if "|" not in line or len(_cells(line)) < 2:
             header = None
             continue

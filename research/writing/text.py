@@ -57,6 +57,22 @@ _HEADING = re.compile(
 )
 
 
+# A heading between two lines (a person's name over their role on a page's leadership cards: "...de Sud Répartition\n
+# Nawal Chergui\nDirectrice commerciale ...") starts a sentence whatever the line before it, unless that line ends
+# with a function word ("... to AWS in\nFrankfurt ..."): a line of wrapped prose is rarely that short between two
+# lines that start with a capital.
+_HEADING_ALONE = re.compile(
+    r"(?m)(?<=[^.!?:;,\s])[ \t]*\n"
+    r"(?=[ \t]*[A-Z\u00c0-\u00de](?:[^\s.!?,;:]*[ \t]+){0,4}[^\s.!?,;:]+[ \t]*\n[ \t]*[A-Z\u00c0-\u00de])"
+)
+_LINE_FUNCTION_WORDS = _FUNCTION_WORDS | frozenset("de du des la le les et à au aux en par pour sur avec".split())
+
+
+def _heading_alone(match: re.Match[str]) -> str:
+    before = match.string[max(0, match.start() - 40) : match.start()].split()
+    return match.group(0) if before and before[-1].casefold() in _LINE_FUNCTION_WORDS else "\n\n"
+
+
 def _heading_end(match: re.Match[str]) -> str:
     line = match.group(0).rstrip("\n")
     return f"{line}\n\n" if len(match.group(2).split()) <= 6 or len(line.strip()) <= HEADING_CHARS else match.group(0)
@@ -105,7 +121,7 @@ def sentences(text: str, title: str = "") -> list[str]:
     filled = [line for line in text.splitlines() if line.strip()]
     if not all(field_line(line) for line in filled):
         text = _FIELD_LINE_END.sub(lambda match: f"{match.group(1)}\n\n", text)
-    text = _HEADING.sub(_heading_end, _LIST_ITEM.sub("\n\n", f"\n{text}"))
+    text = _HEADING.sub(_heading_end, _LIST_ITEM.sub("\n\n", f"\n{_HEADING_ALONE.sub(_heading_alone, text)}"))
     pieces: list[str] = []
     for part in _SENTENCE_END.split(text):
         sentence = _BULLET.sub("", " ".join(part.split()))

@@ -14,6 +14,10 @@ from research.reporting.selectors import evidence_for_run
 from research.writing.company import Facet, FacetEvidence, company_report, facets_for
 from research.writing.writers import Writer
 
+# A found document of at most this many chunks is read whole (a company's page, a press release, a note; not a long
+# report): what a facet's search matched is often beside what the section needs (a pricing page's plan cards).
+WHOLE_DOCUMENT_CHUNKS = 6  # dev fact recall 0.759 -> 0.770, claim precision 0.855 -> 0.849 (2026-12-06)
+
 
 class CompanyReport(RunKind):
     brief: ClassVar[bool] = False  # a prospect brief: the newest dated claims first, and conversation openers
@@ -28,7 +32,7 @@ class CompanyReport(RunKind):
     def write(self, finished: Finished, chosen: Writer, record: Record) -> WrittenReport:
         run = finished.run
         per_facet = [
-            FacetEvidence(facet, tuple(evidence_for_run(run, ranking)))
+            FacetEvidence(facet, tuple(evidence_for_run(run, ranking, whole=WHOLE_DOCUMENT_CHUNKS)))
             for facet, ranking in zip(self.facets(run), finished.found, strict=True)
         ]
         evidence = sum(len(item.evidence) for item in per_facet)

@@ -44,8 +44,22 @@ def test_evidence_comes_from_the_runs_own_corpora_only(owner, corpus, start_run,
     forged = RankedDocument(
         doc_id=secret_chunk.document.doc_id, title="x", score=1.0, chunk_ids=(secret_chunk.chunk_id,)
     )
-    texts = [item.text for item in evidence_for_run(run, [forged])]
-    assert all("layoffs" not in text for text in texts)
+    for whole in (0, 6):  # a document read whole is read from the run's own corpora too
+        texts = [item.text for item in evidence_for_run(run, [forged], whole=whole)]
+        assert all("layoffs" not in text for text in texts)
+
+
+def test_a_report_reads_a_short_document_whole_and_a_long_one_as_found(owner, corpus, start_run) -> None:  # type: ignore[no-untyped-def]
+    paragraphs = [f"Plan {n}: Halvorix charges {n} euros a seat. " * 60 for n in range(1, 4)]
+    page = ingest(owner, "Pages", {"pricing.txt": "\n\n".join(paragraphs).encode()}).documents.get()
+    chunks = list(page.chunks.order_by("index").values_list("chunk_id", flat=True))
+    assert len(chunks) >= 3
+    run = start_run([corpus, page.corpus], rollouts=1)
+    found = RankedDocument(doc_id=page.doc_id, title="Pricing", score=1.0, chunk_ids=(chunks[1],))
+    whole = [item.chunk_id for item in evidence_for_run(run, [found], whole=len(chunks))]
+    assert whole == [chunks[1], chunks[0], *chunks[2:]]  # what the search found first, then the rest in order
+    assert [item.chunk_id for item in evidence_for_run(run, [found], whole=len(chunks) - 1)] == [chunks[1]]
+    assert [item.chunk_id for item in evidence_for_run(run, [found])] == [chunks[1]]
 
 
 def test_a_writer_that_breaks_leaves_the_run_its_documents(corpus, start_run, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -124,3 +124,12 @@ def test_a_tenders_supplier_column_says_whose_row_it_is() -> None:
     [row] = table_rows(scores)
     assert row.keyed
     assert not row_about(company, row, chunk)
+
+
+def test_an_e_mails_signature_is_no_table() -> None:
+    mail = (
+        "For 2027 I'd like a corner booth near the entrance.\n\n--\nNurul Aisyah | Account Executive, Singapore\n"
+        "Portvane Technologies Pte. Ltd. | 1 Fusion Crescent, Singapore 138599\n"
+    )
+    assert table_rows(mail) == []
+    assert len(table_rows(mail.replace("--\n", ""))) == 1  # the same lines as a table are one row
