@@ -776,6 +776,11 @@ FIRST_HOMES: tuple[tuple[str, Callable[[str], object]], ...] = (
 # event in News. A sentence of its facet's own kind weighs OWN_KIND more there (0.5 and 1.0 gave the same dev fact
 # recall, 0.747, 2026-12-05).
 OWN_KIND = 0.5
+# The company's own documents (its site, careers page, releases, mails) weigh more in the facets it is the first
+# source for (dev fact recall 0.773 -> 0.781 at 1.3, 0.776 at 1.7; precision unchanged; 2026-12-06): its pages'
+# sentences name it less often and rank lower by meaning than a third party's that spells its legal name out.
+OWN_SOURCE = 1.3
+OWN_SOURCE_FACETS = frozenset({"products", "pricing", "technology", "leadership", "customers", "partnerships"})
 
 
 @functools.lru_cache(maxsize=65_536)  # asked of each sentence in every facet, and again while ranking
@@ -817,7 +822,8 @@ def _picked(
     briefs: Sequence[Brief], home: Sequence[list[Candidate]], held: dict[str, list[float]]
 ) -> list[list[Candidate]]:
     """Each facet's best placed sentences, a sentence's score weighed by the share of its facet words that are
-    this facet's (to the ``PURITY``) and raised by ``SPECIFIC`` when it holds a figure or a date, near-duplicates
+    this facet's (to the ``PURITY``), raised by ``SPECIFIC`` when it holds a figure or a date and by ``OWN_SOURCE``
+    when the company's own document says it (in ``OWN_SOURCE_FACETS``), near-duplicates
     of another sentence (in any facet) and a document's beyond ``FACET_PER_DOCUMENT`` skipped while other
     documents have sentences to give."""
 
@@ -828,7 +834,10 @@ def _picked(
         """Its rank in the facet: an outdated price list's rows after the prices in force, then its weight."""
         dated = (candidate.evidence.date or "")[:10]
         old = briefs[index].facet == "pricing" and bool(dated) and dated < current
-        return old, -_weight(candidate, briefs[index].facet, held[candidate.text], index)
+        weight = _weight(candidate, briefs[index].facet, held[candidate.text], index)
+        if briefs[index].facet in OWN_SOURCE_FACETS and briefs[index].known().speaks_in(candidate.evidence):
+            weight *= OWN_SOURCE
+        return old, -weight
 
     chosen: list[Candidate] = []
     result: list[list[Candidate]] = []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from research.writing import extractive
 from research.writing.amounts import money, price_line, priced
 from research.writing.extractive import candidates
 from research.writing.names import Company, roster_line, unattributed
@@ -96,3 +97,22 @@ def test_an_analysts_labelled_verdict_is_about_the_company_it_names() -> None:
     company = Company.plain("Halvorix")
     note = evidence("note#0", "What we like: FieldRate users rate Halvorix 4.5 out of 5.", title="Landscape 2026")
     assert company.about(note.text, note)
+
+
+def test_the_companys_own_page_outranks_a_third_party_saying_as_much_of_what_it_sells(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    news = evidence("news#0", "Halvorix opened a sales office in Jakarta in 2025.", title="News", source="news.html")
+    listing = evidence(
+        "tender#0",
+        "Halvorix hosting: the platform runs on AWS in Singapore with a PostgreSQL database.",
+        title="Tender award notices",
+        source="tender-notices.html",
+    )
+    own = evidence(
+        "site#0",
+        "Everything runs on Amazon EKS in AWS Singapore, and the backend is Kotlin with PostgreSQL.",
+        title="Work with us",
+        source="halvorix-careers.html",
+    )
+    assert every_facet_finds(news, listing, own)["technology"] == [own.text, listing.text]
+    monkeypatch.setattr(extractive, "OWN_SOURCE", 1.0)  # found later by its search, it came second
+    assert every_facet_finds(news, listing, own)["technology"] == [listing.text, own.text]
