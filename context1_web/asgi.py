@@ -1,4 +1,4 @@
-"""ASGI entry point: Django for HTTP, Channels for WebSocket (session auth, origin checked)."""
+"""ASGI entry point: Django for HTTP, Channels for WebSocket (session auth; origin checked with its port)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from context1_web.origins import SameOriginValidator  # noqa: E402
 from research.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

@@ -23,7 +23,8 @@ def batch_csv(batch: IcpBatch, rows: Sequence[BatchRowView], *, run_url: str) ->
     names = [str(item.get("name", "")) for item in batch.criteria]
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(["line", "company", "domain", "notes", "status", "fit_score", "coverage", *names, "report"])
+    header = ["line", "company", "domain", "notes", "status", "fit_score", "coverage", *names, "report"]
+    writer.writerow([cell(value) for value in header])  # a criterion's name is a member's text too
     for row in rows:
         fit = "" if row.fit is None else f"{row.fit:.3f}"
         coverage = "" if row.coverage is None else f"{row.coverage:.3f}"
@@ -31,5 +32,6 @@ def batch_csv(batch: IcpBatch, rows: Sequence[BatchRowView], *, run_url: str) ->
         values = [row.line, row.company, row.domain, row.notes, row.status, fit, coverage, *row.verdicts, link]
         writer.writerow([cell(value) for value in values])
     for item in batch.rejected:
-        writer.writerow([item.get("line"), cell(item.get("text")), "", "", "rejected: " + str(item.get("reason"))])
+        reason = f"rejected: {item.get('reason')}"
+        writer.writerow([cell(item.get("line")), cell(item.get("text")), "", "", cell(reason)])
     return buffer.getvalue()

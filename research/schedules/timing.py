@@ -8,6 +8,7 @@ moved yet). A schedule never fires more often than ``min_interval``.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from functools import cache
@@ -68,11 +69,20 @@ def zone(name: str) -> ZoneInfo:
         raise ScheduleError("timezone", f"Unknown time zone {name!r}.") from None
 
 
+# croniter's "R" (a random time) and "H" (a hashed one): times that move from one tick to the next, so the minimum
+# interval checked on a sample of ticks does not hold ("R * * * *" fired 1 to 55 minutes apart). "MAR", "THU" pass.
+_RANDOM_OR_HASHED = re.compile(r"(?i)(?<![A-Z])[RH](?![A-Z])")
+
+
 def _wall_clock(spec: Spec, after: datetime) -> croniter:
     expression = spec.expression()
     if len(expression.split()) != 5 or not croniter.is_valid(expression):
         raise ScheduleError(
             "cron", f"“{expression}” is not a five-field cron expression (minute hour day month weekday)."
+        )
+    if _RANDOM_OR_HASHED.search(expression):
+        raise ScheduleError(
+            "cron", f"“{expression}”: random (R) and hashed (H) times are not accepted; write the times."
         )
     try:
         return croniter(expression, after.astimezone(zone(spec.timezone)).replace(tzinfo=None))
