@@ -1,11 +1,14 @@
 """Fetching a page by the rules: every request and redirect checked by the guard and connected to the checked
 address (TLS still verifies the host's certificate), robots.txt honoured, one request at a time per host at most
-every ``min_interval`` seconds, timeouts on connecting and reading and a deadline on the whole fetch, a size cap
+every ``min_interval`` seconds, timeouts on connecting and reading and one deadline on the whole fetch (connect,
+headers, body, redirects) enforced by shutting its sockets down (``_Watchdog``), a size cap
 while streaming, only the types the product can read, and conditional requests (ETag, Last-Modified) so a page
 that has not changed is not downloaded again."""
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -73,11 +76,44 @@ class Page:
 Pins = dict[tuple[str, int], tuple[str, ...]]
 
 
-class _Pinned(httpcore.SyncBackend):
-    """Connects only to the addresses the guard checked for a host, in order (never resolves on its own)."""
+class _Watchdog:
+    """Ends an exchange at its deadline by shutting its sockets down: a read in progress then fails at once. Timeouts
+    bound each read only, so a server that sends a header line every few seconds kept a fetch (and its worker) alive
+    long past the deadline."""
 
-    def __init__(self, pins: Pins) -> None:
-        self.pins = pins
+    def __init__(self) -> None:
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self.fired = False
+
+    def watch(self, stream: httpcore.NetworkStream) -> httpcore.NetworkStream:
+        sock = stream.get_extra_info("socket")
+        with self._lock:
+            if isinstance(sock, socket.socket):
+                self._sockets.append(sock)
+            if self.fired:
+                self._shut(sock)
+        return stream
+
+    def fire(self) -> None:
+        with self._lock:
+            self.fired = True
+            for sock in self._sockets:
+                self._shut(sock)
+
+    @staticmethod
+    def _shut(sock: object) -> None:
+        if isinstance(sock, socket.socket):
+            with contextlib.suppress(OSError):  # already closed
+                sock.shutdown(socket.SHUT_RDWR)
+
+
+class _Pinned(httpcore.SyncBackend):
+    """Connects only to the addresses the guard checked for a host, in order (never resolves on its own); every
+    connection is watched by the exchange's ``_Watchdog``."""
+
+    def __init__(self, pins: Pins, watchdog: _Watchdog) -> None:
+        self.pins, self.watchdog = pins, watchdog
 
     def connect_tcp(self, host: str, port: int, *args: Any, **kwargs: Any) -> httpcore.NetworkStream:
         addresses = self.pins.get((host, port))
@@ -86,7 +122,7 @@ class _Pinned(httpcore.SyncBackend):
         failure: Exception | None = None
         for address in addresses:  # a host with IPv6 and IPv4 addresses on a network with only one of them
             try:
-                return super().connect_tcp(address, port, *args, **kwargs)
+                return self.watchdog.watch(super().connect_tcp(address, port, *args, **kwargs))
             except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
                 failure = error
         assert failure is not None
@@ -94,11 +130,11 @@ class _Pinned(httpcore.SyncBackend):
 
 
 class _PinnedTransport(httpx.HTTPTransport):
-    def __init__(self, pins: Pins) -> None:
+    def __init__(self, pins: Pins, watchdog: _Watchdog) -> None:
         super().__init__(trust_env=False, retries=0)
         self._pool = httpcore.ConnectionPool(
             ssl_context=httpx.create_ssl_context(trust_env=False),
-            network_backend=_Pinned(pins),
+            network_backend=_Pinned(pins, watchdog),
             max_connections=2,
         )
 
@@ -170,20 +206,30 @@ class Fetcher:
     ) -> Page | str:
         """A page, or the next address of a redirect."""
         self.pacing.wait(checked.host)
-        timeout = httpx.Timeout(min(self.settings.timeout, self._remaining(started)))
+        left = self._remaining(started)
+        timeout = httpx.Timeout(min(self.settings.timeout, left))
         pins = {(checked.host, checked.port): checked.addresses}
-        with httpx.Client(transport=_PinnedTransport(pins), timeout=timeout, follow_redirects=False) as client:
-            try:
+        watchdog = _Watchdog()
+        timer = threading.Timer(left, watchdog.fire)
+        timer.daemon = True
+        timer.start()
+        transport = _PinnedTransport(pins, watchdog)
+        try:
+            with httpx.Client(transport=transport, timeout=timeout, follow_redirects=False) as client:
                 request = client.build_request("GET", checked.url, headers={"User-Agent": USER_AGENT, **headers})
                 response = client.send(request, stream=True)
                 try:
                     return self._answer(checked, response, started, readable, limit)
                 finally:
                     response.close()
-            except httpx.TimeoutException:
+        except httpx.HTTPError as error:
+            if watchdog.fired:
+                raise WebError(f"the fetch took longer than {self.settings.deadline:g} s") from None
+            if isinstance(error, httpx.TimeoutException):
                 raise WebError(f"{checked.host} did not answer within {self.settings.timeout:g} s") from None
-            except httpx.HTTPError as error:
-                raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
+            raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
+        finally:
+            timer.cancel()
 
     def _answer(
         self, checked: Target, response: httpx.Response, started: float, readable: Mapping[str, str], limit: int
