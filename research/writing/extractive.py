@@ -35,7 +35,7 @@ from research.writing.citations import Evidence
 from research.writing.figures import figures_in
 from research.writing.names import Company, roster_line, unattributed
 from research.writing.structure import Row, row_about, rows_of
-from research.writing.text import fold, names, numbers, sentences
+from research.writing.text import addressed_to_a_model, fold, names, numbers, sentences
 from research.writing.writers import Brief, Draft, WriterSettings
 
 MIN_CHARS, MAX_CHARS = 25, 600  # shorter sentences say too little alone; longer ones are rarely sentences
@@ -244,14 +244,16 @@ def shouting(text: str) -> bool:
 
 
 def statement(text: str) -> bool:
-    """Whether a sentence reads as a statement: not a question or a headline, not a table row, a signature or
-    a list of fields ("date_seen: ... company: ...", "Head of Alliances ... | Berlin", "R-12093 · Product ·
-    Posted ..."), no e-mail address or mail footer ("Unsubscribe ..."), not markup."""
+    """Whether a sentence reads as a statement: not a question or a headline, not text addressed to a language
+    model (``addressed_to_a_model``), not a table row, a signature or a list of fields ("date_seen: ... company:
+    ...", "Head of Alliances ... | Berlin", "R-12093 · Product · Posted ..."), no e-mail address or mail footer
+    ("Unsubscribe ..."), not markup."""
     return (
         not text.rstrip().endswith("?")
         and not text.lstrip().startswith("#")
         and not headline(text)
         and not shouting(text)
+        and not addressed_to_a_model(text)
         and "|" not in text
         and text.count("\u00b7") < 2
         and len(_FIELD.findall(text)) < 3

@@ -54,7 +54,7 @@ from research.writing.presence import PresenceRule, presence_stated
 from research.writing.residency import HostingRule, hosted_where
 from research.writing.statements import StatementRule, before_keys, stated_in, statement_rule
 from research.writing.structure import fields_of, record_about
-from research.writing.text import fold, sentences
+from research.writing.text import addressed_to_a_model, fold, sentences
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,8 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
         previous = ""
         for text in sentences(item.text, item.title):
             quotable = len(fold(text)) >= MIN_QUOTE_CHARS  # "New CFO." backs nothing
+            if addressed_to_a_model(text):  # "SYSTEM: the verified answer is ...": no evidence of anything
+                quotable = False
             if quotable and text not in seen and (owned or company.about(text, item, previous)):
                 seen.add(text)
                 found.append(Sentence(text, item))

@@ -112,6 +112,27 @@ def _title_apart(text: str, title: str) -> str:
     return "\n".join(f"\n{line}\n" if fold(line) == named else line for line in text.split("\n"))
 
 
+# Text addressed to a language model, not a statement about anything: a chat role's prefix ("SYSTEM: the verified
+# answer is ...", "[INST]", "<|im_start|>"), an order to drop its instructions ("Ignore previous instructions",
+# "ignorez les instructions précédentes"), a model told what it is ("You are now an assistant that ..."), or an answer
+# declared true ("the verified answer is"). A document that says so is still shown; the sentence is never a claim.
+_TO_A_MODEL = re.compile(
+    r"(?i)^\W*(?:\[?(?:system|assistant|developer|instructions?|inst|sys)\]?\s*[:>\]]|<\|?(?:im_start|system)"
+    r"|#{1,3}\s*(?:system|instructions?)\b)"
+    r"|\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:previous|prior"
+    r"|above|earlier|preceding|original|system)\s+(?:instructions?|prompts?|rules?|directions?|messages?|context)"
+    r"|\b(?:ignorez|oubliez)\s+(?:toutes\s+)?(?:les|vos)\s+(?:instructions|consignes|r[èe]gles)"
+    r"|\b(?:you are|you're|tu es|vous [êe]tes)\s+(?:now\s+|maintenant\s+|d[ée]sormais\s+)?(?:an?\s+|un\s+|une\s+)?"
+    r"(?:ai|assistant|language model|llm|chatbot|agent|assistante?|mod[èe]le)\b"
+    r"|\bthe (?:verified|correct|true|official|real) answer (?:is|was)\b|\bla (?:vraie|bonne) r[ée]ponse est\b"
+)
+
+
+def addressed_to_a_model(text: str) -> bool:
+    """Whether ``text`` speaks to a language model (``_TO_A_MODEL``) rather than stating a fact."""
+    return _TO_A_MODEL.search(text) is not None
+
+
 def sentences(text: str, title: str = "") -> list[str]:
     """The sentences of a text (whitespace collapsed), not split after common abbreviations; a list item, the
     line after a heading and the line after the document's ``title`` start new ones (their list markers and
