@@ -310,6 +310,9 @@ class Report(models.Model):
     body = models.JSONField(default=dict)  # protocol.report.to_dict(report)
     claims = models.PositiveIntegerField(default=0)  # shown (verified) claims
     removed = models.PositiveIntegerField(default=0)  # claims the citation check removed
+    # chunk id -> SHA-256 of its text when the report was written (or first shared): the cited chunks and their
+    # neighbours. A share link shows a passage only while its text is still that (a re-upload reuses chunk ids).
+    passages = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
+
+from django.db.models import Q
 
 from research.models import Chunk, Document, Report, Run
 from research.protocol.events import RankedDocument
@@ -97,6 +100,27 @@ def _with_whole_documents(run: Run, wanted: list[tuple[str, str]], whole: int) -
         extra = [c for c in others if c not in kept[doc_id]] if len(others) <= whole else []
         result += [(doc_id, chunk_id) for chunk_id in [*kept[doc_id], *extra]]
     return result
+
+
+def passage_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def passage_digests(run: Run, report: WrittenReport) -> dict[str, str]:
+    """The SHA-256 of each chunk the report cites and of its neighbours (the context a share link shows), read from
+    the run's own corpora: what a share link compares a passage's text with before it shows it."""
+    cited = {citation.chunk_id for citation in citations_of(report)}
+    found = Chunk.objects.filter(document__corpus__in=run.corpora.all(), chunk_id__in=cited).values_list(
+        "document_id", "index"
+    )
+    wanted = {(document, index + step) for document, index in found for step in (-1, 0, 1)}
+    if not wanted:
+        return {}
+    near = Q()
+    for document, index in wanted:
+        near |= Q(document_id=document, index=index)
+    rows = Chunk.objects.filter(near).values_list("chunk_id", "text")
+    return {chunk_id: passage_digest(text) for chunk_id, text in rows}
 
 
 def internal_cited(run: Run, report: WrittenReport) -> frozenset[str]:

@@ -16,12 +16,14 @@ from research.protocol.report import to_dict
 from research.protocol.run_options import RunOptions
 from research.reporting.kinds import kind_of
 from research.reporting.kinds.base import Finished
+from research.reporting.selectors import passage_digests
 
 logger = logging.getLogger(__name__)
 
 
 def report_save(run: Run, report: WrittenReport) -> Report:
-    """Store ``report`` as the run's report (replacing one an earlier attempt wrote)."""
+    """Store ``report`` as the run's report (replacing one an earlier attempt wrote), with the digests of the
+    passages it cites (``passage_digests``)."""
     claims = len(report.summary) + sum(len(section.claims) for section in report.sections)
     with transaction.atomic():
         stored, _ = Report.objects.update_or_create(
@@ -32,6 +34,7 @@ def report_save(run: Run, report: WrittenReport) -> Report:
                 "body": to_dict(report),
                 "claims": claims,
                 "removed": len(report.removed),
+                "passages": passage_digests(run, report),
             },
         )
     return stored

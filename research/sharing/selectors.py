@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
 from research.models import Chunk, Document, Investigation, Run, ShareLink
+from research.models import Report as StoredReport
 from research.platform.tokens import TOKEN_MAX, token_digest
 from research.protocol.report import Report, citations_of
 from research.reporting.internal import outward
-from research.reporting.selectors import internal_among, internal_cited, report_of
+from research.reporting.selectors import internal_among, internal_cited, passage_digest, report_of
 
 
 def share_link_live(*, token: str) -> ShareLink:
@@ -52,9 +55,18 @@ def cited_chunk_ids(report: Report) -> set[str]:
     return {citation.chunk_id for citation in citations_of(report)}
 
 
-def shared_chunk(*, run: Run, report: Report, chunk_id: str) -> tuple[Chunk, Document, list[Chunk]] | None:
+@dataclass(frozen=True)
+class SharedPassage:
+    chunk: Chunk
+    document: Document
+    context: list[Chunk]  # its neighbours whose text is still what the report was written from
+    changed: bool  # its own text is not what the report cited (a re-upload reuses chunk ids): not shown
+
+
+def shared_chunk(*, run: Run, report: Report, chunk_id: str) -> SharedPassage | None:
     """A cited chunk of the run's corpora with its neighbours (its context), or None when it is not cited or no
-    longer exists."""
+    longer exists. A passage whose text changed since the report was written (``StoredReport.passages``) is marked
+    changed and a changed neighbour left out: a link never shows text written after it."""
     if chunk_id not in cited_chunk_ids(report):
         return None
     chunk = (
@@ -64,5 +76,11 @@ def shared_chunk(*, run: Run, report: Report, chunk_id: str) -> tuple[Chunk, Doc
     )
     if chunk is None:
         return None
+    digests = StoredReport.objects.filter(run=run).values_list("passages", flat=True).first() or {}
+
+    def kept(item: Chunk) -> bool:
+        return isinstance(digests, dict) and digests.get(item.chunk_id) == passage_digest(item.text)
+
     around = Chunk.objects.filter(document=chunk.document, index__in=[chunk.index - 1, chunk.index + 1])
-    return chunk, chunk.document, list(around.order_by("index"))
+    context = [item for item in around.order_by("index") if kept(item)]
+    return SharedPassage(chunk, chunk.document, context, changed=not kept(chunk))

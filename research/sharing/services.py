@@ -10,8 +10,9 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.utils import timezone
 
-from research.models import Investigation, Membership, Run, RunStatus, ShareLink, ShareLinkAccess
+from research.models import Investigation, Membership, Report, Run, RunStatus, ShareLink, ShareLinkAccess
 from research.platform.tokens import token_digest, token_new
+from research.reporting.selectors import passage_digests, report_of
 from research.workspaces import access
 
 LABEL_MAX = 120
@@ -44,6 +45,7 @@ def share_link_create(
         raise ValidationError({"expires_at": "Choose an expiry in the future."})
     if len(label.strip()) > LABEL_MAX:
         raise ValidationError({"label": f"Keep the label within {LABEL_MAX} characters."})
+    _passages_kept(run)
     token = token_new()
     link = ShareLink.objects.create(
         investigation=investigation,
@@ -55,6 +57,14 @@ def share_link_create(
         include_internal=include_internal,
     )
     return NewLink(link=link, token=token)
+
+
+def _passages_kept(run: Run) -> None:
+    """A report written before its passages were kept keeps them now, as they are when it is first shared."""
+    stored = Report.objects.filter(run=run).first()
+    if stored is not None and not stored.passages and (written := report_of(run)) is not None:
+        stored.passages = passage_digests(run, written)
+        stored.save(update_fields=["passages"])
 
 
 def share_link_revoke(*, actor: Membership, link: ShareLink) -> None:

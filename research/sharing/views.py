@@ -112,13 +112,14 @@ def shared_chunk_page(request: HttpRequest, token: str, chunk_id: str) -> HttpRe
     context: dict[str, Any] = {"link": link, "title": link.investigation.title, "token": token}
     if found is None:
         return _private(render(request, "research/shared_chunk.html", context, status=404))
-    chunk, document, around = found
+    chunk = found.chunk
     quote_text = request.GET.get("quote", "")[:2000]
     context.update(
         chunk=chunk,
-        document=document,
-        before=[c for c in around if c.index < chunk.index],
-        after=[c for c in around if c.index > chunk.index],
-        marked=marked(chunk.text, quote_text) if quote_text else None,
+        document=found.document,
+        changed=found.changed,
+        before=[c for c in found.context if c.index < chunk.index],
+        after=[c for c in found.context if c.index > chunk.index],
+        marked=marked(chunk.text, quote_text) if quote_text and not found.changed else None,
     )
     return _private(render(request, "research/shared_chunk.html", context))

@@ -1,0 +1,4 @@
+"""The investigations' team (an owner, an author, an editor, a viewer and an outsider) and no queue, for the probe's
+items that cross workspaces, links and members."""
+
+from tests.research.investigations.conftest import _no_queue, team  # noqa: F401
