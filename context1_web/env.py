@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -74,6 +75,16 @@ class Env:
         if value is None:
             return list(default)
         return [item.strip() for item in value.split(",") if item.strip()]
+
+    def networks(self, name: str) -> list[str]:
+        """A comma-separated list of IP addresses or networks ("10.0.0.5, 172.16.0.0/12"); none by default."""
+        entries = self.strings(name, [])
+        for entry in entries:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ImproperlyConfigured(f"{name}: {entry!r} is no IP address or network") from None
+        return entries
 
     def path(self, name: str, default: Path) -> Path:
         value = self._raw(name)

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "research.platform.proxy.TrustedProxyMiddleware",  # the client's address, from X-Forwarded-For of a trusted proxy
     "django.middleware.security.SecurityMiddleware",
     "research.platform.csp.ContentSecurityPolicyMiddleware",  # before WhiteNoise: static answers carry it too
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -146,6 +147,8 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.boolean("SECURE_HSTS_INCLUDE_SUBDOMAINS", F
 SECURE_HSTS_PRELOAD = env.boolean("SECURE_HSTS_PRELOAD", False)
 # e.g. "X-Forwarded-Proto: https" behind a TLS proxy that sets (and strips clients' own) X-Forwarded-Proto
 SECURE_PROXY_SSL_HEADER = env.header_match("SECURE_PROXY_SSL_HEADER")
+# The proxies whose X-Forwarded-For names the client (addresses or networks); nobody else's is believed.
+TRUSTED_PROXIES = env.networks("TRUSTED_PROXIES")
 # Failed logins per username and per client address (Redis, every web process) before a lockout of
 # LOGIN_LOCKOUT_SECONDS; failures count for that long from the first (research/platform/throttle.py).
 LOGIN_FAILURES_PER_USERNAME = env.integer("LOGIN_FAILURES_PER_USERNAME", 5, minimum=1)

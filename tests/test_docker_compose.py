@@ -123,7 +123,8 @@ def test_check_deploy_passes_with_the_compose_environment(compose: dict[str, Any
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
     assert web["SECURE_PROXY_SSL_HEADER"] == "X-Forwarded-Proto: https"
-    assert "--proxy-headers" in compose["services"]["web"]["command"]
+    assert "--proxy-headers" not in compose["services"]["web"]["command"]  # X-Forwarded-For: TRUSTED_PROXIES only
+    assert compose["services"]["web"]["ports"] == ["127.0.0.1:8000:8000"]  # reached through the proxy only
 
 
 def test_searxng_serves_json_to_the_workers_only(compose: dict[str, Any]) -> None:
