@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -48,23 +47,6 @@ def workspace_create(*, name: str, owner: User, description: str = "", slug: str
     workspace = _create_with_slug(name=name, owner=owner, description=description.strip(), slug=slug)
     Membership.objects.create(workspace=workspace, user=owner, role=Role.OWNER)
     return workspace
-
-
-@transaction.atomic
-def membership_add(*, actor: Membership, username: str, role: str) -> Membership:
-    """Add ``username`` to the actor's workspace; only owners may do this."""
-    if not actor.can_manage:
-        raise PermissionDenied("Only a workspace owner can add members.")
-    if role not in Role.values:
-        raise ValidationError({"role": f"Unknown role {role!r}."})
-    user = get_user_model().objects.filter(username=username.strip()).first()
-    if user is None:
-        raise ValidationError({"username": f"No user called {username.strip()!r}."})
-    try:
-        with transaction.atomic():
-            return Membership.objects.create(workspace=actor.workspace, user=user, role=role)
-    except IntegrityError:
-        raise ValidationError({"username": f"{user} is already a member."}) from None
 
 
 @transaction.atomic

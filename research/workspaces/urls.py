@@ -13,7 +13,6 @@ public = [
 
 urlpatterns = [
     path("", views.workspace_detail, name="workspace_detail"),
-    path("members/", views.member_add, name="member_add"),
     path("members/<int:member_id>/remove/", views.member_remove, name="member_remove"),
     path("icp/", views.icp_update, name="icp_update"),
     path("web-default/", views.workspace_web_default, name="workspace_web_default"),

@@ -14,7 +14,7 @@ from research.models import Membership
 from research.platform.composition import web_offered
 from research.platform.http import HtmxRequest, apply_errors, user_of
 from research.workspaces import selectors, services
-from research.workspaces.forms import IcpForm, MemberAddForm, WorkspaceForm
+from research.workspaces.forms import IcpForm, WorkspaceForm
 from research.workspaces.icp import icp_context
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
@@ -45,41 +45,18 @@ def home(request: HtmxRequest) -> HttpResponse:
 @workspace_view
 def workspace_detail(request: WorkspaceRequest, slug: str) -> HttpResponse:
     membership = request.membership
-    return render(request, "research/workspace_detail.html", _workspace_context(membership, MemberAddForm()))
+    return render(request, "research/workspace_detail.html", _workspace_context(membership))
 
 
-def _workspace_context(membership: Membership, form: MemberAddForm, member_error: str = "") -> dict[str, object]:
+def _workspace_context(membership: Membership, member_error: str = "") -> dict[str, object]:
     return {
         **icp_context(membership),
         "membership": membership,
         "workspace": membership.workspace,
         "members": selectors.membership_list(workspace=membership.workspace),
-        "member_form": form,
         "member_error": member_error,
         "web_offered": web_offered(),
     }
-
-
-@login_required
-@require_POST
-@workspace_view
-def member_add(request: WorkspaceRequest, slug: str) -> HttpResponse:
-    membership = request.membership
-    form = MemberAddForm(request.POST)
-    status = 200
-    if form.is_valid():
-        try:
-            services.membership_add(actor=membership, **form.cleaned_data)
-        except ValidationError as error:
-            apply_errors(form, error)
-        else:
-            if not request.htmx:
-                return redirect("workspace_detail", slug=slug)
-            form = MemberAddForm()
-    if form.errors:
-        status = 422
-    template = "research/workspace_detail.html#members" if request.htmx else "research/workspace_detail.html"
-    return render(request, template, _workspace_context(membership, form), status=status)
 
 
 @login_required
@@ -93,13 +70,13 @@ def member_remove(request: WorkspaceRequest, slug: str, member_id: int) -> HttpR
         services.membership_remove(actor=membership, member=member)
     except ValidationError as error:
         template = "research/workspace_detail.html#members" if request.htmx else "research/workspace_detail.html"
-        context = _workspace_context(membership, MemberAddForm(), member_error=" ".join(error.messages))
+        context = _workspace_context(membership, member_error=" ".join(error.messages))
         return render(request, template, context, status=422)
     if member.pk == membership.pk:  # they left: the workspace is no longer theirs to see
         return HttpResponseClientRedirect(reverse("home")) if request.htmx else redirect("home")
     if not request.htmx:
         return redirect("workspace_detail", slug=slug)
-    return render(request, "research/workspace_detail.html#members", _workspace_context(membership, MemberAddForm()))
+    return render(request, "research/workspace_detail.html#members", _workspace_context(membership))
 
 
 @login_required
@@ -125,7 +102,7 @@ def icp_update(request: WorkspaceRequest, slug: str) -> HttpResponse:
     context = {"membership": membership, "workspace": membership.workspace, **icp_context(membership, form)}
     template = "research/workspace_detail.html#icp" if request.htmx else "research/workspace_detail.html"
     if not request.htmx:
-        context = {**_workspace_context(membership, MemberAddForm()), **icp_context(membership, form)}
+        context = {**_workspace_context(membership), **icp_context(membership, form)}
     return render(request, template, context, status=status)
 
 
