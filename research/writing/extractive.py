@@ -619,7 +619,8 @@ def placements(
             [
                 c
                 for c in scored(brief, embedder, about)
-                if c.words > 0 or own_kind(brief.facet, c.text) or (card and product_card(brief.known(), c))
+                if (c.words > 0 or own_kind(brief.facet, c.text) or (card and product_card(brief.known(), c)))
+                and not PERKS.search(c.text)
             ]
         )
     old = superseded([c for ranked in rankings for c in ranked])
@@ -710,6 +711,16 @@ PARTNERING = re.compile(
 
 # Where the company is: "Our head office is on the Kinsale Road in Cork", "Notre siège se trouve à Liège".
 HEAD_OFFICE = re.compile(rf"(?i)\b(?:headquartered|{HEAD_OFFICE_LABELS})\b")
+
+
+# A job ad's perks: no facet of a report on the company ("30 days of paid holiday" stood in Pricing and Funding,
+# "EUR 1,500 yearly learning budget" in Pricing as a price).
+PERKS = re.compile(
+    r"(?i)\b(?:paid holidays?|(?:days?|weeks?) of (?:paid )?(?:holiday|vacation|annual leave)|(?:learning|training"
+    r"|wellbeing|well-being|education) budget|public transport ticket|bike leas\w+|on top of (?:your |the )?salary"
+    r"|parental leave|gym membership|health and dental|cong[ée]s pay[ée]s|(?:jours|semaines) de cong[ée]s?"
+    r"|tickets?[- ]restaurants?|titres?[- ]restaurants?|budget (?:de )?formation)\b"
+)
 
 
 def _product_sentence(company: Company, text: str) -> bool:

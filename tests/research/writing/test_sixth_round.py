@@ -116,3 +116,17 @@ def test_the_companys_own_page_outranks_a_third_party_saying_as_much_of_what_it_
     assert every_facet_finds(news, listing, own)["technology"] == [own.text, listing.text]
     monkeypatch.setattr(extractive, "OWN_SOURCE", 1.0)  # found later by its search, it came second
     assert every_facet_finds(news, listing, own)["technology"] == [listing.text, own.text]
+
+
+def test_a_job_ads_perks_stand_in_no_section() -> None:
+    careers = evidence(
+        "jobs#0",
+        "Halvorix builds the vector database for regulated teams. Public transport ticket, sports and wellbeing "
+        "budget, EUR 1,500 yearly learning budget. 30 days of paid holiday, plus 24 and 31 December. "
+        "Six weeks of paid holiday and a 10% pension on top of salary.",
+        title="Careers at Halvorix",
+        source="halvorix-careers.html",
+    )
+    stated = [claim for claims in every_facet_finds(careers).values() for claim in claims]
+    assert "Halvorix builds the vector database for regulated teams." in stated
+    assert not [claim for claim in stated if "holiday" in claim or "budget" in claim]
