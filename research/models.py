@@ -461,6 +461,11 @@ class Invitation(models.Model):
     )
     revoked_at = models.DateTimeField(null=True, blank=True)
     mail_error = models.TextField(blank=True)  # why the e-mail could not be sent (the owner copies the link)
+    # An existing account that asked to join: this link, sent to the invited address after it asked, joins that
+    # account only (it shows that the account reads the address). None: the link creates a new account.
+    for_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

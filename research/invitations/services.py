@@ -1,5 +1,7 @@
 """Invitations into a workspace: an owner invites an e-mail address with a role; the link in the e-mail (256
-random bits, only its SHA-256 stored) creates an account or joins an existing one, once, before it expires.
+random bits, only its SHA-256 stored) creates an account, once, before it expires. An existing account joins by a
+second link, bound to it and mailed to the invited address when it asks (so a link that reached someone else's hands
+never lets their account in).
 Inviting the same address again replaces the pending invitation (its old link stops working); an owner revokes
 a pending one."""
 
@@ -54,16 +56,24 @@ def invitation_create(*, actor: Membership, email: str, role: str) -> NewInvitat
     member = Membership.objects.filter(workspace_id=actor.workspace_id, user__email__iexact=email).first()
     if member is not None:
         raise ValidationError({"email": f"{email} is already a member ({member.user.get_username()})."})
+    return _issued(workspace_id=actor.workspace_id, email=email, role=role, invited_by=actor.user)
+
+
+def _issued(
+    *, workspace_id: int, email: str, role: str, invited_by: User | None, for_user: User | None = None
+) -> NewInvitation:
+    """A new pending invitation (replacing the address's pending one), its link mailed to the address."""
     token = token_new()
     now = timezone.now()
     with transaction.atomic():
-        Invitation.objects.filter(pending(), workspace_id=actor.workspace_id, email=email).update(revoked_at=now)
+        Invitation.objects.filter(pending(), workspace_id=workspace_id, email=email).update(revoked_at=now)
         invitation = Invitation.objects.create(
-            workspace_id=actor.workspace_id,
+            workspace_id=workspace_id,
             email=email,
             role=role,
             token_sha256=token_digest(token),
-            invited_by=actor.user,
+            invited_by=invited_by,
+            for_user=for_user,
             expires_at=now + timedelta(days=settings.INVITATION_DAYS),
         )
     url = absolute(reverse("invitation_page", kwargs={"token": token}))
@@ -74,15 +84,30 @@ def invitation_create(*, actor: Membership, email: str, role: str) -> NewInvitat
     return NewInvitation(invitation, url, sent)
 
 
+def invitation_confirm_send(*, invitation: Invitation, user: User) -> NewInvitation:
+    """An existing account asks to join by ``invitation``: a new link, bound to that account, is mailed to the
+    invited address (the old link stops working). Only someone who reads the address can open it, so a forwarded
+    or leaked link never lets another account in."""
+    if Invitation.objects.filter(pending(), pk=invitation.pk).count() != 1:
+        raise ValidationError("This invitation has just been used, revoked or has expired.")
+    return _issued(
+        workspace_id=invitation.workspace_id,
+        email=invitation.email,
+        role=invitation.role,
+        invited_by=invitation.invited_by,
+        for_user=user,
+    )
+
+
 def _mail(invitation: Invitation, url: str) -> Mail:
     inviter = invitation.invited_by.get_username() if invitation.invited_by else "An owner"
     context = {"invitation": invitation, "url": url, "inviter": inviter, "workspace": invitation.workspace}
-    return Mail(
-        to=invitation.email,
-        subject=f"{inviter} invites you to {invitation.workspace.name} on Context-1 Web",
-        template="email/invitation",
-        context=context,
-    )
+    if invitation.for_user is not None:
+        account = invitation.for_user.get_username()
+        subject = f"Confirm that {account} joins {invitation.workspace.name} on Context-1 Web"
+    else:
+        subject = f"{inviter} invites you to {invitation.workspace.name} on Context-1 Web"
+    return Mail(to=invitation.email, subject=subject, template="email/invitation", context=context)
 
 
 def invitation_revoke(*, actor: Membership, invitation: Invitation) -> None:
@@ -91,9 +116,19 @@ def invitation_revoke(*, actor: Membership, invitation: Invitation) -> None:
     Invitation.objects.filter(pending(), pk=invitation.pk).update(revoked_at=timezone.now())
 
 
-def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
+def may_join(*, invitation: Invitation, user: User, new_account: bool = False) -> bool:
+    """Whether ``user`` may join by this link: an account just created from it (for the invited address), or the
+    account a confirmation link was sent for (``invitation_confirm_send``). Any other account holding the link (it
+    may have been forwarded or leaked) asks for a confirmation sent to the address first."""
+    return new_account if invitation.for_user_id is None else invitation.for_user_id == user.pk
+
+
+def invitation_accept(*, invitation: Invitation, user: User, new_account: bool = False) -> Membership:
     """``user`` joins the invitation's workspace with its role; the invitation is spent. A user who already is a
-    member keeps their role. Refused (ValidationError) when it was accepted, revoked or expired meanwhile."""
+    member keeps their role. Refused (ValidationError) when it was accepted, revoked or expired meanwhile, or when
+    the link is not ``user``'s to use (``may_join``)."""
+    if not may_join(invitation=invitation, user=user, new_account=new_account):
+        raise ValidationError("This link joins another account. Ask for a confirmation link for yours.")
     with transaction.atomic():
         spent = Invitation.objects.filter(pending(), pk=invitation.pk).update(
             accepted_at=timezone.now(), accepted_by=user

@@ -62,16 +62,16 @@ def invitation_revoke(request: WorkspaceRequest, slug: str, invitation_id: int) 
     return _card(request, membership)
 
 
-def _join(request: HttpRequest, invitation: Invitation) -> HttpResponse:
-    membership = services.invitation_accept(invitation=invitation, user=user_of(request))
+def _join(request: HttpRequest, invitation: Invitation, *, new_account: bool = False) -> HttpResponse:
+    membership = services.invitation_accept(invitation=invitation, user=user_of(request), new_account=new_account)
     return redirect("workspace_detail", slug=membership.workspace.slug)
 
 
 @never_cache
 @require_http_methods(["GET", "POST"])
 def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
-    """Join (logged in) or create an account and join (logged out; an address that already has an account logs
-    in instead, so one address is one account)."""
+    """Create an account and join (logged out; an address that already has an account logs in instead, so one
+    address is one account), or, logged in, join by a link bound to the account (``_signed_in``)."""
     try:
         invitation = selectors.invitation_live(token=token)
     except Http404:
@@ -79,10 +79,9 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     here = reverse("invitation_page", kwargs={"token": token})
     context: dict[str, Any] = {"invitation": invitation, "token": token, "login_url": f"{reverse('login')}?next={here}"}
     if request.user.is_authenticated:
-        context["member"] = Membership.objects.filter(workspace_id=invitation.workspace_id, user=request.user).first()
-        if request.method == "POST" and context["member"] is None:
-            return _join_or_say(request, invitation, context)
-        return render(request, PAGE, context)
+        return _signed_in(request, invitation, context)
+    if invitation.for_user is not None:  # a confirmation for one account: log in as it
+        return render(request, PAGE, {**context, "for_account": invitation.for_user.get_username()})
     context["has_account"] = services.account_exists(email=invitation.email)
     form = SignupForm(request.POST or None) if not context["has_account"] else None
     context["form"] = form
@@ -95,15 +94,39 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
             apply_errors(form, error)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return _join_or_say(request, invitation, context)
+            return _join_or_say(request, invitation, context, new_account=True)
     failed = request.method == "POST" and form is not None and bool(form.errors)
     return render(request, PAGE, context, status=422 if failed else 200)
 
 
-def _join_or_say(request: HttpRequest, invitation: Invitation, context: dict[str, Any]) -> HttpResponse:
+def _signed_in(request: HttpRequest, invitation: Invitation, context: dict[str, Any]) -> HttpResponse:
+    """A logged-in account: joins by a link bound to it; by any other, asks for one mailed to the address."""
+    context["member"] = Membership.objects.filter(workspace_id=invitation.workspace_id, user=user_of(request)).first()
+    context["may_join"] = services.may_join(invitation=invitation, user=user_of(request))
+    if request.method == "POST" and context["member"] is None:
+        if context["may_join"]:
+            return _join_or_say(request, invitation, context)
+        return _confirm_or_say(request, invitation, context)
+    return render(request, PAGE, context)
+
+
+def _join_or_say(
+    request: HttpRequest, invitation: Invitation, context: dict[str, Any], *, new_account: bool = False
+) -> HttpResponse:
     """Join, or say why not (the invitation was used, revoked or expired a moment ago)."""
     try:
-        return _join(request, invitation)
+        return _join(request, invitation, new_account=new_account)
     except ValidationError as error:
         context.update(error=" ".join(error.messages), form=None)
         return render(request, PAGE, context, status=409)
+
+
+def _confirm_or_say(request: HttpRequest, invitation: Invitation, context: dict[str, Any]) -> HttpResponse:
+    """Mail a link bound to the signed-in account to the invited address, and say so (or why not)."""
+    try:
+        services.invitation_confirm_send(invitation=invitation, user=user_of(request))
+    except ValidationError as error:
+        context.update(error=" ".join(error.messages), form=None)
+        return render(request, PAGE, context, status=409)
+    context.update(confirmation_sent=True)
+    return render(request, PAGE, context)

@@ -79,10 +79,20 @@ def test_someone_with_an_account_logs_in_and_joins(team: Team, login: Callable[[
     assert "/accounts/login/?next=/invite/" in anonymous
     eve = login(team.outsider.user)
     page = eve.get(path).content.decode()
-    assert "Join as <strong>eve</strong>" in page
-    assert eve.post(path).status_code == 302
+    assert "confirm that you read <strong>eve@example.com</strong>" in page
+    sent = eve.post(path).content.decode()  # a link for eve's account goes to the invited address
+    assert "A confirmation link was sent to <strong>eve@example.com</strong>" in sent
+    assert not Membership.objects.filter(workspace=team.workspace, user=team.outsider.user).exists()
+    assert mail.outbox[-1].to == ["eve@example.com"]
+    assert "Confirm that eve joins" in mail.outbox[-1].subject
+    assert eve.get(path).status_code == 404  # the first link stopped working
+    confirm = re.search(r"(http://\S+/invite/[\w-]+/)", mail.outbox[-1].body)
+    assert confirm is not None
+    second = "/" + confirm.group(1).split("/", 3)[3]
+    assert "Join as <strong>eve</strong>" in eve.get(second).content.decode()
+    assert eve.post(second).status_code == 302
     assert Membership.objects.get(workspace=team.workspace, user=team.outsider.user).role == Role.VIEWER
-    assert Invitation.objects.get().accepted_by == team.outsider.user
+    assert Invitation.objects.get(accepted_at__isnull=False).accepted_by == team.outsider.user
 
 
 def test_revoked_expired_replaced_and_guessed_links_do_nothing(team: Team, login: Callable[[User], Client]) -> None:
@@ -169,7 +179,7 @@ def test_an_invitation_spent_meanwhile_is_said_not_a_server_error(team: Team, lo
     answer = eve.post(path)
     assert answer.status_code == 404  # the link no longer exists
     invitation = Invitation.objects.get()
-    Invitation.objects.filter(pk=invitation.pk).update(revoked_at=None)
+    Invitation.objects.filter(pk=invitation.pk).update(revoked_at=None, for_user=team.outsider.user)  # eve's link
     live = selectors.invitation_live(token=path.strip("/").split("/")[-1])
     Invitation.objects.filter(pk=invitation.pk).update(accepted_at=timezone.now())
     request = RequestFactory().post(path)
