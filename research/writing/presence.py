@@ -65,7 +65,7 @@ class PresenceRule:
         return f"Where does {company} have offices, subsidiaries or customers (in or outside {self.region})?"
 
 
-def _place(text: str) -> tuple[str, frozenset[str]] | None:
+def place_named(text: str) -> tuple[str, frozenset[str]] | None:
     """The region or country a criterion's place words name (the first one they name)."""
     if region := region_named(text):
         return region
@@ -83,7 +83,7 @@ def presence_rule(text: str) -> PresenceRule | None:
     found = _OUTSIDE.search(text)
     outside = found is not None
     found = found or _IN.search(text)
-    place = _place(found.group(1)) if found else None
+    place = place_named(found.group(1)) if found else None
     if place is None:
         return None
     return PresenceRule(place[0], place[1], outside, office and not market)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.writing.places import place_countries, region_named
+from research.writing.places import place_countries
+from research.writing.presence import place_named
 
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
@@ -52,10 +53,8 @@ def hosting_rule(text: str) -> HostingRule | None:
     """The criterion read as a data-residency criterion, or None."""
     if not _HOSTING_CRITERION.search(text) or not (found := _IN.search(text)):
         return None
-    if region := region_named(found.group(1)):
-        return HostingRule(*region)
-    countries = place_countries(found.group(1))
-    return HostingRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries)) if countries else None
+    place = place_named(found.group(1))  # a region ("the EU") or the countries named, as a presence criterion's
+    return HostingRule(*place) if place else None
 
 
 def hosted_where(rule: HostingRule, sentence: str) -> bool | None:
