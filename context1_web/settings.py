@@ -212,6 +212,12 @@ if CELERY_VISIBILITY_TIMEOUT <= CELERY_TASK_TIME_LIMIT:
 RUN_LEASE_SECONDS = env.integer("RUN_LEASE_SECONDS", 60, minimum=2, maximum=3600)
 RUN_MAX_ATTEMPTS = env.integer("RUN_MAX_ATTEMPTS", 3, minimum=1, maximum=20)
 RUN_SWEEP_SECONDS = env.integer("RUN_SWEEP_SECONDS", 30, minimum=1, maximum=3600)
+# Limits on runs (research/runs/admission.py): waiting or running at once per member (a batch counts once) and per
+# workspace (every run), and how many of one workspace's runs the workers run at once, so that one workspace's
+# queue never starves another's (research/runs/dispatch.py)
+RUNS_ACTIVE_PER_USER = env.integer("RUNS_ACTIVE_PER_USER", 20, minimum=1)
+RUNS_ACTIVE_PER_WORKSPACE = env.integer("RUNS_ACTIVE_PER_WORKSPACE", 300, minimum=1)
+RUNS_CONCURRENT_PER_WORKSPACE = env.integer("RUNS_CONCURRENT_PER_WORKSPACE", 2, minimum=1)
 # Ingestion: a worker holds a file under a lease while it parses, chunks or embeds it (a file's work is bounded
 # by MAX_FILE_CHUNKS); a file whose lease expired (its worker died) is re-queued by the same sweep.
 INGEST_LEASE_SECONDS = env.integer("INGEST_LEASE_SECONDS", 1200, minimum=2, maximum=86400)

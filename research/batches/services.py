@@ -12,6 +12,7 @@ from django.db import transaction
 from research.batches.csvfile import CsvError, Rejected, Row, rows_of
 from research.models import Corpus, IcpBatch, IcpBatchRow, Membership, RunTemplate
 from research.runs import services as runs
+from research.runs.admission import run_admit
 from research.writing.criteria import criteria_from
 
 
@@ -51,6 +52,7 @@ def batch_create(*, actor: Membership, file_name: str, data: bytes, corpora: Seq
         raise ValidationError({"file": "Define the workspace's ideal customer profile first (above)."}) from None
     accepted, rejected = _rows(file_name, data)
     with transaction.atomic():
+        run_admit(actor=actor, runs=len(accepted), batch=True)
         batch = IcpBatch.objects.create(
             workspace=actor.workspace,
             created_by=actor.user,
@@ -66,6 +68,7 @@ def batch_create(*, actor: Membership, file_name: str, data: bytes, corpora: Seq
                 template=RunTemplate.ICP,
                 company=row.name,
                 criteria=criteria,
+                admit=False,
             )
             IcpBatchRow.objects.create(
                 batch=batch, line=row.line, company=row.name, domain=row.domain, notes=row.notes, run=run

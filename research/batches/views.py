@@ -17,6 +17,7 @@ from research.batches.exports import batch_csv
 from research.batches.forms import BatchForm
 from research.models import IcpBatch, Membership
 from research.platform.http import apply_errors
+from research.platform.quotas import with_retry_after
 from research.workspaces.icp import icp_context  # the ICP card the batch form lives in
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
@@ -28,6 +29,7 @@ def batch_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
     """Start a batch; 422 with the form's errors (the file's, the corpora's) shown where it was sent from."""
     membership = request.membership
     form = BatchForm(request.POST, request.FILES, workspace=membership.workspace)
+    refused: ValidationError | None = None
     if form.is_valid():
         upload = form.cleaned_data["file"]
         try:
@@ -39,6 +41,7 @@ def batch_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
             )
         except ValidationError as error:
             apply_errors(form, error)
+            refused = error
         else:
             url = reverse("batch_page", kwargs={"slug": slug, "batch_id": batch.pk})
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
@@ -48,7 +51,8 @@ def batch_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
         **icp_context(membership),
         "batch_form": form,
     }
-    return render(request, "research/workspace_detail.html#icp", context, status=422)
+    response = render(request, "research/workspace_detail.html#icp", context, status=422)
+    return with_retry_after(response, refused) if refused is not None else response
 
 
 def _table_context(request: WorkspaceRequest, membership: Membership, batch: IcpBatch) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from research.investigations.forms import CompareForm, FilterForm, Investigation
 from research.investigations.panels import CARD as SAVE_CARD
 from research.models import Corpus, Investigation, InvestigationMember, Membership, Visibility
 from research.platform.http import apply_errors
+from research.platform.quotas import with_retry_after
 from research.protocol.report import Citation
 from research.reporting.presenting import quote_href
 from research.runs import selectors as run_selectors
@@ -219,7 +220,8 @@ def investigation_rerun(request: WorkspaceRequest, slug: str, investigation_id: 
     try:
         run = services.investigation_rerun(actor=membership, investigation=investigation)
     except ValidationError as error:
-        return _action_failed(request, membership, investigation, " ".join(error.messages))
+        failed = _action_failed(request, membership, investigation, " ".join(error.messages))
+        return with_retry_after(failed, error)
     url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 

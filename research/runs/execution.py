@@ -10,10 +10,13 @@ from typing import Any
 from django.utils import timezone
 
 from research.models import Run, RunStatus
+from research.platform.queue import task_send
 from research.protocol.events import RunFailed
 from research.reporting.services import report_write
+from research.runs import dispatch
 from research.runs.agent import run_harness
 from research.runs.lease import Claim, run_claim
+from research.runs.services import RUN_TASK
 from research.runs.signals import run_ended
 from research.runs.sink import JournalError, JournalSink
 
@@ -38,6 +41,28 @@ def run_execute(*, run_id: int) -> str:
     if claim is None:
         logger.info("run %s: not claimable (running elsewhere, finished, or out of attempts); skipped", run_id)
         return "skipped"
+    return _execute(claim)
+
+
+def run_dispatch(*, sent_for: int | None = None) -> str:
+    """What a message on the `runs` queue does: run the waiting run that is fairest to take now
+    (research/runs/dispatch.py), which may be another workspace's than the run it was ``sent_for``; then, if runs
+    still wait, send the message that lets the next one start. ``idle`` when none may start now."""
+    claim = dispatch.claim_next()
+    if claim is None:
+        logger.info("runs: nothing may start now (message sent for run %s)", sent_for)
+        return "idle"
+    if sent_for is not None and claim.run_id != sent_for:
+        logger.info("runs: took run %s before run %s (fair turns between workspaces)", claim.run_id, sent_for)
+    try:
+        return _execute(claim)
+    finally:
+        if dispatch.waiting():
+            task_send(RUN_TASK, None)
+
+
+def _execute(claim: Claim) -> str:
+    run_id = claim.run_id
     run = Run.objects.get(pk=run_id)
     sink = JournalSink(claim).start()
     outcome = _run(run, sink)

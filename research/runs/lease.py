@@ -15,7 +15,7 @@ from django.db.models import DateTimeField, F, Q, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from research.models import Run, RunStatus
+from research.models import Run, RunStatus, Workspace
 from research.protocol.events import RunRestarted
 from research.runs.journal import event_append
 
@@ -65,8 +65,15 @@ def _restarted(claim: Claim, last_seq: int, reason: str) -> None:
     logger.warning("run %s: restarting as attempt %s (%s)", claim.run_id, claim.attempt, restarted.reason)
 
 
-def run_claim(*, run_id: int) -> Claim | None:
-    """Take the run if it is claimable and has attempts left; None when another worker has it or it is done.
+def running_now(workspace_id: int, now: object) -> int:
+    """The workspace's runs held under a live lease."""
+    return Run.objects.filter(workspace_id=workspace_id, status=RunStatus.RUNNING, claimed_until__gte=now).count()
+
+
+def run_claim(*, run_id: int, cap: int | None = None) -> Claim | None:
+    """Take the run if it is claimable and has attempts left; None when another worker has it or it is done, or
+    (with ``cap``) when its workspace already has ``cap`` runs running: the workspace's row is locked while it
+    counts, so two workers cannot both take its last place.
 
     Exactly one of several concurrent claims (a duplicate or redelivered message) changes the row. A
     claim after an earlier attempt stores a ``run_restarted`` event first: the run starts again from the
@@ -75,6 +82,13 @@ def run_claim(*, run_id: int) -> Claim | None:
     now = timezone.now()
     owner = _new_owner()
     with transaction.atomic():
+        if cap is not None:
+            workspace_id = Run.objects.filter(pk=run_id).values_list("workspace_id", flat=True).first()
+            if workspace_id is None:
+                return None
+            Workspace.objects.select_for_update().filter(pk=workspace_id).exists()
+            if running_now(workspace_id, now) >= cap:
+                return None
         updated = Run.objects.filter(claimable(now), pk=run_id, attempts__lt=settings.RUN_MAX_ATTEMPTS).update(
             status=RunStatus.RUNNING,
             lease_owner=owner,

@@ -18,6 +18,7 @@ from research.protocol.events import CancelRequested, RunCancelled
 from research.protocol.run_options import RunOptions
 from research.reporting.kinds import KINDS, kind_of
 from research.runs import limits
+from research.runs.admission import run_admit
 from research.runs.estimate import RunEstimate, run_estimate
 from research.runs.journal import StoredEvent, event_append
 from research.web_sources.services import web_corpus
@@ -100,12 +101,16 @@ def run_start(
     writer: str = "",
     web: bool = False,
     enqueue: bool = True,
+    admit: bool = True,
 ) -> Run:
     """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed (unless
     ``enqueue`` is false: the command line executes it in its own process).
 
     A report (``template`` other than ``question``) is about ``company``: its rollouts search one facet
-    each (research/writing/company.py), so ``rollouts`` is set to one per facet."""
+    each (research/writing/company.py), so ``rollouts`` is set to one per facet.
+
+    ``OverLimit`` when the member or the workspace has as many runs waiting or running as it may
+    (research/runs/admission.py); a caller that admitted the runs it starts itself (a batch) passes ``admit=False``."""
     if not actor.can_edit:
         raise PermissionDenied("Only owners and editors can start runs.")
     aspects = [aspect.strip()[:80] for aspect in aspects if aspect.strip()][:MAX_ASPECTS]
@@ -128,6 +133,8 @@ def run_start(
     if kind.about_company:  # one rollout per facet (research/runs/agent.py)
         limits_given["rollouts"] = 1
     with transaction.atomic():
+        if admit and enqueue:  # a run the command line executes in its own process takes no place on the queue
+            run_admit(actor=actor)
         _lock_corpora(corpora)
         if web:  # the pages its rollouts fetch go to the workspace's web corpus, searched with the others
             corpora = list(dict.fromkeys([*corpora, web_corpus(actor=actor)]))

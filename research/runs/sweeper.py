@@ -5,8 +5,10 @@
 - running with an expired lease, attempts left: back to queued with the reason, a ``run_requeued``
   event, and a new message (the next claim restarts it visibly, see ``lease.run_claim``);
 - running with an expired lease, no attempts left: failed, with a ``run_failed`` event saying why;
-- queued, last enqueued more than ten leases ago: enqueued again (a message lost with a Redis that
-  did not persist it); a duplicate message is harmless, since only one claim can win.
+- queued, last enqueued more than ten leases ago, in a workspace with a free place (fewer than
+  RUNS_CONCURRENT_PER_WORKSPACE running): enqueued again (a message lost with a Redis that did not persist it),
+  as many as it has free places; a duplicate message is harmless, since only one claim can win. A workspace at
+  its cap is not sent messages: the end of one of its runs sends the next (research/runs/dispatch.py).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from django.utils import timezone
 from research.models import Run, RunStatus
 from research.protocol.events import RunCancelled, RunFailed, RunRequeued
 from research.runs.journal import event_append
-from research.runs.lease import lease_length
+from research.runs.lease import lease_length, running_now
 from research.runs.services import run_enqueue
 
 logger = logging.getLogger(__name__)
@@ -43,8 +45,7 @@ def run_sweep(*, now: datetime | None = None) -> Sweep:
     now = now or timezone.now()
     sweep = Sweep()
     _sweep_lost(sweep, now)
-    stale = Run.objects.filter(status=RunStatus.QUEUED, enqueued_at__lt=now - STALE_QUEUED_LEASES * lease_length())
-    for run_id in stale.values_list("pk", flat=True):
+    for run_id in _stale_with_room(now):
         if Run.objects.filter(pk=run_id, status=RunStatus.QUEUED).update(enqueued_at=now) == 1:
             run_enqueue(run_id)
             sweep.reenqueued.append(run_id)
@@ -57,6 +58,20 @@ def run_sweep(*, now: datetime | None = None) -> Sweep:
             sweep.reenqueued,
         )
     return sweep
+
+
+def _stale_with_room(now: datetime) -> list[int]:
+    """Queued runs whose message may be lost, as many of each workspace as it has places free now."""
+    stale = Run.objects.filter(status=RunStatus.QUEUED, enqueued_at__lt=now - STALE_QUEUED_LEASES * lease_length())
+    free: dict[int, int] = {}
+    chosen = []
+    for run_id, workspace_id in stale.order_by("pk").values_list("pk", "workspace_id"):
+        if workspace_id not in free:
+            free[workspace_id] = settings.RUNS_CONCURRENT_PER_WORKSPACE - running_now(workspace_id, now)
+        if free[workspace_id] > 0:
+            free[workspace_id] -= 1
+            chosen.append(run_id)
+    return chosen
 
 
 def _sweep_lost(sweep: Sweep, now: datetime) -> None:

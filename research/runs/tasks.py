@@ -13,9 +13,10 @@ from research.runs.services import RUN_TASK
 
 
 @shared_task(name=RUN_TASK, acks_late=True, ignore_result=True)
-def run_execute(run_id: int) -> None:
-    """Claim and run a research run; a duplicate or redelivered message finds it claimed and does nothing."""
-    execution.run_execute(run_id=run_id)
+def run_execute(run_id: int | None = None) -> None:
+    """Run the waiting run whose turn it is (research/runs/dispatch.py), usually ``run_id``'s; a duplicate or
+    redelivered message runs another waiting run or nothing."""
+    execution.run_dispatch(sent_for=run_id)
 
 
 @shared_task(name="research.tasks.sweep_runs", ignore_result=True)

@@ -29,6 +29,7 @@ from research.investigations.services import investigation_rerun
 from research.models import TERMINAL_RUN_STATUSES, FireOutcome, Membership, Run, Schedule, ScheduleFire
 from research.notifications.services import notifications_create
 from research.platform.queue import task_send
+from research.platform.quotas import OverLimit
 from research.schedules.services import schedule_pause_for, spec_of
 from research.schedules.task_names import REPORT_DIGEST
 from research.schedules.timing import ScheduleError, next_fire
@@ -116,6 +117,8 @@ def _start(schedule: Schedule) -> tuple[str, str, Run | None]:
         return FireOutcome.FAILED, f"{who} may no longer run this investigation; an editor can resume it", None
     try:
         run = investigation_rerun(actor=actor, investigation=investigation, schedule=schedule)
+    except OverLimit as error:  # the runs are at a limit: this time is skipped with the reason, the schedule goes on
+        return FireOutcome.SKIPPED, error.message_text, None
     except (ValidationError, PermissionDenied) as error:
         messages = error.messages if isinstance(error, ValidationError) else [str(error)]
         return FireOutcome.FAILED, " ".join(messages), None

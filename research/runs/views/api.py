@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from research.models import Run, RunTemplate
 from research.platform.http import json_view
+from research.platform.quotas import OverLimit, with_retry_after
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.workspaces.requests import WorkspaceRequest, workspace_view
@@ -54,6 +55,14 @@ def _errors(error: ValidationError) -> dict[str, list[str]]:
     return {field: [str(message) for message in messages] for field, messages in error.message_dict.items()}
 
 
+def error_json(error: ValidationError) -> JsonResponse:
+    """422 with the errors by field; a limit's refusal is 429 with ``Retry-After`` and ``retry_after``."""
+    body: dict[str, object] = {"errors": _errors(error)}
+    if isinstance(error, OverLimit) and error.retry_after is not None:
+        body["retry_after"] = error.retry_after
+    return with_retry_after(JsonResponse(body, status=422), error)
+
+
 def _number(request: HttpRequest, name: str, default: int) -> int:
     try:
         return int(request.GET.get(name, default))
@@ -76,7 +85,7 @@ def run_start(request: WorkspaceRequest, slug: str) -> JsonResponse:
     try:
         run = services.run_start(actor=membership, **form.run_inputs())
     except ValidationError as error:
-        return JsonResponse({"errors": _errors(error)}, status=422)
+        return error_json(error)
     return JsonResponse(run_summary(run), status=201)
 
 

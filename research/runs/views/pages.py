@@ -24,6 +24,7 @@ from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
 from research.models import Membership, Run, RunStatus, RunTemplate
 from research.platform.http import apply_errors
+from research.platform.quotas import with_retry_after
 from research.reporting.kinds import KINDS, kind_of, run_facets
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
@@ -91,14 +92,15 @@ def run_index(request: WorkspaceRequest, slug: str) -> HttpResponse:
         if not membership.can_edit:
             raise PermissionDenied("Only owners and editors can start runs.")
         form = RunForm(request.POST, workspace=membership.workspace)
-        run = _start(membership, form)
+        run, refused = _start(membership, form)
         if run is not None:
             url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {**_form_context(membership, form), "runs": _history(membership), "suggestions": _suggestions(form)}
     partial = request.htmx and request.method == "POST"
     template = "research/run_list.html#run_form" if partial else "research/run_list.html"
-    return render(request, template, context, status=422 if form.errors else 200)
+    response = render(request, template, context, status=422 if form.errors else 200)
+    return with_retry_after(response, refused) if request.method == "POST" and refused is not None else response
 
 
 def _suggestions(form: RunForm) -> list[str]:
@@ -108,14 +110,15 @@ def _suggestions(form: RunForm) -> list[str]:
     return demo_questions()
 
 
-def _start(membership: Membership, form: RunForm) -> Run | None:
+def _start(membership: Membership, form: RunForm) -> tuple[Run | None, ValidationError | None]:
+    """The run started, or why not (also shown on the form)."""
     if not form.is_valid():
-        return None
+        return None, None
     try:
-        return services.run_start(actor=membership, **form.run_inputs())
+        return services.run_start(actor=membership, **form.run_inputs()), None
     except ValidationError as error:
         apply_errors(form, error)
-        return None
+        return None, error
 
 
 def _history(membership: Membership) -> list[dict[str, Any]]:

@@ -1,0 +1,65 @@
+"""Which waiting run a free worker takes: fair between workspaces, and at most ``RUNS_CONCURRENT_PER_WORKSPACE``
+of one workspace's runs at once.
+
+A message on the `runs` queue names the run it was sent for, but it stands for a free place: the worker takes
+the waiting run of the workspace with the fewest runs running, the one served least recently among equals (so
+workspaces take turns), its oldest run first. A workspace at its cap is passed over; when one of its runs ends,
+the worker that ran it sends a message for the next waiting run (``after_run``), and the sweeper sends one for
+any workspace with a free place whose runs have waited too long (a message lost with Redis).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import Count, Max, Min
+from django.utils import timezone
+
+from research.models import Run, RunStatus
+from research.runs.lease import Claim, claimable, run_claim
+
+CANDIDATES = 10  # workspaces tried in turn when others' workers take the first ones meanwhile
+
+
+def fair_order(now: datetime) -> list[int]:
+    """The oldest claimable run of each workspace below its cap, the workspace to serve first first."""
+    cap = settings.RUNS_CONCURRENT_PER_WORKSPACE
+    waiting = dict(
+        Run.objects.filter(claimable(now), attempts__lt=settings.RUN_MAX_ATTEMPTS)
+        .values("workspace_id")
+        .annotate(first=Min("pk"))
+        .values_list("workspace_id", "first")
+    )
+    if not waiting:
+        return []
+    mine = Run.objects.filter(workspace_id__in=waiting)
+    running = dict(
+        mine.filter(status=RunStatus.RUNNING, claimed_until__gte=now)
+        .values("workspace_id")
+        .annotate(n=Count("pk"))
+        .values_list("workspace_id", "n")
+    )
+    served = dict(
+        mine.filter(started_at__isnull=False)
+        .values("workspace_id")
+        .annotate(last=Max("started_at"))
+        .values_list("workspace_id", "last")
+    )
+    never = datetime.min.replace(tzinfo=now.tzinfo)
+    open_ = [workspace for workspace in waiting if running.get(workspace, 0) < cap]
+    open_.sort(key=lambda workspace: (running.get(workspace, 0), served.get(workspace) or never, waiting[workspace]))
+    return [waiting[workspace] for workspace in open_[:CANDIDATES]]
+
+
+def claim_next() -> Claim | None:
+    """Claim the run to serve next (``fair_order``); None when no workspace with a free place has one waiting."""
+    for run_id in fair_order(timezone.now()):
+        claim = run_claim(run_id=run_id, cap=settings.RUNS_CONCURRENT_PER_WORKSPACE)
+        if claim is not None:
+            return claim
+    return None
+
+
+def waiting() -> bool:
+    return Run.objects.filter(status=RunStatus.QUEUED).exists()
