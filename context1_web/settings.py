@@ -285,6 +285,10 @@ MAX_UPLOAD_MB = env.integer("MAX_UPLOAD_MB", 100, minimum=1)
 PARSE_TIMEOUT = env.number("PARSE_TIMEOUT", 120.0, minimum=1.0)
 PARSE_MEMORY_MB = env.integer("PARSE_MEMORY_MB", 1024, minimum=128)
 MAX_FILE_CHUNKS = env.integer("MAX_FILE_CHUNKS", 1000, minimum=1)  # chunks one file may add (embedding cost)
+# A workspace's storage quota (uploaded bytes kept on disk) and embedding budget (chunks its corpora hold), over all
+# its corpora; an archive's members count one by one (research/corpora/quota.py)
+WORKSPACE_STORAGE_MB = env.integer("WORKSPACE_STORAGE_MB", 2048, minimum=1)
+WORKSPACE_MAX_CHUNKS = env.integer("WORKSPACE_MAX_CHUNKS", 100_000, minimum=1)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 2**20  # larger uploads stream to temporary files
 DATA_UPLOAD_MAX_NUMBER_FILES = env.integer("MAX_UPLOAD_FILES", 500, minimum=1)
 
@@ -325,6 +329,8 @@ EMAIL_BACKEND = env.string(
 )
 # Invitations into a workspace expire after this many days
 INVITATION_DAYS = env.integer("INVITATION_DAYS", 7, minimum=1, maximum=90)
+# At most this many invitation e-mails an hour for one workspace, and from one member over all their workspaces
+INVITATIONS_PER_HOUR = env.integer("INVITATIONS_PER_HOUR", 20, minimum=1)
 # Schedules: how often beat looks for due schedules, and the shortest interval a schedule may have
 SCHEDULE_TICK_SECONDS = env.integer("SCHEDULE_TICK_SECONDS", 30, minimum=5, maximum=3600)
 SCHEDULE_MIN_INTERVAL_MINUTES = env.integer("SCHEDULE_MIN_INTERVAL_MINUTES", 60, minimum=1, maximum=10080)

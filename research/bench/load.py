@@ -279,6 +279,7 @@ def _env(bench: LoadSettings) -> dict[str, str]:
         "INFERENCE_BACKEND": "heuristic",
         "WORKER_POOL": "threads",
         "WORKER_CONCURRENCY": str(min(64, max(bench.runs))),
+        "RUNS_CONCURRENT_PER_WORKSPACE": str(min(64, max(bench.runs))),  # its runs share one workspace
         "WORKER_WARMUP": "research.platform.warmup.open_chroma,research.platform.warmup.load_embedder,"
         "research.bench.model.install",
         DELAY_VARIABLE: str(bench.model_delay_s),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from research.corpora import progress, storage, task_names
+from research.corpora import progress, quota, storage, task_names
 from research.corpora.lease import LeaseLost, hold, mine
 from research.models import Stage, UploadFile
 from research.retrieval.parsing import expand_upload
@@ -20,29 +20,55 @@ def is_archive(name: str) -> bool:
 def expand_into_members(item: UploadFile, data: bytes) -> list[UploadFile]:
     """Store each member as a child of ``item``, queue the good ones, and mark the archive expanded; LeaseLost
     (and no member) when the worker no longer holds the archive (its new holder expands it)."""
-    corpus_id = item.upload.corpus_id
     members: list[UploadFile] = []
     hold(item, "before expanding it")
+    try:
+        _expand(item, data, members)
+    except BaseException:  # rolled back (a lost lease, a crash): the members' bytes are not kept either
+        for member in members:
+            storage.remove(member.stored_path)
+        raise
+    progress.file_changed(item)  # an open corpus page re-reads its uploads and shows the members
+    return members
+
+
+def _expand(item: UploadFile, data: bytes, members: list[UploadFile]) -> None:
     with transaction.atomic():
-        UploadFile.objects.filter(parent=item).delete()  # a retried expansion starts over
+        for earlier in UploadFile.objects.filter(parent=item):  # a retried expansion starts over
+            storage.remove(earlier.stored_path)
+            earlier.delete()
+        workspace_id = item.upload.corpus.workspace_id
+        quota.lock(workspace_id)
+        # the archive's own bytes are deleted once its members are stored: they count instead
+        room = quota.storage_limit() - quota.stored_bytes(workspace_id) + item.size
         for entry in expand_upload(item.name, data):
             member = UploadFile(upload=item.upload, parent=item, name=entry.name[:1024])
+            members.append(member)
             if entry.error is not None or entry.data is None:
                 member.stage, member.error = Stage.FAILED, entry.error or "unreadable member"
             else:
-                stored = storage.store(
-                    corpus_id=corpus_id, name=storage.safe_display_name(entry.name), chunks=[entry.data]
-                )
-                if stored.too_large:
-                    member.stage, member.error = Stage.FAILED, "over the size limit"
-                member.size, member.sha256, member.stored_path = stored.size, stored.sha256, stored.relative_path
+                room -= _store(member, entry.name, entry.data, room, workspace_id)
             member.save()
-            members.append(member)
-        if mine(item).update(stage=Stage.EXPANDED, claimed_until=None, updated_at=timezone.now()) != 1:
-            # the members stored above are rolled back
+        done = {"stage": Stage.EXPANDED, "claimed_until": None, "stored_path": ""}
+        if mine(item).update(**done, updated_at=timezone.now()) != 1:  # the members stored above are rolled back
             raise LeaseLost(f"ingest of {item.name}: the file's lease was lost while expanding it")
+        archive_path, item.stored_path = item.stored_path, ""
         item.stage, item.claimed_until = Stage.EXPANDED, None
         queued = [m.pk for m in members if m.stage == Stage.QUEUED]
         transaction.on_commit(lambda: task_names.ingest_files_enqueue(queued))
-    progress.file_changed(item)  # an open corpus page re-reads its uploads and shows the members
-    return members
+        transaction.on_commit(lambda: storage.remove(archive_path))
+
+
+def _store(member: UploadFile, name: str, data: bytes, room: int, workspace_id: int) -> int:
+    """Store a member's bytes within ``room`` (failed with the reason when they do not fit); the bytes kept."""
+    limit = min(storage.upload_limit(), room)
+    corpus_id = member.upload.corpus_id
+    stored = storage.store(corpus_id=corpus_id, name=storage.safe_display_name(name), chunks=[data], limit=limit)
+    if stored.too_large:
+        too_large = stored.size > storage.upload_limit()
+        member.stage = Stage.FAILED
+        member.error = "over the size limit" if too_large else quota.storage_full(workspace_id)
+    elif stored.size == 0:
+        member.stage, member.error = Stage.FAILED, storage.EMPTY_FILE
+    member.size, member.sha256, member.stored_path = stored.size, stored.sha256, stored.relative_path
+    return stored.size if stored.relative_path else 0

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from research.corpora import estimate, storage
+from research.corpora import estimate, quota, storage
 from research.corpora.archives import expand_into_members, is_archive
 from research.corpora.internal import internal_guess
 from research.corpora.lease import LeaseLost, advance, claim, hold, lease, release, renew
@@ -61,8 +61,11 @@ def content_hash(parsed: ParsedDocument) -> str:
 
 
 def fail(item: UploadFile, reason: str) -> None:
+    """The file failed with ``reason``: its row says why, and its bytes are not kept (nothing can use them)."""
     logger.info("ingest of %s failed: %s", item.name, reason)
-    advance(item, Stage.FAILED, error=reason)
+    stored_path = item.stored_path
+    advance(item, Stage.FAILED, error=reason, stored_path="")
+    storage.remove(stored_path)
 
 
 def parse_options(corpus: Corpus) -> ParseOptions:
@@ -140,17 +143,23 @@ def ingest_documents(item: UploadFile, corpus: Corpus, documents: list[ParsedDoc
     planned = plan(corpus, documents)
     changed = [entry for entry in planned if not entry.unchanged]
     cost = sum(len(entry.spans) for entry in changed)
-    refused = estimate.over_limit(cost, limit=settings.MAX_FILE_CHUNKS)
-    if refused is not None:  # checked before anything is embedded or deleted: the corpus stays as it was
-        fail(item, refused)
-        return
-    advance(item, Stage.CHUNKED, chunks_added=cost)  # the row shows what embedding it will take
     new_ids = {entry.doc_id for entry in planned}
     stale = list(
         Document.objects.filter(corpus=corpus, source_name=item.name)
         .exclude(doc_id__in=new_ids)
         .values_list("doc_id", flat=True)
     )
+    # checked before anything is embedded or deleted: the corpus stays as it was
+    with transaction.atomic():
+        quota.lock(corpus.workspace_id)
+        replacing = [entry.doc_id for entry in changed] + stale
+        held = quota.chunks_held(corpus.workspace_id, corpus_id=corpus.pk, replacing=replacing, file_id=item.pk)
+        refused = estimate.over_limit(cost, limit=settings.MAX_FILE_CHUNKS) or quota.over_budget(cost, held)
+        if refused is None:  # the row shows what embedding it will take, and holds its place in the budget
+            advance(item, Stage.CHUNKED, chunks_added=cost)
+    if refused is not None:
+        fail(item, refused)
+        return
     index = corpus_index(corpus)
     renew(item)
     renewed = time.monotonic()

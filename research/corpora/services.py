@@ -11,11 +11,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.text import slugify
 
-from research.corpora import selectors, storage, task_names
+from research.corpora import quota, selectors, storage, task_names
 from research.models import Corpus, CorpusKind, Document, Membership, Stage, Upload, UploadFile
 from research.platform.composition import corpus_index, corpus_index_drop
-
-EMPTY_FILE = "the file is empty"
 
 
 def _require_editor(actor: Membership) -> None:
@@ -131,25 +129,31 @@ class IncomingFile:
     chunks: Iterable[bytes]
 
 
-def _stored_file(upload: Upload, corpus: Corpus, incoming: IncomingFile) -> UploadFile:
-    """Store one file's bytes and its row; a file over the size limit is stored as failed."""
+def _stored_file(upload: Upload, corpus: Corpus, incoming: IncomingFile, room: int) -> UploadFile:
+    """Store one file's bytes and its row; a file over the size limit, or over the ``room`` left in the workspace's
+    storage, is stored as failed and its bytes are not kept."""
     name = storage.safe_display_name(incoming.name)
-    stored = storage.store(corpus_id=corpus.pk, name=name, chunks=incoming.chunks)
+    limit = min(storage.upload_limit(), room)
+    stored = storage.store(corpus_id=corpus.pk, name=name, chunks=incoming.chunks, limit=limit)
     item = UploadFile(
         upload=upload, name=name, size=stored.size, sha256=stored.sha256, stored_path=stored.relative_path
     )
     if stored.too_large:
         item.stage = Stage.FAILED
-        item.error = f"over the size limit of {settings.MAX_UPLOAD_MB} MB"
+        if stored.size > storage.upload_limit():
+            item.error = f"over the size limit of {settings.MAX_UPLOAD_MB} MB"
+        else:
+            item.error = quota.storage_full(corpus.workspace_id)
     elif stored.size == 0:
-        item.stage, item.error = Stage.FAILED, EMPTY_FILE
+        item.stage, item.error = Stage.FAILED, storage.EMPTY_FILE
     item.save()
     return item
 
 
 def upload_create(*, actor: Membership, corpus: Corpus, files: Sequence[IncomingFile], enqueue: bool = True) -> Upload:
-    """Store every file and queue each for ingestion after commit; an empty file or one over the size limit fails
-    alone (a row in stage Failed with the reason), the others go on.
+    """Store every file and queue each for ingestion after commit; an empty file, one over the size limit or one
+    that does not fit in the workspace's storage (research/corpora/quota.py) fails alone (a row in stage Failed with
+    the reason, its bytes not kept), the others go on.
 
     With ``enqueue=False`` nothing is queued: the caller ingests the files itself (the CLI's --sync).
     """
@@ -161,8 +165,13 @@ def upload_create(*, actor: Membership, corpus: Corpus, files: Sequence[Incoming
     with transaction.atomic():
         if not Corpus.objects.select_for_update().filter(pk=corpus.pk).exists():  # deleted since it was read
             raise ValidationError({"upload": f"“{corpus.name}” was deleted meanwhile; nothing was uploaded."})
+        quota.lock(actor.workspace_id)
+        room = quota.storage_limit() - quota.stored_bytes(actor.workspace_id)
         upload = Upload.objects.create(corpus=corpus, created_by=actor.user)
-        items = [_stored_file(upload, corpus, incoming) for incoming in files]
+        items = []
+        for incoming in files:
+            items.append(item := _stored_file(upload, corpus, incoming, room))
+            room -= item.size if item.stored_path else 0
         queued = [item.pk for item in items if item.stage == Stage.QUEUED]
         if enqueue:
             transaction.on_commit(lambda: task_names.ingest_files_enqueue(queued))
@@ -188,3 +197,18 @@ def document_delete(*, actor: Membership, document: Document) -> None:
         document.delete()
         Corpus.objects.filter(pk=corpus.pk).update(content_version=F("content_version") + 1)
         transaction.on_commit(lambda: task_names.sparse_refresh_enqueue(corpus.pk))
+        orphan = _file_without_documents(document.upload_file_id)
+        if orphan:  # the file's last document: its bytes no longer count against the workspace's storage
+            transaction.on_commit(lambda: storage.remove(orphan))
+
+
+def _file_without_documents(upload_file_id: int | None) -> str:
+    """The stored path of an ingested file none of whose documents is left (its row forgets it), or ''."""
+    if upload_file_id is None or Document.objects.filter(upload_file_id=upload_file_id).exists():
+        return ""
+    ingested = UploadFile.objects.filter(pk=upload_file_id, stage__in=(Stage.SEARCHABLE, Stage.INDEXED))
+    item = ingested.exclude(stored_path="").first()
+    if item is None:
+        return ""
+    UploadFile.objects.filter(pk=item.pk).update(stored_path="")
+    return item.stored_path

@@ -13,6 +13,7 @@ from pathlib import Path
 from django.conf import settings
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+EMPTY_FILE = "the file is empty"
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,14 @@ def corpus_folder(corpus_id: int) -> Path:
     return settings.MEDIA_ROOT / "uploads" / str(corpus_id)
 
 
-def store(*, corpus_id: int, name: str, chunks: Iterable[bytes]) -> StoredFile:
-    """Write ``chunks`` to a new file; stop (and delete it) once it exceeds MAX_UPLOAD_MB."""
-    limit = settings.MAX_UPLOAD_MB * 2**20
+def upload_limit() -> int:
+    return settings.MAX_UPLOAD_MB * 2**20
+
+
+def store(*, corpus_id: int, name: str, chunks: Iterable[bytes], limit: int | None = None) -> StoredFile:
+    """Write ``chunks`` to a new file; stop (and delete it) once it exceeds ``limit`` bytes (MAX_UPLOAD_MB by
+    default). An empty file is not kept either (its row says so)."""
+    limit = upload_limit() if limit is None else limit
     target = corpus_folder(corpus_id) / f"{uuid.uuid4().hex}-{_UNSAFE.sub('_', name)[-100:]}"
     relative = target.relative_to(settings.MEDIA_ROOT)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -47,9 +53,9 @@ def store(*, corpus_id: int, name: str, chunks: Iterable[bytes]) -> StoredFile:
                 break
             digest.update(chunk)
             handle.write(chunk)
-    if size > limit:
+    if size > limit or size == 0:
         target.unlink(missing_ok=True)
-        return StoredFile(relative_path="", size=size, sha256="", too_large=True)
+        return StoredFile(relative_path="", size=size, sha256="", too_large=size > 0)
     return StoredFile(relative_path=str(relative), size=size, sha256=digest.hexdigest(), too_large=False)
 
 

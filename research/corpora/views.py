@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from research.corpora import selectors, services
+from research.corpora import quota, selectors, services
 from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
 from research.corpora.panels import CARD as CORPORA_CARD
 from research.corpora.panels import corpora_context
@@ -38,6 +38,7 @@ def _corpus_context(
         "documents": documents[:200],
         "document_total": documents.count(),
         "files_refining": selectors.files_refining(corpus=corpus),
+        "usage": quota.usage(corpus.workspace_id),
         "upload_form": form or UploadForm(),
         "rename_form": rename or CorpusRenameForm(initial=initial),
     }

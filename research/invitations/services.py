@@ -8,7 +8,7 @@ a pending one."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -20,8 +20,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from research.models import Invitation, Membership, Role
+from research.models import Invitation, Membership, Role, Workspace
 from research.platform.mail import Mail, Sent, absolute, mail_send
+from research.platform.quotas import OverLimit, wait_words
 from research.platform.tokens import token_digest, token_new
 
 
@@ -66,6 +67,7 @@ def _issued(
     token = token_new()
     now = timezone.now()
     with transaction.atomic():
+        _within_rate(workspace_id, invited_by, now)
         Invitation.objects.filter(pending(), workspace_id=workspace_id, email=email).update(revoked_at=now)
         invitation = Invitation.objects.create(
             workspace_id=workspace_id,
@@ -82,6 +84,30 @@ def _issued(
         Invitation.objects.filter(pk=invitation.pk).update(mail_error=sent.error)
         invitation.mail_error = sent.error
     return NewInvitation(invitation, url, sent)
+
+
+RATE_WINDOW = timedelta(hours=1)
+
+
+def _within_rate(workspace_id: int, invited_by: User | None, now: datetime) -> None:
+    """Refuse (``OverLimit``) a link past INVITATIONS_PER_HOUR mailed for the workspace, or sent by the inviting
+    member over all their workspaces, in the last hour; says when the oldest of them leaves the hour."""
+    Workspace.objects.select_for_update().filter(pk=workspace_id).exists()
+    recent = Invitation.objects.filter(created_at__gt=now - RATE_WINDOW)
+    limit = settings.INVITATIONS_PER_HOUR
+    for sent, whose in (
+        (recent.filter(workspace_id=workspace_id), "this workspace"),
+        (recent.filter(invited_by=invited_by) if invited_by else recent.none(), "you"),
+    ):
+        oldest = sent.order_by("created_at").values_list("created_at", flat=True)[:limit]
+        if len(oldest) >= limit:
+            wait = (oldest[0] + RATE_WINDOW - now).total_seconds()
+            raise OverLimit(
+                f"{limit} invitations were sent by {whose} in the last hour, the most allowed"
+                f" (INVITATIONS_PER_HOUR). Try again in {wait_words(wait)}.",
+                retry_after=round(wait),
+                field="email",
+            )
 
 
 def invitation_confirm_send(*, invitation: Invitation, user: User) -> NewInvitation:

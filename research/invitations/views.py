@@ -20,6 +20,7 @@ from research.invitations.forms import InviteForm, SignupForm
 from research.invitations.panels import CARD, invitations_context
 from research.models import Invitation, Membership
 from research.platform.http import apply_errors, user_of
+from research.platform.quotas import with_retry_after
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 PAGE = "research/invitation.html"
@@ -37,19 +38,23 @@ def _card(request: WorkspaceRequest, membership: Membership, status: int = 200, 
 def invitation_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
     membership = request.membership
     form = InviteForm(request.POST)
+    refused: ValidationError | None = None
     if form.is_valid():
         try:
             made = services.invitation_create(actor=membership, **form.cleaned_data)
         except ValidationError as error:
             apply_errors(form, error)
+            refused = error
         else:
             if not request.htmx:  # without JavaScript, the link is shown on a page of its own, once
                 return render(request, "research/invitation_created.html", invitations_context(membership, made=made))
             return _card(request, membership, made=made)
     if not request.htmx:
         context = invitations_context(membership, form=form)
-        return render(request, "research/invitation_created.html", context, status=422)
-    return _card(request, membership, status=422, form=form)
+        response = render(request, "research/invitation_created.html", context, status=422)
+    else:
+        response = _card(request, membership, status=422, form=form)
+    return with_retry_after(response, refused) if refused is not None else response
 
 
 @login_required
@@ -127,6 +132,6 @@ def _confirm_or_say(request: HttpRequest, invitation: Invitation, context: dict[
         services.invitation_confirm_send(invitation=invitation, user=user_of(request))
     except ValidationError as error:
         context.update(error=" ".join(error.messages), form=None)
-        return render(request, PAGE, context, status=409)
+        return with_retry_after(render(request, PAGE, context, status=409), error)
     context.update(confirmation_sent=True)
     return render(request, PAGE, context)

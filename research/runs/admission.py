@@ -19,6 +19,7 @@ import statistics
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.db.models import QuerySet
 from django.utils import timezone
 
@@ -58,7 +59,9 @@ def retry_seconds(active: QuerySet[Run], workspace_id: int) -> int:
 
 def run_admit(*, actor: Membership, runs: int = 1, batch: bool = False) -> None:
     """Refuse (``OverLimit``) starting ``runs`` more runs for ``actor`` (one batch of them when ``batch``) when the
-    member's or the workspace's limit would be passed; call it inside the transaction that creates them."""
+    member's or the workspace's limit would be passed; call it inside the transaction that creates them. A batch's
+    refusal is an error of its ``file``, one run's of no field."""
+    field = "file" if batch else NON_FIELD_ERRORS
     user = actor.user
     Workspace.objects.select_for_update().filter(pk=actor.workspace_id).exists()
     User.objects.select_for_update().filter(pk=user.pk).exists()
@@ -70,6 +73,7 @@ def run_admit(*, actor: Membership, runs: int = 1, batch: bool = False) -> None:
             f"You have {mine} runs or batches waiting or running, the most one member may have at once"
             f" (RUNS_ACTIVE_PER_USER). Try again when one has finished: in {wait_words(wait)}.",
             retry_after=wait,
+            field=field,
         )
     limit = settings.RUNS_ACTIVE_PER_WORKSPACE
     present = workspace_runs(actor.workspace_id)
@@ -84,9 +88,11 @@ def run_admit(*, actor: Membership, runs: int = 1, batch: bool = False) -> None:
             f" {limit} at once (RUNS_ACTIVE_PER_WORKSPACE), so {room} fit now. Check fewer companies, or try"
             f" again when some have finished: in {wait_words(wait)}.",
             retry_after=wait,
+            field=field,
         )
     raise OverLimit(
         f"This workspace has {present} runs waiting or running, the most it may have at once"
         f" (RUNS_ACTIVE_PER_WORKSPACE). Try again when one has finished: in {wait_words(wait)}.",
         retry_after=wait,
+        field=field,
     )

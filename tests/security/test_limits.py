@@ -8,18 +8,24 @@ quota and an embedding budget that its corpus page shows."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from research.batches.services import batch_create
+from research.corpora import ingestion, storage
 from research.corpora import services as corpora
-from research.models import Corpus, Membership, Run, RunStatus
+from research.invitations.services import invitation_create
+from research.models import Corpus, Document, Membership, Run, RunStatus, Stage, UploadFile
 from research.platform.queue import task_send
-from research.platform.quotas import OverLimit
+from research.platform.quotas import OverLimit, mebibytes
 from research.runs import dispatch
 from research.runs import services as runs
 from research.runs.lease import run_claim
@@ -104,6 +110,12 @@ def test_a_workspace_cap_counts_every_member_and_refuses_a_batch_whole(  # type:
     with pytest.raises(OverLimit) as refused:
         batch_create(actor=owner, file_name="companies.csv", data=csv, corpora=[corpus])
     assert "1 fit now" in refused.value.message_text
+    client = Client()
+    client.force_login(owner.user)
+    form = {"file": SimpleUploadedFile("companies.csv", csv, "text/csv"), "corpora": [corpus.pk]}
+    page = client.post(reverse("batch_create", kwargs={"slug": owner.workspace.slug}), form, HTTP_HX_REQUEST="true")
+    assert page.status_code == 429
+    assert "so 1 fit now" in page.content.decode()  # said under the file, in the ICP card
     assert Run.objects.filter(workspace=owner.workspace).count() == 2  # no row of the batch started
     _start(editor, corpus)
     with pytest.raises(OverLimit, match="RUNS_ACTIVE_PER_WORKSPACE"):
@@ -166,3 +178,131 @@ def test_a_workspace_flooding_the_queue_does_not_keep_another_waiting_behind_it(
     order = list(Run.objects.filter(pk__in=[r.pk for r in every]).order_by("started_at").values_list("pk", flat=True))
     assert order.index(late.pk) == 1, (order, late.pk, processes.tail(log))
     assert set(Run.objects.filter(pk__in=order).values_list("status", flat=True)) == {RunStatus.FINISHED}
+
+
+# --- uploads: refused files leave nothing on disk; a storage quota and an embedding budget per workspace --------
+
+
+def _ingest_all(member: Membership, corpus: Corpus, files: dict[str, bytes]) -> dict[str, UploadFile]:
+    """Upload ``files`` and take each (an archive's members too) through the pipeline in this process."""
+    incoming = [corpora.IncomingFile(name=name, chunks=[data]) for name, data in files.items()]
+    upload = corpora.upload_create(actor=member, corpus=corpus, files=incoming, enqueue=False)
+    done: set[int] = set()
+    while waiting := list(UploadFile.objects.filter(upload=upload).exclude(pk__in=done).order_by("pk")):
+        for item in waiting:
+            ingestion.upload_file_ingest_safely(upload_file_id=item.pk, refine=False)
+            done.add(item.pk)
+    return {item.name: item for item in UploadFile.objects.filter(upload=upload)}
+
+
+@pytest.fixture
+def media(settings, tmp_path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """A folder of uploads of this test's own."""
+    settings.MEDIA_ROOT = tmp_path
+    return tmp_path
+
+
+def _on_disk(corpus: Corpus) -> list[Path]:
+    folder = storage.corpus_folder(corpus.pk)
+    return sorted(folder.iterdir()) if folder.exists() else []
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("media")
+def test_a_refused_file_leaves_no_bytes_on_disk(make_user, make_workspace) -> None:  # type: ignore[no-untyped-def]
+    member, corpus = _member(make_user, make_workspace, "ada")
+    files = _ingest_all(member, corpus, {"broken.pdf": b"%PDF-1.7 not a pdf at all " * 4000, "empty.txt": b""})
+    assert {item.stage for item in files.values()} == {Stage.FAILED}
+    assert all(item.error for item in files.values())
+    assert [item.stored_path for item in files.values()] == ["", ""]
+    assert _on_disk(corpus) == []
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("media")
+def test_the_workspace_storage_quota_refuses_what_does_not_fit(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, settings
+) -> None:
+    settings.WORKSPACE_STORAGE_MB = 1
+    member, corpus = _member(make_user, make_workspace, "ada")
+    other = corpora.corpus_create(actor=member, name="Other")  # the quota is the workspace's, over its corpora
+    text = b"Globex raised the Team plan to 49 dollars per seat in June 2026.\n" * 9000  # ~0.56 MB
+    incoming = [corpora.IncomingFile("first.txt", [text])]
+    corpora.upload_create(actor=member, corpus=corpus, files=incoming, enqueue=False)
+    upload = corpora.upload_create(
+        actor=member, corpus=other, files=[corpora.IncomingFile("second.txt", [text])], enqueue=False
+    )
+    refused = UploadFile.objects.get(upload=upload)
+    assert refused.stage == Stage.FAILED
+    assert "WORKSPACE_STORAGE_MB" in refused.error
+    assert _on_disk(other) == []
+    assert len(_on_disk(corpus)) == 1
+
+    client = Client()
+    client.force_login(member.user)
+    page = client.get(reverse("corpus_detail", kwargs={"slug": member.workspace.slug, "corpus_slug": corpus.slug}))
+    shown = page.content.decode()
+    assert f"{mebibytes(len(text))} of 1.0 MB stored" in shown
+    assert "Nearly full" not in shown
+
+
+@pytest.mark.django_db(transaction=True)  # an archive's and a deleted document's bytes go once committed
+@pytest.mark.usefixtures("media")
+def test_a_zip_of_small_files_cannot_pass_the_workspace_embedding_budget(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, settings
+) -> None:
+    """The probe's zip: every member under the per-file cap; together they stop at the workspace's budget."""
+    settings.MAX_FILE_CHUNKS = 1
+    settings.WORKSPACE_MAX_CHUNKS = 3
+    member, corpus = _member(make_user, make_workspace, "ada")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for number in range(6):
+            archive.writestr(f"note-{number}.txt", f"Note {number}: Globex hired a new VP of Sales in June 2026.")
+    files = _ingest_all(member, corpus, {"bundle.zip": buffer.getvalue()})
+    members = [item for name, item in files.items() if name != "bundle.zip"]
+    assert sorted(item.stage for item in members) == [Stage.FAILED] * 3 + [Stage.SEARCHABLE] * 3
+    assert all("WORKSPACE_MAX_CHUNKS" in item.error for item in members if item.stage == Stage.FAILED)
+    assert Document.objects.filter(corpus=corpus).aggregate(n=Sum("chunk_count"))["n"] == 3
+    assert files["bundle.zip"].stored_path == ""  # the archive's bytes went once its members were stored
+    assert len(_on_disk(corpus)) == 3  # the three members indexed, nothing of the refused ones
+
+    document = Document.objects.filter(corpus=corpus).first()
+    assert document is not None
+    corpora.document_delete(actor=member, document=document)  # makes room, and its file's bytes go with it
+    assert len(_on_disk(corpus)) == 2
+    again = _ingest_all(member, corpus, {"late.txt": b"Globex opened an office in Lyon in 2026."})
+    assert again["late.txt"].stage == Stage.SEARCHABLE
+
+
+# --- invitations: a rate per workspace and per inviting member ------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_invitations_past_the_hourly_rate_are_refused_with_retry_after(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, settings, mailoutbox
+) -> None:
+    settings.INVITATIONS_PER_HOUR = 3
+    owner, _ = _member(make_user, make_workspace, "olga")
+    for number in range(3):
+        invitation_create(actor=owner, email=f"lead{number}@example.com", role="viewer")
+    with pytest.raises(OverLimit, match="INVITATIONS_PER_HOUR") as refused:
+        invitation_create(actor=owner, email="lead9@example.com", role="viewer")
+    assert 3500 <= (refused.value.retry_after or 0) <= 3600
+    assert len(mailoutbox) == 3
+
+    second = Membership.objects.get(workspace=make_workspace(owner.user, "Second team"))
+    with pytest.raises(OverLimit, match="sent by you"):  # a new workspace does not reset the member's rate
+        invitation_create(actor=second, email="lead9@example.com", role="viewer")
+
+    client = Client()
+    client.force_login(owner.user)
+    answer = client.post(
+        reverse("invitation_create", kwargs={"slug": owner.workspace.slug}),
+        {"email": "lead9@example.com", "role": "viewer"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert answer.status_code == 429
+    assert int(answer["Retry-After"]) > 3000
+    assert "the most allowed" in answer.content.decode()
+    assert len(mailoutbox) == 3
