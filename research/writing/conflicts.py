@@ -11,6 +11,10 @@ report disagree on a figure when:
 - their amounts for that unit differ, within a factor of ``NEAR`` (a fact restated, not another figure: "12 new
   farms" is not the "1,200 farms" it adds to); a claim that states one of the other's amounts ("AUD 9, was
   AUD 7.50") does not disagree with it;
+- or, however far apart, both state a total of a thing a company has one count of at a time (its staff, its
+  customers: "Halvorix has 120 employees" and "Halvorix has 10,000 employees"): said as what it has ("has",
+  "employs", "a team of"), not as a change ("hired 40", "12 new") nor of one place ("120 employees in Berlin");
+  "staff", "people" and "employees" count the same thing;
 - a rate's claims name the same things ("Paddock Pro" at AUD 9 and "Starter" at AUD 4 are two plans, not a
   conflict); the company's own names are not counted.
 
@@ -67,12 +71,35 @@ _MONTHS = frozenset(MONTHS) | frozenset(
 )
 
 
+# Things a company has one count of at a time, and the words that count them (folded, singular) -> one unit.
+_ONE_COUNT = {
+    **dict.fromkeys(
+        ["employee", "staff", "people", "person", "salarie", "employe", "collaborateur", "fte"], "employee"
+    ),
+    **dict.fromkeys(["customer", "client"], "customer"),
+}
+# Said as what the company has: "has 120", "employs 120", "a team of 120", "compte 120", "with about 120".
+_HAS = re.compile(
+    r"(?i)\b(?:has|have|had|employs|employed|employing|team of|headcount of|workforce of|counts|serves|with|compte"
+    r"|emploie|employait|avec|équipe de|equipe de|sert)\s*(?:about|around|roughly|nearly|some|over|more than"
+    r"|plus de|environ|près de|pres de)?\s*$"
+)
+# Said as a change: "hired 40", "added 300", "+40", "12 new"; or of one place: "120 employees in Berlin".
+_CHANGED_BEFORE = re.compile(
+    r"(?i)(?:\b(?:hired|hiring|hires|added|adds|adding|lost|loses|recruited|recruits|recrute|recruté|embauché"
+    r"|ajouté|gagné|perdu|grew by|by)\s*|\+\s*)$"
+)
+_CHANGED_WORDS = frozenset("new more additional extra nouveaux nouvelles nouveau supplementaires".split())
+_PLACE_AFTER = re.compile(r"\s+(?:in|at|à|a|en|au)\s+[A-Z]")
+
+
 @dataclass(frozen=True)
 class Figure:
     value: float
     units: dict[str, str]  # what it counts or prices, folded -> as written: {"merchant": "merchants"}
     currency: str  # folded currency sign or code, "" for a count
     rate: bool  # a price or a rate ("per ..."): its claims must name the same things
+    total: bool = False  # the whole count of a thing a company has one count of (``_ONE_COUNT``)
 
 
 def _singular(word: str) -> str:
@@ -123,13 +150,26 @@ def _figure(text: str, match: re.Match[str], currency: str) -> Figure | None:
         sign_after, words = words[0].casefold(), words[1:]
     while words and fold(words[0]) in _QUALIFIERS:
         words = words[1:]
+    changed = any(fold(word) in _CHANGED_WORDS for word in following if word)
     percent = sign_after == "%"
     sign = "" if percent else (currency or _SIGNS.get(sign_after or "", ""))
     units = _units(words, sign, percent)
     if not units:
         return None
     rate = any(unit.startswith("per ") for unit in units) or bool(sign)
-    return Figure(amount_value(match.group(1), match.group(2)), units, sign, rate)
+    total = _a_total(text, match, units, changed=changed or bool(sign) or percent)
+    return Figure(amount_value(match.group(1), match.group(2)), units, sign, rate, total)
+
+
+def _a_total(text: str, match: re.Match[str], units: dict[str, str], *, changed: bool) -> bool:
+    """Whether the amount is the whole count of its company's staff or customers, said as what it has."""
+    if changed or not any(unit in _ONE_COUNT.values() for unit in units):
+        return False
+    head = text[max(0, match.start() - 40) : match.start()]
+    if _CHANGED_BEFORE.search(head) or not _HAS.search(head):
+        return False
+    unit_end = text.find(next(iter(units.values())), match.end())
+    return unit_end < 0 or not _PLACE_AFTER.match(text, unit_end + len(next(iter(units.values()))))
 
 
 def _units(words: list[str], sign: str, percent: bool) -> dict[str, str]:
@@ -142,7 +182,7 @@ def _units(words: list[str], sign: str, percent: bool) -> dict[str, str]:
         counted = [" ".join(counted)]
     prefix = "% " if percent else ""
     if counted:
-        return {prefix + _singular(w): prefix + w for w in counted}
+        return {prefix + _ONE_COUNT.get(_singular(w), _singular(w)): prefix + w for w in counted}
     return {prefix.strip(): prefix.strip() or sign} if (sign or percent) else {}
 
 
@@ -173,7 +213,8 @@ def disagreement(company: Company, first: Claim, second: Claim) -> str | None:
         same = [f for f in theirs if f.units.keys() & figure.units.keys() and f.currency == figure.currency]
         if not same or any(f.value == figure.value for f in same):
             continue
-        if not any(0 < f.value / figure.value <= NEAR and figure.value / f.value <= NEAR for f in same if figure.value):
+        near = any(0 < f.value / figure.value <= NEAR and figure.value / f.value <= NEAR for f in same if figure.value)
+        if not near and not (figure.total and any(f.total for f in same)):
             continue
         if figure.rate and _named(company, first.text) != _named(company, second.text):
             continue
