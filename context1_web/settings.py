@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "template_partials",
+    "ninja",  # the API docs page's assets come from its static files, not a CDN
     "research",
     "research.bench",  # benchmark commands and their Celery task; the product imports nothing from it
 ]
@@ -327,6 +328,8 @@ EMAIL_BACKEND = env.string(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.filebased.EmailBackend",
 )
+# The public API (research/api): requests one token may make a minute (counted in Redis by every web process)
+API_REQUESTS_PER_MINUTE = env.integer("API_REQUESTS_PER_MINUTE", 120, minimum=1)
 # Invitations into a workspace expire after this many days
 INVITATION_DAYS = env.integer("INVITATION_DAYS", 7, minimum=1, maximum=90)
 # At most this many invitation e-mails an hour for one workspace, and from one member over all their workspaces

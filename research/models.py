@@ -265,12 +265,21 @@ class Run(models.Model):
     )
     # The schedule that fired it (research/schedules/): its end becomes a digest.
     schedule = models.ForeignKey("Schedule", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs")
+    # The API's Idempotency-Key header (research/api/runs.py): a retried start returns this run, never a second one
+    idempotency_key = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["workspace", "-created_at"], name="run_workspace_recent"),
             models.Index(fields=["status", "claimed_until"], name="run_status_lease"),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["created_by", "idempotency_key"],
+                condition=~models.Q(idempotency_key=""),
+                name="run_unique_idempotency_key",
+            )
         ]
 
     def __str__(self) -> str:
@@ -622,3 +631,35 @@ class WebPage(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+
+class ApiScope(models.TextChoices):
+    """What an API token may do, within what its user may do in its workspace (never more)."""
+
+    RUNS_WRITE = "runs:write", "start and cancel runs"
+    RUNS_READ = "runs:read", "read runs and their events"
+    CORPORA_WRITE = "corpora:write", "create corpora and upload files"
+    CORPORA_READ = "corpora:read", "read corpora and their files"
+    REPORTS_READ = "reports:read", "read reports and their exports"
+
+
+class ApiToken(models.Model):
+    """A user's key to the public API (research/api): one workspace, some scopes (none: the user's own rights there),
+    an optional expiry. Only its SHA-256 is stored; it works while its user is active and still a member."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    scopes = models.JSONField(default=list, blank=True)  # ApiScope values; empty: every scope
+    token_sha256 = models.CharField(max_length=64, unique=True)
+    hint = models.CharField(max_length=16)  # the token's first characters, shown to tell tokens apart
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.name} ({self.hint})"

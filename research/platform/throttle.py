@@ -42,6 +42,20 @@ def _client(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
 
+def window_count(key: str, window_seconds: int) -> tuple[int, int]:
+    """Count one more hit of ``key`` in its current window of ``window_seconds`` (a counter that lives as long as
+    the window from its first hit): the hits so far and the seconds left. Redis's own timeout bounds the call; a
+    RedisError is the caller's to handle."""
+    client = _client(settings.REDIS.client_url)
+    stem = f"{settings.REDIS.key_prefix}:{key}"
+    pipe = client.pipeline()
+    pipe.set(stem, 0, ex=window_seconds, nx=True)
+    pipe.incr(stem)
+    pipe.ttl(stem)
+    _, hits, left = pipe.execute()
+    return int(hits), max(1, int(left))
+
+
 def _subjects(username: str, address: str | None) -> list[tuple[str, int]]:
     """The Redis key stem and failure limit of each thing that is throttled."""
     prefix = f"{settings.REDIS.key_prefix}:login"

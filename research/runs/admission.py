@@ -70,7 +70,8 @@ def run_admit(*, actor: Membership, runs: int = 1, batch: bool = False) -> None:
         active = Run.objects.filter(created_by=user, status__in=ACTIVE)
         wait = retry_seconds(active, actor.workspace_id)
         raise OverLimit(
-            f"You have {mine} runs or batches waiting or running, the most one member may have at once"
+            f"You have {mine} {'run or batch' if mine == 1 else 'runs or batches'} waiting or running, the most one"
+            " member may have at once"
             f" (RUNS_ACTIVE_PER_USER). Try again when one has finished: in {wait_words(wait)}.",
             retry_after=wait,
             field=field,

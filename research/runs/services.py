@@ -102,6 +102,7 @@ def run_start(
     web: bool = False,
     enqueue: bool = True,
     admit: bool = True,
+    idempotency_key: str = "",
 ) -> Run:
     """Create a queued run in the actor's workspace and enqueue it on the `runs` queue once committed (unless
     ``enqueue`` is false: the command line executes it in its own process).
@@ -146,6 +147,7 @@ def run_start(
             options=options.as_json(),
             template=template,
             enqueued_at=timezone.now(),
+            idempotency_key=idempotency_key,
             **limits_given,
         )
         run.corpora.set(corpora)

@@ -1,0 +1,220 @@
+"""Runs over the API: start one (202, with an ``Idempotency-Key`` a retried start returns the same run), read it
+(status, answer with citations, sources, the queries it ran, the chunks it pruned, usage), list, cancel, its
+report, and its events as server-sent events, resumable from any sequence number."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, StreamingHttpResponse
+from django.urls import reverse
+from ninja import Header, Router, Status
+
+from research.api.auth import require
+from research.api.errors import Problem
+from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn, RunList, RunOut, SourceOut, Usage
+from research.api.tokens import Access
+from research.models import ApiScope, Corpus, Run, RunEvent, RunStatus
+from research.reporting.exports import as_dict
+from research.reporting.kinds import kind_of
+from research.reporting.selectors import report_of
+from research.runs import selectors, services
+
+router = Router(tags=["runs"])
+HEARTBEAT_SECONDS = 15.0
+POLL_SECONDS = 0.5
+STREAM_PAGE = 200
+
+
+def same_workspace(access: Access, slug: str) -> None:
+    """A workspace other than the token's is answered as missing (never as forbidden: nothing leaks)."""
+    if slug != access.membership.workspace.slug:
+        raise Problem("not-found", "Nothing here, or nothing this token may see.")
+
+
+def _corpora(access: Access, wanted: list[str] | None) -> list[Corpus]:
+    corpora = list(Corpus.objects.filter(workspace=access.membership.workspace).order_by("name", "id"))
+    if wanted is None:
+        return corpora
+    chosen, unknown = [], []
+    for name in wanted:
+        match = next((c for c in corpora if name.casefold() in {c.name.casefold(), c.slug}), None)
+        (chosen.append(match) if match else unknown.append(name))
+    if unknown:
+        known = ", ".join(c.slug for c in corpora) or "none yet"
+        raise Problem("invalid", f"No corpus {', '.join(map(repr, unknown))} in this workspace (its corpora: {known}).")
+    return list(dict.fromkeys(chosen))
+
+
+def run_out(run: Run) -> dict[str, Any]:
+    return {
+        "id": run.pk,
+        "status": run.status,
+        "status_reason": run.status_reason,
+        "template": run.template,
+        "question": run.question,
+        "subject": run.subject,
+        "corpora": [corpus.slug for corpus in run.corpora.all()],
+        "url": reverse("run_page", kwargs={"slug": run.workspace.slug, "run_id": run.pk}),
+        "created_at": run.created_at,
+        "started_at": run.started_at,
+        "finished_at": run.finished_at,
+    }
+
+
+def _same_request(run: Run, body: RunIn) -> bool:
+    if run.template != body.template or run.subject != body.subject.strip():
+        return False
+    return kind_of(body.template).about_company or run.question == body.question.strip()
+
+
+@router.post("/workspaces/{slug}/runs", response={200: RunOut, 202: RunOut}, summary="Start a run")
+def run_create(
+    request: HttpRequest,
+    slug: str,
+    body: RunIn,
+    idempotency_key: str = Header(default="", alias="Idempotency-Key"),  # type: ignore[type-arg]
+) -> Status[dict[str, Any]]:
+    access = require(request, ApiScope.RUNS_WRITE)
+    same_workspace(access, slug)
+    key = idempotency_key.strip()[:200]
+    if key and (earlier := _earlier(access, key, body)) is not None:
+        return Status(200, run_out(earlier))
+    try:
+        with transaction.atomic():
+            run = services.run_start(
+                actor=access.membership,
+                question=body.question,
+                corpora=_corpora(access, body.corpora),
+                template=body.template,
+                rollouts=body.rollouts,
+                budget=body.context_window,
+                max_turns=body.max_steps,
+                company=body.subject,
+                web=body.web,
+                idempotency_key=key,
+            )
+    except IntegrityError:  # the same key's other request won the race: its run is the answer
+        earlier = _earlier(access, key, body)
+        if earlier is None:
+            raise
+        return Status(200, run_out(earlier))
+    return Status(202, run_out(run))
+
+
+def _earlier(access: Access, key: str, body: RunIn) -> Run | None:
+    run = Run.objects.filter(created_by=access.membership.user, idempotency_key=key).first()
+    if run is not None and not _same_request(run, body):
+        raise Problem("conflict", f"The Idempotency-Key {key!r} was used for another request (run {run.pk}).")
+    return run
+
+
+@router.get("/runs", response=RunList, summary="The workspace's latest runs")
+def run_list(request: HttpRequest, limit: int = 50) -> dict[str, Any]:
+    access = require(request, ApiScope.RUNS_READ)
+    runs = selectors.run_list(membership=access.membership, limit=max(1, min(limit, 200)))
+    return {"runs": [run_out(run) for run in runs]}
+
+
+def _run(request: HttpRequest, run_id: int, scope: str) -> tuple[Access, Run]:
+    access = require(request, scope)
+    return access, selectors.run_get(membership=access.membership, run_id=run_id)
+
+
+@router.get("/runs/{run_id}", response=RunDetail, summary="A run: status, answer, sources, usage")
+def run_detail(request: HttpRequest, run_id: int) -> dict[str, Any]:
+    _, run = _run(request, run_id, ApiScope.RUNS_READ)
+    events = RunEvent.objects.filter(run=run, attempt=max(1, run.attempts))
+    calls = events.filter(type="tool_called")
+    pruned = sum(
+        len(payload.get("chunk_ids", ()))
+        for payload in events.filter(type="chunks_pruned").values_list("payload", flat=True)
+    )
+    return {
+        **run_out(run),
+        "answer": _answer(run),
+        "sources": [
+            SourceOut(doc_id=doc["doc_id"], title=doc.get("title", ""), score=float(doc.get("score", 0.0)))
+            for doc in run.result or []
+        ],
+        "num_queries": calls.filter(payload__tool="search_corpus").count(),
+        "pruned_docs": pruned,
+        "usage": Usage(
+            tokens=run.total_tokens, turns=events.filter(type="turn_started").count(), tool_calls=calls.count()
+        ),
+    }
+
+
+def _answer(run: Run) -> Answer | None:
+    report = report_of(run)
+    if report is None:
+        return None
+    claims = list(dict.fromkeys([*report.summary, *(claim for section in report.sections for claim in section.claims)]))
+    shown = [
+        AnswerClaim(
+            text=claim.text,
+            citations=[
+                Citation(doc_id=c.doc_id, chunk_id=c.chunk_id, quote=c.quote, source=c.source) for c in claim.citations
+            ],
+        )
+        for claim in claims
+    ]
+    return Answer(text=" ".join(claim.text for claim in claims), claims=shown)
+
+
+@router.post("/runs/{run_id}/cancel", response=RunOut, summary="Cancel a run")
+def run_cancel(request: HttpRequest, run_id: int) -> dict[str, Any]:
+    access, run = _run(request, run_id, ApiScope.RUNS_WRITE)
+    if run.status not in (RunStatus.QUEUED, RunStatus.RUNNING):
+        raise Problem("conflict", f"The run has already {run.status}.")
+    return run_out(services.run_cancel(actor=access.membership, run=run, reason="cancelled over the API"))
+
+
+@router.get("/runs/{run_id}/report", summary="The run's report (JSON)")
+def run_report(request: HttpRequest, run_id: int) -> dict[str, Any]:
+    _, run = _run(request, run_id, ApiScope.REPORTS_READ)
+    report = report_of(run)
+    if report is None:
+        raise Problem("not-found", f"Run {run.pk} has no report ({run.status}).")
+    return as_dict(report)
+
+
+@router.get("/runs/{run_id}/events", summary="The run's events as server-sent events (resumable)")
+async def run_events(request: HttpRequest, run_id: int, starting_after: int = 0) -> StreamingHttpResponse:
+    """Each event once, in order: ``id:`` its sequence number, ``event:`` its type, ``data:`` the typed event as
+    JSON (``seq``, ``type``, ``attempt``, ``at``, ``payload``). ``Last-Event-ID`` (a reconnecting client's) or
+    ``?starting_after=N`` resumes after that event; the stream ends after the run's last event; a comment
+    line keeps an idle connection open every 15 seconds."""
+    _, run = await sync_to_async(_run)(request, run_id, ApiScope.RUNS_READ)
+    resume = request.headers.get("Last-Event-ID", "").strip()
+    after = int(resume) if resume.isdigit() else max(0, starting_after)
+    response = StreamingHttpResponse(_stream(run.pk, after), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
+    return response
+
+
+async def _stream(run_id: int, after: int) -> AsyncIterator[str]:
+    quiet_since = time.monotonic()
+    while True:
+        events = await sync_to_async(selectors.run_events_after)(run_id=run_id, after=after, limit=STREAM_PAGE)
+        for event in events:
+            after = event.seq
+            yield f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(event.message())}\n\n"
+        if events:
+            quiet_since = time.monotonic()
+            if len(events) == STREAM_PAGE:
+                continue
+        last_seq, ended = await sync_to_async(selectors.run_progress)(run_id=run_id)
+        if ended and after >= last_seq:
+            return
+        if time.monotonic() - quiet_since >= HEARTBEAT_SECONDS:
+            quiet_since = time.monotonic()
+            yield ": still running\n\n"
+        await asyncio.sleep(POLL_SECONDS)

@@ -1,0 +1,107 @@
+"""The public API's request and response bodies (Pydantic, through django-ninja): what the OpenAPI document
+describes and the Python SDK reads."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from ninja import Schema
+from pydantic import Field
+
+Template = Literal["question", "competitor", "prospect", "icp"]
+
+
+class CorpusIn(Schema):
+    name: str = Field(min_length=1, max_length=200)
+    description: str = Field(default="", max_length=2000)
+
+
+class FileOut(Schema):
+    id: int
+    name: str
+    stage: str
+    error: str
+    size: int
+    documents_added: int
+    chunks_added: int
+
+
+class CorpusOut(Schema):
+    slug: str
+    name: str
+    description: str
+    documents: int
+    chunks: int
+
+
+class CorpusDetail(CorpusOut):
+    files: list[FileOut]
+
+
+class RunIn(Schema):
+    """A question (``template`` question) or a report about ``subject`` (competitor, prospect, icp)."""
+
+    question: str = Field(default="", max_length=4000)
+    template: Template = "question"
+    subject: str = Field(default="", max_length=200, description="the company a report is about")
+    corpora: list[str] | None = Field(default=None, description="names or slugs; none: every corpus of the workspace")
+    rollouts: int = Field(default=4, description="1-8; a report runs one per facet")
+    max_steps: int = Field(default=16, description="turns a rollout may take (1-64)")
+    context_window: int = Field(default=32768, description="a rollout's token budget (4,096-131,072)")
+    web: bool = False
+
+
+class Citation(Schema):
+    doc_id: str
+    chunk_id: str
+    quote: str
+    source: str
+
+
+class AnswerClaim(Schema):
+    text: str
+    citations: list[Citation]
+
+
+class Answer(Schema):
+    text: str
+    claims: list[AnswerClaim]
+
+
+class SourceOut(Schema):
+    doc_id: str
+    title: str
+    score: float
+
+
+class Usage(Schema):
+    tokens: int
+    turns: int
+    tool_calls: int
+
+
+class RunOut(Schema):
+    id: int
+    status: str
+    status_reason: str
+    template: str
+    question: str
+    subject: str
+    corpora: list[str]
+    url: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+
+class RunDetail(RunOut):
+    answer: Answer | None
+    sources: list[SourceOut]
+    num_queries: int
+    pruned_docs: int
+    usage: Usage
+
+
+class RunList(Schema):
+    runs: list[RunOut]
