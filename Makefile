@@ -26,9 +26,9 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/pip install -q -e .
 	@touch $@
 
-$(DEV_STAMP): pyproject.toml $(RUN_STAMP)
+$(DEV_STAMP): pyproject.toml sdk/pyproject.toml $(RUN_STAMP)
 	@echo "==> installing development dependencies into $(VENV)"
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev]' -e ./sdk
 	@touch $@
 
 install: $(RUN_STAMP)

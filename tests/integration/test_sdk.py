@@ -1,0 +1,69 @@
+"""The SDK against a live server (Daphne and a Celery worker): the seed's example as a command, a search with the
+sync and the async agent, a stream resumed after a given event, typed errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from context1_web_sdk import AsyncSearchAgent, AuthenticationError, Client, NotFoundError, SearchAgent
+
+from research.api.tokens import token_create
+from research.corpora import services
+from research.models import Membership
+from tests.research.runs.conftest import FILES, QUESTION
+from tests.support import processes
+from tests.support.corpora import ingest_with_worker
+
+pytestmark = pytest.mark.services
+
+
+def test_the_sdk_searches_streams_and_fails_typed_against_a_live_server(  # type: ignore[no-untyped-def]
+    process_env, make_user, make_workspace, tmp_path: Path
+) -> None:
+    owner = Membership.objects.select_related("workspace", "user").get(workspace=make_workspace(make_user()))
+    corpus = services.corpus_create(actor=owner, name="Market")
+    slug = owner.workspace.slug
+    with processes.web_and_worker(process_env, tmp_path, ready=" ready.") as stack:
+        ingest_with_worker(owner, corpus, FILES, stack)
+        key = token_create(user=owner.user, workspace_slug=slug, name="sdk").key
+        with SearchAgent(model="chromadb/context-1", base_url=stack.base, api_key=key, workspace=slug) as agent:
+            result = agent.search(query=QUESTION, max_steps=5, context_window=32768)
+        assert result.status == "finished", stack.tails()
+        assert result.answer
+        assert result.sources
+        assert [source.rank for source in result.sources] == list(range(1, len(result.sources) + 1))
+        assert result.num_queries >= 1
+        assert result.usage.turns >= 1
+
+        async def search_async() -> object:
+            async with AsyncSearchAgent(base_url=stack.base, api_key=key, workspace=slug) as agent:
+                return await agent.search(QUESTION, max_steps=5, rollouts=2)
+
+        second = asyncio.run(search_async())
+        assert second.status == "finished"  # type: ignore[attr-defined]
+        assert second.id != result.id  # type: ignore[attr-defined]
+
+        with Client(base_url=stack.base, api_key=key) as client:
+            every = [event.seq for event in client.events(result.id)]
+            resumed = [event.seq for event in client.events(result.id, after=5)]
+        assert every == list(range(1, every[-1] + 1))
+        assert resumed == every[5:]
+
+        with pytest.raises(AuthenticationError), SearchAgent(base_url=stack.base, api_key="c1w_x", workspace=slug) as a:
+            a.search("anything")
+        with pytest.raises(NotFoundError), SearchAgent(base_url=stack.base, api_key=key, workspace="elsewhere") as a:
+            a.search("anything")
+
+        example = Path(__file__).resolve().parents[2] / "examples" / "search_agent.py"
+        argv = [sys.executable, str(example), "--base-url", stack.base, "--api-key", key, "--workspace", slug, QUESTION]
+        printed = subprocess.run(argv, capture_output=True, text=True, timeout=180, check=False)
+        assert printed.returncode == 0, printed.stderr
+        shown = json.loads(printed.stdout)
+        assert shown["answer"]
+        assert shown["sources"]
+        assert shown["num_queries"] >= 1
