@@ -52,3 +52,9 @@ def require(request: HttpRequest, scope: str) -> Access:
         role = access.membership.role
         raise Problem("missing-scope", f"This needs {scope}: the token's scopes are {scopes}, its role {role}.")
     return access
+
+
+def same_workspace(access: Access, slug: str) -> None:
+    """A workspace other than the token's is answered as missing (never as forbidden: nothing leaks)."""
+    if slug != access.membership.workspace.slug:
+        raise Problem("not-found", "Nothing here, or nothing this token may see.")

@@ -10,8 +10,7 @@ from django.http import HttpRequest
 from ninja import File, Router, Status
 from ninja.files import UploadedFile
 
-from research.api.auth import require
-from research.api.runs import same_workspace
+from research.api.auth import require, same_workspace
 from research.api.schemas import CorpusDetail, CorpusIn, CorpusOut
 from research.corpora import selectors, services
 from research.models import ApiScope, Corpus, UploadFile

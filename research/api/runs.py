@@ -16,7 +16,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import reverse
 from ninja import Header, Router, Status
 
-from research.api.auth import require
+from research.api.auth import require, same_workspace
 from research.api.errors import Problem
 from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn, RunList, RunOut, SourceOut, Usage
 from research.api.tokens import Access
@@ -30,12 +30,6 @@ router = Router(tags=["runs"])
 HEARTBEAT_SECONDS = 15.0
 POLL_SECONDS = 0.5
 STREAM_PAGE = 200
-
-
-def same_workspace(access: Access, slug: str) -> None:
-    """A workspace other than the token's is answered as missing (never as forbidden: nothing leaks)."""
-    if slug != access.membership.workspace.slug:
-        raise Problem("not-found", "Nothing here, or nothing this token may see.")
 
 
 def _corpora(access: Access, wanted: list[str] | None) -> list[Corpus]:

@@ -60,15 +60,16 @@ def _expand(item: UploadFile, data: bytes, members: list[UploadFile]) -> None:
 
 
 def _store(member: UploadFile, name: str, data: bytes, room: int, workspace_id: int) -> int:
-    """Store a member's bytes within ``room`` (failed with the reason when they do not fit); the bytes kept."""
-    limit = min(storage.upload_limit(), room)
-    corpus_id = member.upload.corpus_id
-    stored = storage.store(corpus_id=corpus_id, name=storage.safe_display_name(name), chunks=[data], limit=limit)
-    if stored.too_large:
-        too_large = stored.size > storage.upload_limit()
-        member.stage = Stage.FAILED
-        member.error = "over the size limit" if too_large else quota.storage_full(workspace_id)
-    elif stored.size == 0:
-        member.stage, member.error = Stage.FAILED, storage.EMPTY_FILE
+    """Store a member's bytes within ``room`` (failed with the reason when they are not kept); the bytes kept."""
+    kept = quota.store_within(
+        corpus_id=member.upload.corpus_id,
+        workspace_id=workspace_id,
+        name=storage.safe_display_name(name),
+        chunks=[data],
+        room=room,
+    )
+    if kept.refused:
+        member.stage, member.error = Stage.FAILED, kept.refused
+    stored = kept.stored
     member.size, member.sha256, member.stored_path = stored.size, stored.sha256, stored.relative_path
-    return stored.size if stored.relative_path else 0
+    return kept.size_kept

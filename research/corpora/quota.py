@@ -13,12 +13,13 @@ last room (on PostgreSQL; SQLite has one writer at a time). The corpus page show
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db.models import Sum
 
+from research.corpora import storage
 from research.models import Document, Stage, UploadFile, Workspace
 from research.platform.quotas import mebibytes
 
@@ -99,6 +100,27 @@ def storage_full(workspace_id: int) -> str:
         f"the workspace's storage is full for this file ({mebibytes(used)} of {mebibytes(storage_limit())} used,"
         " WORKSPACE_STORAGE_MB); delete a corpus or documents to make room"
     )
+
+
+def store_within(*, corpus_id: int, workspace_id: int, name: str, chunks: Iterable[bytes], room: int) -> Kept:
+    """Store a file's bytes within MAX_UPLOAD_MB and the ``room`` left in the workspace's storage; a file over
+    either, or empty, is not kept and ``Kept.refused`` says why."""
+    stored = storage.store(corpus_id=corpus_id, name=name, chunks=chunks, limit=min(storage.upload_limit(), room))
+    if stored.too_large and stored.size > storage.upload_limit():
+        return Kept(stored, f"over the size limit of {settings.MAX_UPLOAD_MB} MB")
+    if stored.too_large:
+        return Kept(stored, storage_full(workspace_id))
+    return Kept(stored, storage.EMPTY_FILE if stored.size == 0 else "")
+
+
+@dataclass(frozen=True)
+class Kept:
+    stored: storage.StoredFile
+    refused: str  # why the bytes were not kept ("" when they were)
+
+    @property
+    def size_kept(self) -> int:
+        return 0 if self.refused else self.stored.size
 
 
 def over_budget(chunks: int, held: int) -> str | None:

@@ -130,22 +130,18 @@ class IncomingFile:
 
 
 def _stored_file(upload: Upload, corpus: Corpus, incoming: IncomingFile, room: int) -> UploadFile:
-    """Store one file's bytes and its row; a file over the size limit, or over the ``room`` left in the workspace's
-    storage, is stored as failed and its bytes are not kept."""
+    """Store one file's bytes and its row; a file over the size limit, over the ``room`` left in the workspace's
+    storage, or empty, is stored as failed with the reason and its bytes are not kept."""
     name = storage.safe_display_name(incoming.name)
-    limit = min(storage.upload_limit(), room)
-    stored = storage.store(corpus_id=corpus.pk, name=name, chunks=incoming.chunks, limit=limit)
+    kept = quota.store_within(
+        corpus_id=corpus.pk, workspace_id=corpus.workspace_id, name=name, chunks=incoming.chunks, room=room
+    )
+    stored = kept.stored
     item = UploadFile(
         upload=upload, name=name, size=stored.size, sha256=stored.sha256, stored_path=stored.relative_path
     )
-    if stored.too_large:
-        item.stage = Stage.FAILED
-        if stored.size > storage.upload_limit():
-            item.error = f"over the size limit of {settings.MAX_UPLOAD_MB} MB"
-        else:
-            item.error = quota.storage_full(corpus.workspace_id)
-    elif stored.size == 0:
-        item.stage, item.error = Stage.FAILED, storage.EMPTY_FILE
+    if kept.refused:
+        item.stage, item.error = Stage.FAILED, kept.refused
     item.save()
     return item
 
