@@ -7,12 +7,32 @@ thread pool); the event stream is asynchronous, so an idle stream holds no threa
 
 from __future__ import annotations
 
+from typing import Any
+
 from ninja import NinjaAPI, Swagger
+from ninja.openapi.schema import OpenAPISchema
 
 from research.api import corpora, errors, runs
 from research.api.auth import TokenAuth
 
-api = NinjaAPI(
+
+class Api(NinjaAPI):
+    """django-ninja's API, whose OpenAPI document also describes the problems each operation may answer and the
+    event stream's media type."""
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None, path_params: Any = None) -> OpenAPISchema:
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        for path, item in schema["paths"].items():
+            if path.endswith("/runs/{run_id}/events"):
+                item["get"]["responses"][200] = {
+                    "description": "the run's events as server-sent events, to its last",
+                    "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                }
+        errors.document_problems(schema)
+        return schema
+
+
+api = Api(
     title="Context-1 Web API",
     version="1",
     description="Agentic search over a workspace's documents: corpora, runs, their events and reports.",

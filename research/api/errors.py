@@ -116,3 +116,33 @@ def install(api: NinjaAPI) -> None:
     """Answer every error the operations raise as a problem."""
     for error, handler in HANDLERS:
         api.add_exception_handler(error, handler)
+
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Problem",
+    "description": "An error (RFC 9457): its stable type, a title, the status, what went wrong.",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string", "examples": [f"{TYPE_BASE}not-found"]},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "errors": {"description": "invalid: what is wrong, by field"},
+        "retry_after": {"type": "integer", "description": "rate-limited: seconds until trying again may succeed"},
+    },
+}
+
+
+def document_problems(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI document with the problems every operation may answer (``application/problem+json``)."""
+    schema.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    reference = {PROBLEM_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    for item in schema.get("paths", {}).values():
+        for method, operation in item.items():
+            kinds = ["unauthenticated", "missing-scope", "not-found", "invalid", "rate-limited"]
+            if method == "post":
+                kinds += ["malformed", "conflict"]
+            for kind in kinds:
+                operation["responses"].setdefault(STATUSES[kind], {"description": TITLES[kind], "content": reference})
+    return schema

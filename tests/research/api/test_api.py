@@ -216,6 +216,11 @@ def test_the_openapi_document_and_its_docs_page_load_nothing_from_elsewhere() ->
     assert document["openapi"].startswith("3.1")
     assert "/api/v1/workspaces/{slug}/runs" in document["paths"]
     assert "/api/v1/runs/{run_id}/events" in document["paths"]
+    events = document["paths"]["/api/v1/runs/{run_id}/events"]["get"]["responses"]
+    assert list(events["200"]["content"]) == ["text/event-stream"]
+    start = document["paths"]["/api/v1/workspaces/{slug}/runs"]["post"]["responses"]
+    assert {"202", "401", "403", "404", "409", "422", "429"} <= set(start)
+    assert list(start["404"]["content"]) == ["application/problem+json"]
     page = Client().get("/api/v1/docs").content.decode()
     assert "/static/ninja/swagger-ui-bundle.js" in page
     assert "cdn" not in page.lower()
