@@ -28,6 +28,14 @@ class Api(NinjaAPI):
                     "description": "the run's events as server-sent events, to its last",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}},
                 }
+            for operation in item.values():  # an upload takes its files and nothing else, one file at least
+                form = operation.get("requestBody", {}).get("content", {}).get("multipart/form-data", {})
+                if "schema" in form:
+                    form["schema"]["additionalProperties"] = False
+                for name in form.get("schema", {}).get("required", []):
+                    field = form["schema"]["properties"][name]
+                    if field.get("type") == "array":
+                        field["minItems"] = 1
         errors.document_problems(schema)
         return schema
 
