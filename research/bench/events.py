@@ -30,7 +30,6 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.management import call_command
 from django.db import connection
-from django.utils import timezone
 
 from context1_web.celery import app
 from research.bench.event_stream import BASELINE
@@ -137,7 +136,8 @@ def session_cookie(user: AbstractBaseUser) -> str:
 
 def _create_runs(workspace: Workspace, count: int) -> list[int]:
     return [
-        Run.objects.create(workspace=workspace, question="bench_events", rollouts=1, enqueued_at=timezone.now()).pk
+        # not enqueued_at: the runs queue's dispatcher must not take it (its own task streams it)
+        Run.objects.create(workspace=workspace, question="bench_events", rollouts=1).pk
         for _ in range(count)
     ]
 

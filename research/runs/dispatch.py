@@ -5,7 +5,8 @@ A message on the `runs` queue names the run it was sent for, but it stands for a
 the waiting run of the workspace with the fewest runs running, the one served least recently among equals (so
 workspaces take turns), its oldest run first. A workspace at its cap is passed over; when one of its runs ends,
 the worker that ran it sends a message for the next waiting run (``after_run``), and the sweeper sends one for
-any workspace with a free place whose runs have waited too long (a message lost with Redis).
+any workspace with a free place whose runs have waited too long (a message lost with Redis). Only runs the
+product queued are taken (``enqueued_at`` set): a benchmark's synthetic run is streamed by its own task.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ def fair_order(now: datetime) -> list[int]:
     """The oldest claimable run of each workspace below its cap, the workspace to serve first first."""
     cap = settings.RUNS_CONCURRENT_PER_WORKSPACE
     waiting = dict(
-        Run.objects.filter(claimable(now), attempts__lt=settings.RUN_MAX_ATTEMPTS)
+        # a run the product queued (run_start sets enqueued_at); a benchmark's synthetic run is its own task's
+        Run.objects.filter(claimable(now), attempts__lt=settings.RUN_MAX_ATTEMPTS, enqueued_at__isnull=False)
         .values("workspace_id")
         .annotate(first=Min("pk"))
         .values_list("workspace_id", "first")

@@ -306,3 +306,11 @@ def test_invitations_past_the_hourly_rate_are_refused_with_retry_after(  # type:
     assert int(answer["Retry-After"]) > 3000
     assert "the most allowed" in answer.content.decode()
     assert len(mailoutbox) == 3
+
+
+@pytest.mark.django_db
+def test_a_run_the_product_did_not_queue_is_not_taken_by_a_free_worker(make_user, make_workspace) -> None:  # type: ignore[no-untyped-def]
+    """A benchmark's synthetic run (no enqueued_at) is streamed by its own task, never run as a search."""
+    member, _ = _member(make_user, make_workspace, "bench")
+    Run.objects.create(workspace=member.workspace, question="bench_events", rollouts=1)
+    assert _next() is None
