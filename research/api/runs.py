@@ -4,10 +4,6 @@ report, and its events as server-sent events, resumable from any sequence number
 
 from __future__ import annotations
 
-import asyncio
-import json
-import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -16,6 +12,7 @@ from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import reverse
 from ninja import Header, Router, Status
 
+from research.api import stream
 from research.api.auth import require, same_workspace
 from research.api.errors import Problem
 from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn, RunList, RunOut, SourceOut, Usage
@@ -27,9 +24,6 @@ from research.reporting.selectors import report_of
 from research.runs import selectors, services
 
 router = Router(tags=["runs"])
-HEARTBEAT_SECONDS = 15.0
-POLL_SECONDS = 0.5
-STREAM_PAGE = 200
 
 
 def _corpora(access: Access, wanted: list[str] | None) -> list[Corpus]:
@@ -188,27 +182,7 @@ async def run_events(request: HttpRequest, run_id: int, starting_after: int = 0)
     _, run = await sync_to_async(_run)(request, run_id, ApiScope.RUNS_READ)
     resume = request.headers.get("Last-Event-ID", "").strip()
     after = int(resume) if resume.isdigit() else max(0, starting_after)
-    response = StreamingHttpResponse(_stream(run.pk, after), content_type="text/event-stream")
+    response = StreamingHttpResponse(stream.events(run.pk, after), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return response
-
-
-async def _stream(run_id: int, after: int) -> AsyncIterator[str]:
-    quiet_since = time.monotonic()
-    while True:
-        events = await sync_to_async(selectors.run_events_after)(run_id=run_id, after=after, limit=STREAM_PAGE)
-        for event in events:
-            after = event.seq
-            yield f"id: {event.seq}\nevent: {event.type}\ndata: {json.dumps(event.message())}\n\n"
-        if events:
-            quiet_since = time.monotonic()
-            if len(events) == STREAM_PAGE:
-                continue
-        last_seq, ended = await sync_to_async(selectors.run_progress)(run_id=run_id)
-        if ended and after >= last_seq:
-            return
-        if time.monotonic() - quiet_since >= HEARTBEAT_SECONDS:
-            quiet_since = time.monotonic()
-            yield ": still running\n\n"
-        await asyncio.sleep(POLL_SECONDS)

@@ -59,22 +59,31 @@ def _outcome(response: httpx.Response) -> Any:
 
 class _Frames:
     """Server-sent events read line by line: ``feed`` returns (its id, the event) at each blank line that ends one;
-    comment lines (heartbeats) are skipped."""
+    comment lines (heartbeats) are skipped; ``ended`` turns true at the server's ``end`` frame, which follows the
+    run's last event (a stream that stops without it was dropped, and is resumed)."""
 
     def __init__(self) -> None:
-        self.seq = 0
+        self.seq, self.name, self.ended = 0, "", False
         self.data: list[str] = []
 
     def feed(self, line: str) -> tuple[int, Event] | None:
         if line.startswith("id:"):
             self.seq = int(line[3:].strip())
+        elif line.startswith("event:"):
+            self.name = line[6:].strip()
         elif line.startswith("data:"):
             self.data.append(line[5:].strip())
         elif line == "" and self.data:
-            event = Event(**json.loads("\n".join(self.data)))
-            self.data = []
-            return self.seq, event
+            data, name, self.data, self.name = "\n".join(self.data), self.name, [], ""
+            if name == "end":
+                self.ended = True
+                return None
+            return self.seq, Event(**json.loads(data))
         return None
+
+
+class _Dropped(httpx.TransportError):
+    """The event stream stopped before the server's ``end`` frame."""
 
 
 class Client:
@@ -135,6 +144,8 @@ class Client:
                         if (framed := frames.feed(line)) is not None:
                             after, failures = framed[0], 0
                             yield framed[1]
+                    if not frames.ended:
+                        raise _Dropped("the event stream stopped before its end")
                 return
             except httpx.TransportError:
                 failures += 1
@@ -194,6 +205,8 @@ class AsyncClient:
                         if (framed := frames.feed(line)) is not None:
                             after, failures = framed[0], 0
                             yield framed[1]
+                    if not frames.ended:
+                        raise _Dropped("the event stream stopped before its end")
                 return
             except httpx.TransportError:
                 failures += 1

@@ -1,5 +1,6 @@
 """The SDK against a live server (Daphne and a Celery worker): the seed's example as a command, a search with the
-sync and the async agent, a stream resumed after a given event, typed errors."""
+sync and the async agent, a stream resumed after a given event and after its connection was cut mid-run, typed
+errors."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from context1_web_sdk import AsyncSearchAgent, AuthenticationError, Client, NotF
 
 from research.api.tokens import token_create
 from research.corpora import services
-from research.models import Membership
+from research.models import Membership, Run
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
 from tests.support.corpora import ingest_with_worker
+from tests.support.tcp_proxy import tcp_proxy
 
 pytestmark = pytest.mark.services
 
@@ -53,6 +55,21 @@ def test_the_sdk_searches_streams_and_fails_typed_against_a_live_server(  # type
             resumed = [event.seq for event in client.events(result.id, after=5)]
         assert every == list(range(1, every[-1] + 1))
         assert resumed == every[5:]
+
+        # A live stream whose connection is cut after its third event resumes where it stopped: no gap, no repeat.
+        with tcp_proxy(("127.0.0.1", int(stack.base.rsplit(":", 1)[1]))) as proxy:
+            base = f"http://127.0.0.1:{proxy.port}"
+            with SearchAgent(base_url=base, api_key=key, workspace=slug) as agent:
+                seen = []
+                for event in agent.stream(QUESTION, max_steps=5, rollouts=2):
+                    seen.append(event.seq)
+                    if len(seen) == 3:
+                        proxy.cut()
+                        proxy.restore()
+            assert proxy.accepted >= 2  # the connection cut, and the one the stream resumed on
+        streamed = Run.objects.get(pk=max(Run.objects.filter(workspace=owner.workspace).values_list("pk", flat=True)))
+        assert streamed.status == "finished"
+        assert seen == list(range(1, streamed.last_seq + 1))
 
         with pytest.raises(AuthenticationError), SearchAgent(base_url=stack.base, api_key="c1w_x", workspace=slug) as a:
             a.search("anything")
