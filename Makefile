@@ -71,6 +71,7 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py bench_retrieval --staged --json bench-results/retrieval_staged.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_harness --json bench-results/harness.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_events --runs 10 --events 1000 --json bench-results/events.json
+	$(BENCH_ENV) $(BIN)/python manage.py bench_api --runs 20 --events 200 --json bench-results/api.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_run_page --json bench-results/run_page.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_load --runs 1,2,4,8 --viewers 1,4,10 --json bench-results/load.json
 	$(BENCH_ENV) $(BIN)/python manage.py migrate -v0

@@ -179,10 +179,10 @@ async def run_events(request: HttpRequest, run_id: int, starting_after: int = 0)
     JSON (``seq``, ``type``, ``attempt``, ``at``, ``payload``). ``Last-Event-ID`` (a reconnecting client's) or
     ``?starting_after=N`` resumes after that event; the stream ends after the run's last event; a comment
     line keeps an idle connection open every 15 seconds."""
-    _, run = await sync_to_async(_run)(request, run_id, ApiScope.RUNS_READ)
+    access, run = await sync_to_async(_run)(request, run_id, ApiScope.RUNS_READ)
     resume = request.headers.get("Last-Event-ID", "").strip()
     after = int(resume) if resume.isdigit() else max(0, starting_after)
-    response = StreamingHttpResponse(stream.events(run.pk, after), content_type="text/event-stream")
+    response = StreamingHttpResponse(stream.events(run.pk, after, access.token.pk), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
     return response

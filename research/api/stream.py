@@ -6,9 +6,10 @@ group *before* reading the database, so an event committed after the read is als
 a live batch whose ``seq`` skips ahead (the layer delivers at most once) is preceded by the missing events read
 from the database (a committed ``seq`` implies every lower one is committed); every ``TAIL_CHECK_SECONDS`` the
 stream compares with the run's latest ``seq`` and whether it has ended, so a lost *last* message is caught up
-too. A comment line keeps an idle connection open every ``HEARTBEAT_SECONDS``. After the run's last event comes
-one ``event: end`` frame (no ``id:``; ``data: {"last_seq": N}``), so a client tells a stream that ended from a
-connection that dropped (which it resumes with ``Last-Event-ID``)."""
+too, and whether the token still works (revoked, expired, its user deactivated or removed from the workspace: the
+stream stops). A comment line keeps an idle connection open every ``HEARTBEAT_SECONDS``. After the run's last
+event comes one ``event: end`` frame (no ``id:``; ``data: {"last_seq": N}``), so a client tells a stream that
+ended from a connection that dropped (which it resumes with ``Last-Event-ID``)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,14 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
+from research.api.tokens import token_valid
 from research.platform.realtime import run_group
 from research.runs import selectors
 from research.runs.journal import StoredEvent
 
 HEARTBEAT_SECONDS = 15.0
 TAIL_CHECK_SECONDS = 2.0
+RETRY_MS = 2000  # how long a browser's EventSource waits before it reconnects
 PAGE = selectors.EVENTS_PAGE
 
 
@@ -78,8 +81,8 @@ class _Live:
 class _Tail:
     """Where one stream stands: the last ``seq`` sent, and the stored events after it."""
 
-    def __init__(self, run_id: int, after: int) -> None:
-        self.run_id, self.last = run_id, after
+    def __init__(self, run_id: int, after: int, token_id: int) -> None:
+        self.run_id, self.last, self.token_id = run_id, after, token_id
 
     async def stored(self) -> AsyncIterator[str]:
         while True:
@@ -102,36 +105,41 @@ class _Tail:
                 yield frame(StoredEvent.from_message(message))
 
     async def check(self) -> tuple[list[str], bool]:
-        """The stored events a lost message left behind, and whether the run has ended with all of them sent."""
+        """The stored events a lost message left behind, and whether the stream stops: after the ``end`` frame once
+        the run has ended with all its events sent, or at once when the token no longer works."""
+        if not await sync_to_async(token_valid)(token_id=self.token_id):
+            return [], True
         latest, ended = await sync_to_async(selectors.run_progress)(run_id=self.run_id)
         missed = [text async for text in self.stored()] if latest > self.last else []
-        return missed, ended and self.last >= latest
+        if ended and self.last >= latest:
+            return [*missed, f"event: end\ndata: {json.dumps({'last_seq': self.last})}\n\n"], True
+        return missed, False
 
 
-async def events(run_id: int, after: int) -> AsyncIterator[str]:
-    """The SSE frames of run ``run_id`` after ``seq`` ``after``, to its last event and the ``end`` frame."""
-    live, tail = _Live(run_id), _Tail(run_id, after)
+async def events(run_id: int, after: int, token_id: int) -> AsyncIterator[str]:
+    """The SSE frames of run ``run_id`` after ``seq`` ``after``, to its last event and the ``end`` frame; the stream
+    stops without it once the token no longer works (checked with the tail), so a client reconnecting gets a 401."""
+    live, tail, stop = _Live(run_id), _Tail(run_id, after, token_id), False
     await live.join()
     try:
+        yield f"retry: {RETRY_MS}\n\n"  # at once: the server sends the response's headers with its first bytes
         async for text in tail.stored():
             yield text
-        quiet_since = checked = time.monotonic()
+        quiet_since, checked = time.monotonic(), 0.0  # check at once: a run that has ended ends its stream now
         while True:
             batch = await live.next(timeout=max(0.0, checked + TAIL_CHECK_SECONDS - time.monotonic()))
             sent = [text async for text in tail.live(batch or [])]
             if batch is None or time.monotonic() - checked >= TAIL_CHECK_SECONDS:
                 checked = time.monotonic()
-                missed, done = await tail.check()
+                missed, stop = await tail.check()
                 sent += missed
-                if done:
-                    sent.append(f"event: end\ndata: {json.dumps({'last_seq': tail.last})}\n\n")
             if sent:
                 quiet_since = time.monotonic()
                 yield "".join(sent)
             elif time.monotonic() - quiet_since >= HEARTBEAT_SECONDS:
                 quiet_since = time.monotonic()
                 yield ": still running\n\n"
-            if sent and sent[-1].startswith("event: end"):
+            if stop:
                 return
     finally:
         await live.leave()

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from research.api.keys import key_digest, key_hint, key_new, key_well_formed
@@ -90,6 +90,18 @@ def token_of(*, user: User, token_id: int) -> ApiToken:
 
 def tokens_of(user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).select_related("workspace")
+
+
+def token_valid(*, token_id: int) -> bool:
+    """Whether the token still works (not revoked or expired, its user active and still a member of its workspace):
+    what a long-lived event stream checks again while it runs."""
+    now = timezone.now()
+    return (
+        ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True, user__is_active=True)
+        .exclude(expires_at__lte=now)
+        .filter(user__memberships__workspace=F("workspace"))
+        .exists()
+    )
 
 
 def token_access(key: str) -> Access | None:

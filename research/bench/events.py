@@ -83,7 +83,7 @@ class Stack:
         return peaks
 
 
-def _env(bench: BenchSettings) -> dict[str, str]:
+def stack_env(bench: BenchSettings) -> dict[str, str]:
     """The processes' environment: a thread-pool worker with a thread per run, progress on its console."""
     return {
         **os.environ,
@@ -115,7 +115,7 @@ def stack(env: dict[str, str], logs: Path) -> Iterator[Stack]:
 
 
 # --- the bench user, its session and its runs ----------------------------------------------------
-def _bench_user() -> tuple[Workspace, str]:
+def bench_user() -> tuple[Workspace, str]:
     """The bench workspace (emptied of earlier bench runs) and a session cookie of its owner."""
     user, _ = get_user_model().objects.get_or_create(username="bench-events")
     workspace, _ = Workspace.objects.get_or_create(slug="bench-events", defaults={"name": "Bench events"})
@@ -134,7 +134,7 @@ def session_cookie(user: AbstractBaseUser) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
-def _create_runs(workspace: Workspace, count: int) -> list[int]:
+def create_runs(workspace: Workspace, count: int) -> list[int]:
     return [
         # not enqueued_at: the runs queue's dispatcher must not take it (its own task streams it)
         Run.objects.create(workspace=workspace, question="bench_events", rollouts=1).pk
@@ -142,12 +142,12 @@ def _create_runs(workspace: Workspace, count: int) -> list[int]:
     ]
 
 
-def _enqueue(run_ids: list[int], events: int, interval_ms: float, *, durable: bool) -> None:
+def enqueue(run_ids: list[int], events: int, interval_ms: float, *, durable: bool) -> None:
     for run_id in run_ids:
         app.send_task(BENCH_STREAM_TASK, args=(run_id, events, interval_ms, durable))
 
 
-def _wait_done(run_ids: list[int], timeout: float) -> None:
+def wait_done(run_ids: list[int], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while Run.objects.filter(pk__in=run_ids, finished_at__isnull=True).exists():
         if time.monotonic() > deadline:
@@ -156,7 +156,7 @@ def _wait_done(run_ids: list[int], timeout: float) -> None:
 
 
 # --- the clients -----------------------------------------------------------------------------------
-async def _receive(socket: Any, expected: int, deadline: float) -> Received:
+async def receive(socket: Any, expected: int, deadline: float) -> Received:
     received = Received()
     seen: set[int] = set()
     while len(seen) < expected and (remaining := deadline - time.monotonic()) > 0:
@@ -185,25 +185,25 @@ async def _clients(
     try:
         await asyncio.to_thread(start)
         deadline = time.monotonic() + timeout
-        return list(await asyncio.gather(*(_receive(socket, expected, deadline) for socket in sockets)))
+        return list(await asyncio.gather(*(receive(socket, expected, deadline) for socket in sockets)))
     finally:
         for socket in sockets:
             await socket.close()
 
 
 def _phase(stack: Stack, cookie: str, workspace: Workspace, bench: BenchSettings, *, durable: bool) -> dict[str, Any]:
-    run_ids = _create_runs(workspace, bench.runs)
+    run_ids = create_runs(workspace, bench.runs)
     port, cpu_before = stack.port, stack.cpu_seconds()
     timeout = bench.events * bench.interval_ms / 1000 + 60
 
     def start() -> None:
-        _enqueue(run_ids, bench.events, bench.interval_ms, durable=durable)
+        enqueue(run_ids, bench.events, bench.interval_ms, durable=durable)
         connection.close()  # used from asyncio's worker thread
 
     started = time.monotonic()
     received = asyncio.run(_clients(port, cookie, run_ids, start=start, expected=bench.events, timeout=timeout))
     elapsed = time.monotonic() - started
-    _wait_done(run_ids, timeout=60)
+    wait_done(run_ids, timeout=60)
     figures = summarise(received, expected=bench.events)
     figures["events_per_s"] = round(bench.runs * bench.events / elapsed, 1)
     cpu_after = stack.cpu_seconds()
@@ -241,9 +241,9 @@ def bench_events(bench: BenchSettings) -> dict[str, Any]:
     """Run the warm-up, the baseline and the product's path; the figures as a JSON-ready dict."""
     settings.DATA_DIR.mkdir(parents=True, exist_ok=True)
     call_command("migrate", interactive=False, verbosity=0)
-    workspace, cookie = _bench_user()
+    workspace, cookie = bench_user()
     logs = Path(tempfile.mkdtemp(prefix="bench-events-"))
-    with stack(_env(bench), logs) as running:
+    with stack(stack_env(bench), logs) as running:
         warm = BenchSettings(runs=min(bench.runs, 2), events=50, interval_ms=bench.interval_ms)
         for durable in (False, True):
             _phase(running, cookie, workspace, warm, durable=durable)

@@ -3,12 +3,13 @@ corpora and uploads, the limits, the OpenAPI document and its docs page."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.core.management import CommandError, call_command
 from django.test import Client
 from django.utils import timezone
@@ -160,6 +161,31 @@ def test_the_event_stream_resumes_after_any_event_without_gap_or_repeat(team: Te
         range(middle + 1, run.last_seq + 1)
     )
     assert ids(client.get(f"/api/v1/runs/{run.pk}/events?starting_after={run.last_seq}")) == []
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("case", ["revoked", "left"])
+def test_an_open_event_stream_stops_once_its_token_stops_working(team: Team, case: str, settings) -> None:  # type: ignore[no-untyped-def]
+    made = token_create(user=team.owner.user, workspace_slug=team.workspace.slug, name="watcher")
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {made.key}")
+    run_id = _start(client, team).json()["id"]  # type: ignore[attr-defined]  # queued: no worker takes it here
+    answer = client.get(f"/api/v1/runs/{run_id}/events")
+
+    async def read() -> str:
+        parts = []
+        async for part in answer.streaming_content:  # type: ignore[attr-defined]
+            parts.append(part.decode())
+            if len(parts) == 1:  # the retry field: the stream is open (a queued run has no event yet)
+                if case == "revoked":
+                    await sync_to_async(token_revoke)(token=made.token)
+                else:
+                    await sync_to_async(Membership.objects.filter(pk=team.owner.pk).delete)()
+        return "".join(parts)
+
+    text = async_to_sync(asyncio.wait_for)(read(), timeout=30)  # ends within a tail check, without the end frame
+    assert text.startswith("retry: ")
+    assert "event: end" not in text
+    _problem(client.get(f"/api/v1/runs/{run_id}/events"), 401, "unauthenticated")
 
 
 # --- limits -----------------------------------------------------------------------------------------------
