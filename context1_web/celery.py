@@ -17,6 +17,13 @@ app.conf.task_default_queue = "default"
 app.conf.task_routes = TASK_ROUTES
 # Each feature package keeps its Celery tasks in its own tasks.py; installed apps (the benchmarks) are found too.
 app.autodiscover_tasks(
-    ["research.platform", "research.corpora", "research.runs", "research.schedules", "research.web_sources"]
+    [
+        "research.platform",
+        "research.corpora",
+        "research.runs",
+        "research.schedules",
+        "research.web_sources",
+        "research.webhooks",
+    ]
 )
 app.autodiscover_tasks()

@@ -309,6 +309,12 @@ WEB_FETCH_ROBOTS = env.boolean("WEB_FETCH_ROBOTS", True)
 WEB_CACHE_HOURS = env.integer("WEB_CACHE_HOURS", 24, minimum=0)  # a page fetched this recently is not asked again
 WEB_SITEMAP_PAGES = env.integer("WEB_SITEMAP_PAGES", 50, minimum=1, maximum=1000)  # pages a sitemap may add at most
 
+# --- Webhooks (research/webhooks): a signed POST when a run ends, by the fetcher's address rules
+# Hosts ("host" or "host:port") a webhook may reach though they resolve to private addresses or use another port
+WEBHOOK_ALLOWED_HOSTS = env.strings("WEBHOOK_ALLOWED_HOSTS", [])
+WEBHOOK_TIMEOUT = env.number("WEBHOOK_TIMEOUT", 10.0, minimum=0.5)  # seconds, connect and answer
+WEBHOOK_ATTEMPTS = env.integer("WEBHOOK_ATTEMPTS", 5, minimum=1, maximum=10)  # 30 s, 2, 8 and 32 min apart
+
 # --- Links and e-mail (invitations, digests of scheduled reports)
 # The address people open the product at: absolute links in e-mails (the launcher sets it from HOST and PORT)
 SITE_URL = env.url("SITE_URL", schemes=("http", "https")) or "http://127.0.0.1:8000"

@@ -12,6 +12,8 @@ class ResearchConfig(AppConfig):
     def ready(self) -> None:
         from research.platform import access
         from research.schedules import receivers
+        from research.webhooks import receivers as webhook_receivers
 
         access.connect_signals()  # logging out or losing a membership closes the user's open sockets
         receivers.connect_signals()  # a scheduled run's end enqueues its digest
+        webhook_receivers.connect_signals()  # a run's finish or failure enqueues its webhook

@@ -267,6 +267,9 @@ class Run(models.Model):
     schedule = models.ForeignKey("Schedule", null=True, blank=True, on_delete=models.SET_NULL, related_name="runs")
     # The API's Idempotency-Key header (research/api/runs.py): a retried start returns this run, never a second one
     idempotency_key = models.CharField(max_length=200, blank=True)
+    # Where its end is announced (research/webhooks/): a signed POST on finish or failure; the secret signs it
+    webhook_url = models.CharField(max_length=2000, blank=True)
+    webhook_secret = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -513,6 +516,9 @@ class Schedule(models.Model):
     next_run_at = models.DateTimeField(null=True, blank=True)  # None while paused
     last_fired_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Where each of its runs' end is announced, unless the run names its own (research/webhooks/)
+    webhook_url = models.CharField(max_length=2000, blank=True)
+    webhook_secret = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["next_run_at", "id"]
@@ -663,3 +669,33 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.name} ({self.hint})"
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed"
+
+
+class WebhookDelivery(models.Model):
+    """One announcement of a run's end to its webhook (research/webhooks/): the signed body, sent again with backoff
+    until the receiver answers 2xx or the attempts run out; what each attempt got is kept for the member to see."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="webhook_deliveries")
+    event = models.CharField(max_length=40)  # run.finished, run.failed
+    url = models.CharField(max_length=2000)
+    body = models.TextField()  # the JSON sent, signed as it is (a retry sends the same bytes)
+    status = models.CharField(max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    response_status = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_attempt_at = models.DateTimeField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["run", "event"], name="webhook_delivery_once")]
+
+    def __str__(self) -> str:
+        return f"{self.event} of run {self.run_id} to {self.url}"

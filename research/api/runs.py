@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, StreamingHttpResponse
 from django.urls import reverse
@@ -22,6 +23,7 @@ from research.reporting.exports import as_dict
 from research.reporting.kinds import kind_of
 from research.reporting.selectors import report_of
 from research.runs import selectors, services
+from research.webhooks.services import webhook_attach, webhook_validate
 
 router = Router(tags=["runs"])
 
@@ -53,6 +55,7 @@ def run_out(run: Run) -> dict[str, Any]:
         "created_at": run.created_at,
         "started_at": run.started_at,
         "finished_at": run.finished_at,
+        "webhook_url": run.webhook_url,
     }
 
 
@@ -74,6 +77,8 @@ def run_create(
     key = idempotency_key.strip()[:200]
     if key and (earlier := _earlier(access, key, body)) is not None:
         return Status(200, run_out(earlier))
+    if errors := webhook_validate(url=body.webhook_url, secret=body.webhook_secret):
+        raise ValidationError(errors)
     try:
         with transaction.atomic():
             run = services.run_start(
@@ -88,6 +93,8 @@ def run_create(
                 web=body.web,
                 idempotency_key=key,
             )
+            if body.webhook_url.strip():
+                webhook_attach(run=run, url=body.webhook_url, secret=body.webhook_secret)
     except IntegrityError:  # the same key's other request won the race: its run is the answer
         earlier = _earlier(access, key, body)
         if earlier is None:
@@ -136,6 +143,7 @@ def run_detail(request: HttpRequest, run_id: int) -> dict[str, Any]:
         "usage": Usage(
             tokens=run.total_tokens, turns=events.filter(type="turn_started").count(), tool_calls=calls.count()
         ),
+        "webhook_deliveries": list(run.webhook_deliveries.all()),
     }
 
 

@@ -50,6 +50,12 @@ class RunIn(Schema):
     max_steps: int = Field(default=16, description="turns a rollout may take (1-64)")
     context_window: int = Field(default=32768, description="a rollout's token budget (4,096-131,072)")
     web: bool = False
+    webhook_url: str = Field(
+        default="", max_length=2000, description="where to POST when the run finishes or fails (signed; public only)"
+    )
+    webhook_secret: str = Field(
+        default="", max_length=200, description="16-200 characters the webhook is signed with (HMAC-SHA256)"
+    )
 
 
 class Citation(Schema):
@@ -93,6 +99,20 @@ class RunOut(Schema):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    webhook_url: str
+
+
+class DeliveryOut(Schema):
+    """One announcement of the run's end to its webhook: pending (being tried), delivered or failed."""
+
+    event: str
+    url: str
+    status: str
+    attempts: int
+    response_status: int | None
+    error: str
+    last_attempt_at: datetime | None
+    delivered_at: datetime | None
 
 
 class RunDetail(RunOut):
@@ -101,6 +121,7 @@ class RunDetail(RunOut):
     num_queries: int
     pruned_docs: int
     usage: Usage
+    webhook_deliveries: list[DeliveryOut]
 
 
 class RunList(Schema):

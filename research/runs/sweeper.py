@@ -27,6 +27,7 @@ from research.protocol.events import RunCancelled, RunFailed, RunRequeued
 from research.runs.journal import event_append
 from research.runs.lease import lease_length, running_now
 from research.runs.services import run_enqueue
+from research.runs.signals import run_ended
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +86,7 @@ def _sweep_lost(sweep: Sweep, now: datetime) -> None:
         elif attempts >= settings.RUN_MAX_ATTEMPTS:
             if _fail(run_id, attempts, now):
                 sweep.failed.append(run_id)
+                run_ended.send(sender=Run, run_id=run_id, status=str(RunStatus.FAILED))  # its webhook, its digest
         elif _requeue(run_id, attempts, now):
             sweep.requeued.append(run_id)
 

@@ -13,6 +13,7 @@ from context1_web_sdk.errors import (
 )
 from context1_web_sdk.http import AsyncClient, Client
 from context1_web_sdk.models import Citation, Claim, Event, Run, SearchResult, Source, Usage
+from context1_web_sdk.webhooks import WebhookError, verify_webhook
 
 __all__ = [
     "AsyncClient",
@@ -35,4 +36,6 @@ __all__ = [
     "ServerError",
     "Source",
     "Usage",
+    "WebhookError",
+    "verify_webhook",
 ]

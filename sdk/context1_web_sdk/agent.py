@@ -8,6 +8,8 @@
 ``stream`` yields its typed events as they happen and resumes after a dropped connection; ``report`` writes a
 competitor report, prospect brief or ICP check. ``AsyncSearchAgent`` has the same methods, awaited.
 ``model`` names the model the server's search agent runs (its ``VLLM_MODEL``); the server decides which serves.
+``start(..., webhook_url=..., webhook_secret=...)`` has the server POST to that address when the run finishes or
+fails, signed with the secret (check it with ``verify_webhook``).
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ class RunFailedError(Context1Error):
         self.run = run
 
 
-def _body(query: str, template: str, subject: str, corpora: list[str] | None, **limits: Any) -> dict[str, Any]:
-    body: dict[str, Any] = {"question": query, "template": template, "subject": subject, **limits}
+def _body(query: str, template: str, subject: str, corpora: list[str] | None, **options: Any) -> dict[str, Any]:
+    """A run's start request: the options given (a webhook only when there is one)."""
+    body: dict[str, Any] = {"question": query, "template": template, "subject": subject, **options}
+    if not body["webhook_url"]:
+        del body["webhook_url"], body["webhook_secret"]
     if corpora is not None:
         body["corpora"] = corpora
     return body
@@ -71,6 +76,8 @@ class SearchAgent:
         context_window: int = 32768,
         rollouts: int = 4,
         web: bool = False,
+        webhook_url: str = "",
+        webhook_secret: str = "",
     ) -> Run:
         """Start a run (retried safely: the request carries its own Idempotency-Key)."""
         body = _body(
@@ -82,6 +89,8 @@ class SearchAgent:
             web=web,
             max_steps=max_steps,
             context_window=context_window,
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
         )
         headers = {"Idempotency-Key": uuid.uuid4().hex}
         return Run(**self.client.request("POST", f"/workspaces/{self.workspace}/runs", json=body, headers=headers))
@@ -148,6 +157,8 @@ class AsyncSearchAgent:
         context_window: int = 32768,
         rollouts: int = 4,
         web: bool = False,
+        webhook_url: str = "",
+        webhook_secret: str = "",
     ) -> Run:
         body = _body(
             query,
@@ -158,6 +169,8 @@ class AsyncSearchAgent:
             web=web,
             max_steps=max_steps,
             context_window=context_window,
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
         )
         headers = {"Idempotency-Key": uuid.uuid4().hex}
         answer = await self.client.request("POST", f"/workspaces/{self.workspace}/runs", json=body, headers=headers)

@@ -51,6 +51,7 @@ class Run(BaseModel):
     created_at: datetime
     started_at: datetime | None = None
     finished_at: datetime | None = None
+    webhook_url: str = ""
 
     @property
     def done(self) -> bool:

@@ -1,6 +1,6 @@
 """The SDK against a live server (Daphne and a Celery worker): the seed's example as a command, a search with the
-sync and the async agent, a stream resumed after a given event and after its connection was cut mid-run, typed
-errors."""
+sync and the async agent, a webhook the worker signs and sends, a stream resumed after a given event and after its
+connection was cut mid-run, typed errors."""
 
 from __future__ import annotations
 
@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from context1_web_sdk import AsyncSearchAgent, AuthenticationError, Client, NotFoundError, SearchAgent
+from context1_web_sdk import (
+    AsyncSearchAgent,
+    AuthenticationError,
+    Client,
+    NotFoundError,
+    SearchAgent,
+    verify_webhook,
+)
 
 from research.api.tokens import token_create
 from research.corpora import services
@@ -20,6 +27,7 @@ from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes
 from tests.support.corpora import ingest_with_worker
 from tests.support.tcp_proxy import tcp_proxy
+from tests.support.webhook_receiver import webhook_receiver
 
 pytestmark = pytest.mark.services
 
@@ -30,7 +38,12 @@ def test_the_sdk_searches_streams_and_fails_typed_against_a_live_server(  # type
     owner = Membership.objects.select_related("workspace", "user").get(workspace=make_workspace(make_user()))
     corpus = services.corpus_create(actor=owner, name="Market")
     slug = owner.workspace.slug
-    with processes.web_and_worker(process_env, tmp_path, ready=" ready.") as stack:
+    with (
+        webhook_receiver() as receiver,  # bound before the stack starts: the processes allow its address
+        processes.web_and_worker(
+            {**process_env, "WEBHOOK_ALLOWED_HOSTS": f"127.0.0.1:{receiver.port}"}, tmp_path, ready=" ready."
+        ) as stack,
+    ):
         ingest_with_worker(owner, corpus, FILES, stack)
         key = token_create(user=owner.user, workspace_slug=slug, name="sdk").key
         with SearchAgent(model="chromadb/context-1", base_url=stack.base, api_key=key, workspace=slug) as agent:
@@ -41,6 +54,14 @@ def test_the_sdk_searches_streams_and_fails_typed_against_a_live_server(  # type
         assert [source.rank for source in result.sources] == list(range(1, len(result.sources) + 1))
         assert result.num_queries >= 1
         assert result.usage.turns >= 1
+
+        # A run started with a webhook: the worker POSTs its finish, signed with the secret given.
+        with SearchAgent(base_url=stack.base, api_key=key, workspace=slug) as agent:
+            hooked = agent.start(QUESTION, rollouts=1, webhook_url=receiver.url, webhook_secret="s" * 24)
+            agent.wait(hooked.id)
+        processes.wait_for(lambda: bool(receiver.received), timeout=30, what="the webhook", process=stack.worker)
+        announced = verify_webhook(receiver.received[0].body, receiver.received[0].headers, secret="s" * 24)
+        assert (announced["type"], announced["run"]["id"]) == ("run.finished", hooked.id)
 
         async def search_async() -> object:
             async with AsyncSearchAgent(base_url=stack.base, api_key=key, workspace=slug) as agent:

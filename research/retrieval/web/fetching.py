@@ -156,6 +156,41 @@ class HostPacing:
             time.sleep(start - now)
 
 
+def post(
+    url: str,
+    content: bytes,
+    headers: Mapping[str, str],
+    *,
+    allow: AllowList,
+    timeout: float,
+    deadline: float,
+    resolve: Resolver = system_resolver,
+) -> int:
+    """POST ``content`` to ``url`` by the guard's rules (the checked address only; a redirect is not followed, its
+    status is the answer), within ``deadline`` seconds in all; the answer's status (its body is never read), or
+    ``Refused`` / ``WebError`` with the reason."""
+    checked = target(url, allow=allow, resolve=resolve)
+    watchdog = _Watchdog()
+    timer = threading.Timer(deadline, watchdog.fire)
+    timer.daemon = True
+    timer.start()
+    transport = _PinnedTransport({(checked.host, checked.port): checked.addresses}, watchdog)
+    try:
+        with httpx.Client(transport=transport, timeout=min(timeout, deadline), follow_redirects=False) as client:
+            request = client.build_request("POST", checked.url, content=content, headers=dict(headers))
+            response = client.send(request, stream=True)
+            response.close()
+            return response.status_code
+    except httpx.HTTPError as error:
+        if watchdog.fired:
+            raise WebError(f"{checked.host} did not answer within {deadline:g} s") from None
+        if isinstance(error, httpx.TimeoutException):
+            raise WebError(f"{checked.host} did not answer within {timeout:g} s") from None
+        raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
+    finally:
+        timer.cancel()
+
+
 class Fetcher:
     def __init__(self, settings: FetchSettings, *, resolve: Resolver = system_resolver) -> None:
         self.settings, self.resolve = settings, resolve

@@ -1,0 +1,177 @@
+"""Webhooks: checking the address a member gives, recording a delivery when a run ends, and each attempt at it.
+
+A run's webhook is its own (given when it was started over the API) or, for a scheduled run without one, its
+schedule's. The address is checked by the web fetcher's rules when it is given and again at every attempt (DNS may
+answer otherwise by then): http or https, the scheme's standard port, only public addresses, unless
+``WEBHOOK_ALLOWED_HOSTS`` lists the host. A refused address fails the delivery at once; any other failure (no
+answer, a status other than 2xx) is tried again 30 s, 2 min, 8 min and 32 min later, ``WEBHOOK_ATTEMPTS`` in all.
+The body is made once, so every attempt sends the same bytes under a fresh timestamp and signature."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.urls import reverse
+from django.utils import timezone
+
+from research.models import DeliveryStatus, Run, RunStatus, WebhookDelivery
+from research.platform.mail import absolute
+from research.platform.queue import task_send
+from research.retrieval.web import Refused, WebError
+from research.retrieval.web.fetching import post
+from research.retrieval.web.guard import AllowList, target
+from research.webhooks.signing import SECRET_MAX, SECRET_MIN, signed_headers
+from research.webhooks.task_names import WEBHOOK_DELIVER
+
+EVENTS = {RunStatus.FINISHED: "run.finished", RunStatus.FAILED: "run.failed"}
+BACKOFF_SECONDS = 30.0  # before the second attempt; four times longer before each next one
+
+
+def _allow() -> AllowList:
+    return AllowList.of(settings.WEBHOOK_ALLOWED_HOSTS)
+
+
+def webhook_validate(*, url: str, secret: str) -> dict[str, str]:
+    """What is wrong with a webhook's address and secret, by field (nothing for no webhook at all)."""
+    url, errors = url.strip(), {}
+    if not url:
+        if secret:
+            errors["webhook_url"] = "A webhook secret without a webhook address: give both, or neither."
+        return errors
+    if len(url) > 2000:
+        errors["webhook_url"] = "A webhook address has at most 2,000 characters."
+    else:
+        try:
+            target(url, allow=_allow())
+        except WebError as error:
+            errors["webhook_url"] = f"This webhook address cannot be used: {error}."
+    if not SECRET_MIN <= len(secret) <= SECRET_MAX:
+        errors["webhook_secret"] = (
+            f"A webhook needs a secret of {SECRET_MIN} to {SECRET_MAX} characters: every request is signed with it,"
+            " and your receiver checks the signature with it."
+        )
+    return errors
+
+
+def webhook_attach(*, run: Run, url: str, secret: str) -> None:
+    """Announce ``run``'s end at ``url``, signed with ``secret`` (ValidationError by field otherwise)."""
+    errors = webhook_validate(url=url, secret=secret)
+    if errors:
+        raise ValidationError(errors)
+    Run.objects.filter(pk=run.pk).update(webhook_url=url.strip(), webhook_secret=secret)
+    run.webhook_url, run.webhook_secret = url.strip(), secret
+
+
+def _webhook_of(run: Run) -> tuple[str, str] | None:
+    if run.webhook_url:
+        return run.webhook_url, run.webhook_secret
+    schedule = run.schedule
+    if schedule is not None and schedule.webhook_url:
+        return schedule.webhook_url, schedule.webhook_secret
+    return None
+
+
+def _body(run: Run, event: str, delivery_key: str) -> str:
+    page = reverse("run_page", kwargs={"slug": run.workspace.slug, "run_id": run.pk})
+    return json.dumps(
+        {
+            "id": delivery_key,
+            "type": event,
+            "created_at": timezone.now().isoformat(),
+            "run": {
+                "id": run.pk,
+                "status": run.status,
+                "status_reason": run.status_reason,
+                "template": run.template,
+                "question": run.question,
+                "subject": run.subject,
+                "workspace": run.workspace.slug,
+                "url": absolute(page),
+                "api_url": absolute(f"/api/v1/runs/{run.pk}"),
+                "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+                "scheduled": run.schedule_id is not None,
+            },
+        },
+        ensure_ascii=False,
+    )
+
+
+def delivery_key(delivery: WebhookDelivery) -> str:
+    """The delivery's id in its body and headers: the same on every attempt."""
+    return f"run-{delivery.run_id}-{delivery.event}"
+
+
+def delivery_on_end(*, run_id: int, status: str) -> WebhookDelivery | None:
+    """The run has ended: record the announcement of a finish or failure and send it once committed."""
+    event = EVENTS.get(RunStatus(status)) if status in RunStatus.values else None
+    if event is None:
+        return None
+    run = Run.objects.select_related("workspace", "schedule").filter(pk=run_id).first()
+    webhook = _webhook_of(run) if run is not None else None
+    if run is None or webhook is None:
+        return None
+    key = delivery_key(WebhookDelivery(run=run, event=event))
+    delivery, created = WebhookDelivery.objects.get_or_create(
+        run=run, event=event, defaults={"url": webhook[0], "body": _body(run, event, key)}
+    )
+    if created:
+        transaction.on_commit(lambda: task_send(WEBHOOK_DELIVER, delivery.pk))
+    return delivery
+
+
+@dataclass(frozen=True)
+class Attempt:
+    status: str  # the delivery's status after it
+    retry_in: float | None = None  # seconds until the next attempt, if there is one
+    detail: str = ""
+
+
+def delivery_attempt(*, delivery_id: int, now: float | None = None) -> Attempt:
+    """One attempt at a pending delivery (``now``: the Unix time to sign with); what became of it."""
+    delivery = WebhookDelivery.objects.select_related("run__schedule", "run__workspace").filter(pk=delivery_id).first()
+    if delivery is None or delivery.status != DeliveryStatus.PENDING:
+        return Attempt(delivery.status if delivery else "gone")
+    claimed = WebhookDelivery.objects.filter(pk=delivery.pk, attempts=delivery.attempts, status=DeliveryStatus.PENDING)
+    if not claimed.update(attempts=F("attempts") + 1, last_attempt_at=timezone.now()):
+        return Attempt(DeliveryStatus.PENDING, detail="another worker is attempting it")
+    webhook = _webhook_of(delivery.run)
+    if webhook is None:  # the run's or schedule's webhook was removed meanwhile
+        return _record(delivery, DeliveryStatus.FAILED, error="the webhook was removed")
+    timestamp = int(now if now is not None else timezone.now().timestamp())
+    return _send(delivery, delivery.attempts + 1, secret=webhook[1], timestamp=timestamp)
+
+
+def _send(delivery: WebhookDelivery, attempts: int, *, secret: str, timestamp: int) -> Attempt:
+    body = delivery.body.encode()
+    headers = signed_headers(secret=secret, delivery_id=delivery_key(delivery), timestamp=timestamp, body=body)
+    timeout = settings.WEBHOOK_TIMEOUT
+    try:
+        answer = post(delivery.url, body, headers, allow=_allow(), timeout=timeout, deadline=2 * timeout)
+    except Refused as error:
+        return _record(delivery, DeliveryStatus.FAILED, error=f"refused: {error}")
+    except WebError as error:
+        return _retry_or_fail(delivery, attempts, error=str(error))
+    if 200 <= answer < 300:
+        return _record(delivery, DeliveryStatus.DELIVERED, response_status=answer, delivered_at=timezone.now())
+    return _retry_or_fail(delivery, attempts, error=f"answered HTTP {answer}", response_status=answer)
+
+
+def _retry_or_fail(delivery: WebhookDelivery, attempts: int, **fields: Any) -> Attempt:
+    if attempts >= settings.WEBHOOK_ATTEMPTS:
+        fields["error"] = f"{fields['error']} (attempt {attempts} of {settings.WEBHOOK_ATTEMPTS}; giving up)"
+        return _record(delivery, DeliveryStatus.FAILED, **fields)
+    wait = BACKOFF_SECONDS * 4 ** (attempts - 1)
+    fields["error"] = f"{fields['error']} (attempt {attempts} of {settings.WEBHOOK_ATTEMPTS}; again in {wait:g} s)"
+    _record(delivery, DeliveryStatus.PENDING, **fields)
+    return Attempt(DeliveryStatus.PENDING, retry_in=wait, detail=fields["error"])
+
+
+def _record(delivery: WebhookDelivery, status: str, **fields: Any) -> Attempt:
+    WebhookDelivery.objects.filter(pk=delivery.pk).update(status=status, **fields)
+    return Attempt(status, detail=str(fields.get("error", "")))

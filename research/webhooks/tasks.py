@@ -1,0 +1,21 @@
+"""Celery task of webhooks: one attempt at a delivery, the next one scheduled with backoff (thin: an id in)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from research.platform.queue import task_send
+from research.webhooks import services
+from research.webhooks.task_names import WEBHOOK_DELIVER
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name=WEBHOOK_DELIVER, acks_late=True, ignore_result=True)
+def webhook_deliver(delivery_id: int) -> None:
+    attempt = services.delivery_attempt(delivery_id=delivery_id)
+    logger.info("webhook delivery %s: %s %s", delivery_id, attempt.status, attempt.detail)
+    if attempt.retry_in is not None:
+        task_send(WEBHOOK_DELIVER, delivery_id, countdown=attempt.retry_in)
