@@ -12,7 +12,7 @@ from typing import Any
 from ninja import NinjaAPI, Swagger
 from ninja.openapi.schema import OpenAPISchema
 
-from research.api import corpora, errors, runs
+from research.api import corpora, errors, investigations, runs
 from research.api.auth import TokenAuth
 
 
@@ -43,7 +43,10 @@ class Api(NinjaAPI):
 api = Api(
     title="Context-1 Web API",
     version="1",
-    description="Agentic search over a workspace's documents: corpora, runs, their events and reports.",
+    description=(
+        "Agentic search over a workspace's documents: corpora, runs, their events and reports; investigations, their"
+        " schedules and share links."
+    ),
     auth=TokenAuth(),
     urls_namespace="api-v1",
     docs=Swagger(),
@@ -53,3 +56,4 @@ api = Api(
 errors.install(api)
 api.add_router("", corpora.router)
 api.add_router("", runs.router)
+api.add_router("", investigations.router)

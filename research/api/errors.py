@@ -141,8 +141,10 @@ def document_problems(schema: dict[str, Any]) -> dict[str, Any]:
     for item in schema.get("paths", {}).values():
         for method, operation in item.items():
             kinds = ["unauthenticated", "missing-scope", "not-found", "invalid", "rate-limited"]
-            if method == "post":
+            if method in ("post", "put"):
                 kinds += ["malformed", "conflict"]
+            elif method == "delete":
+                kinds += ["conflict"]
             for kind in kinds:
                 operation["responses"].setdefault(STATUSES[kind], {"description": TITLES[kind], "content": reference})
     return schema

@@ -94,7 +94,7 @@ def run_create(
                 idempotency_key=key,
             )
             if body.webhook_url.strip():
-                webhook_attach(run=run, url=body.webhook_url, secret=body.webhook_secret)
+                webhook_attach(owner=run, url=body.webhook_url, secret=body.webhook_secret)
     except IntegrityError:  # the same key's other request won the race: its run is the answer
         earlier = _earlier(access, key, body)
         if earlier is None:

@@ -126,3 +126,79 @@ class RunDetail(RunOut):
 
 class RunList(Schema):
     runs: list[RunOut]
+
+
+class InvestigationIn(Schema):
+    """Save a run (one not in an investigation yet) as a new investigation."""
+
+    run_id: int
+    title: str = Field(default="", max_length=200, description="default: from the run's question or company")
+
+
+class ScheduleIn(Schema):
+    """When the investigation runs again by itself: ``daily`` or ``weekly`` at ``time_of_day`` (``weekdays`` 0 =
+    Monday .. 6), or ``cron`` (five fields), in ``timezone``; a webhook announces each of its runs' end."""
+
+    frequency: Literal["daily", "weekly", "cron"]
+    time_of_day: str = Field(default="", description="HH:MM, daily and weekly", max_length=5)
+    weekdays: list[int] = Field(default_factory=list, max_length=7)
+    cron: str = Field(default="", max_length=120)
+    timezone: str = Field(default="UTC", max_length=64)
+    notify: Literal["every", "changed"] = Field(default="changed", description="e-mail after every run, or on change")
+    webhook_url: str = Field(default="", max_length=2000)
+    webhook_secret: str = Field(default="", max_length=200)
+
+
+class ScheduleOut(Schema):
+    frequency: str
+    time_of_day: str | None
+    weekdays: list[int]
+    cron: str
+    timezone: str
+    notify: str
+    paused: bool
+    paused_reason: str
+    next_run_at: datetime | None
+    last_fired_at: datetime | None
+    webhook_url: str
+
+
+class ShareLinkIn(Schema):
+    run_id: int = Field(description="a finished run of the investigation")
+    label: str = Field(default="", max_length=120)
+    expires_at: datetime | None = None
+    include_internal: bool = Field(default=False, description="also show claims only our own notes back")
+
+
+class ShareLinkOut(Schema):
+    id: int
+    run_id: int
+    label: str
+    created_at: datetime
+    expires_at: datetime | None
+    revoked_at: datetime | None
+    include_internal: bool
+    access_count: int
+    last_accessed_at: datetime | None
+
+
+class NewShareLinkOut(ShareLinkOut):
+    url: str = Field(description="the link itself: shown once, never stored")
+
+
+class InvestigationOut(Schema):
+    id: int
+    title: str
+    template: str
+    notes: str
+    tags: list[str]
+    created_by: str | None
+    created_at: datetime
+    last_activity_at: datetime
+    archived: bool
+    scheduled: bool
+
+
+class InvestigationDetail(InvestigationOut):
+    runs: list[RunOut]
+    schedule: ScheduleOut | None

@@ -20,7 +20,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from research.models import DeliveryStatus, Run, RunStatus, WebhookDelivery
+from research.models import DeliveryStatus, Run, RunStatus, Schedule, WebhookDelivery
 from research.platform.mail import absolute
 from research.platform.queue import task_send
 from research.retrieval.web import Refused, WebError
@@ -59,13 +59,15 @@ def webhook_validate(*, url: str, secret: str) -> dict[str, str]:
     return errors
 
 
-def webhook_attach(*, run: Run, url: str, secret: str) -> None:
-    """Announce ``run``'s end at ``url``, signed with ``secret`` (ValidationError by field otherwise)."""
+def webhook_attach(*, owner: Run | Schedule, url: str, secret: str) -> None:
+    """Announce the end of ``owner`` (a run, or each run of a schedule) at ``url``, signed with ``secret``; an empty
+    ``url`` removes the webhook (ValidationError by field when they cannot be used)."""
     errors = webhook_validate(url=url, secret=secret)
     if errors:
         raise ValidationError(errors)
-    Run.objects.filter(pk=run.pk).update(webhook_url=url.strip(), webhook_secret=secret)
-    run.webhook_url, run.webhook_secret = url.strip(), secret
+    url, secret = url.strip(), secret if url.strip() else ""
+    type(owner).objects.filter(pk=owner.pk).update(webhook_url=url, webhook_secret=secret)
+    owner.webhook_url, owner.webhook_secret = url, secret
 
 
 def _webhook_of(run: Run) -> tuple[str, str] | None:
