@@ -14,6 +14,7 @@ from ninja.openapi.schema import OpenAPISchema
 
 from research.api import corpora, errors, investigations, runs
 from research.api.auth import TokenAuth
+from research.reporting.exports import MEDIA_TYPES
 
 
 class Api(NinjaAPI):
@@ -27,6 +28,12 @@ class Api(NinjaAPI):
                 item["get"]["responses"][200] = {
                     "description": "the run's events as server-sent events, to its last",
                     "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                }
+            if path.endswith("/runs/{run_id}/report/{fmt}"):
+                binary = {"schema": {"type": "string", "format": "binary"}}
+                item["get"]["responses"][200] = {
+                    "description": "the report as a file (Content-Disposition: attachment)",
+                    "content": {media.split(";")[0]: binary for media in MEDIA_TYPES.values()},
                 }
             for operation in item.values():  # an upload takes its files and nothing else, one file at least
                 form = operation.get("requestBody", {}).get("content", {}).get("multipart/form-data", {})

@@ -4,12 +4,12 @@ report, and its events as server-sent events, resumable from any sequence number
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from asgiref.sync import sync_to_async
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from ninja import Header, Router, Status
 
@@ -19,9 +19,10 @@ from research.api.errors import Problem
 from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn, RunList, RunOut, SourceOut, Usage
 from research.api.tokens import Access
 from research.models import ApiScope, Corpus, Run, RunEvent, RunStatus
-from research.reporting.exports import as_dict
+from research.protocol.report import Report
+from research.reporting.exports import MEDIA_TYPES, as_dict, export
 from research.reporting.kinds import kind_of
-from research.reporting.selectors import report_of
+from research.reporting.selectors import report_of, report_shown
 from research.runs import selectors, services
 from research.webhooks.services import webhook_attach, webhook_validate
 
@@ -172,13 +173,31 @@ def run_cancel(request: HttpRequest, run_id: int) -> dict[str, Any]:
     return run_out(services.run_cancel(actor=access.membership, run=run, reason="cancelled over the API"))
 
 
-@router.get("/runs/{run_id}/report", summary="The run's report (JSON)")
-def run_report(request: HttpRequest, run_id: int) -> dict[str, Any]:
-    _, run = _run(request, run_id, ApiScope.REPORTS_READ)
-    report = report_of(run)
+def _report(run: Run, internal: bool) -> Report:
+    report = report_shown(run, internal=internal)
     if report is None:
         raise Problem("not-found", f"Run {run.pk} has no report ({run.status}).")
-    return as_dict(report)
+    return report
+
+
+@router.get("/runs/{run_id}/report", summary="The run's report (JSON)")
+def run_report(request: HttpRequest, run_id: int, internal: bool = False) -> dict[str, Any]:
+    """Without the claims only the workspace's own notes back, unless ``internal=true`` (as the page's exports)."""
+    _, run = _run(request, run_id, ApiScope.REPORTS_READ)
+    return as_dict(_report(run, internal))
+
+
+@router.get("/runs/{run_id}/report/{fmt}", summary="The run's report as a file: md, docx, pdf or json")
+def run_report_file(
+    request: HttpRequest, run_id: int, fmt: Literal["md", "docx", "pdf", "json"], internal: bool = False
+) -> HttpResponse:
+    """The page's exports: Markdown, Word, PDF or JSON, with numbered notes and an evidence appendix."""
+    access, run = _run(request, run_id, ApiScope.REPORTS_READ)
+    heading = f"Run {run.pk}: {access.membership.workspace.name}"
+    response = HttpResponse(export(_report(run, internal), fmt, heading=heading), content_type=MEDIA_TYPES[fmt])
+    suffix = "-with-internal" if internal else ""
+    response["Content-Disposition"] = f'attachment; filename="run-{run.pk}-report{suffix}.{fmt}"'
+    return response
 
 
 @router.get("/runs/{run_id}/events", summary="The run's events as server-sent events (resumable)")

@@ -270,3 +270,25 @@ def _pdf_evidence(document: _Pdf, report: Report) -> None:
         for note in all_notes:
             source = f"{note.title} ({note.citation.source})"
             table.row([str(note.number), note.citation.quote, source, (note.date or "")[:10]])
+
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+MEDIA_TYPES = {
+    "md": "text/markdown; charset=utf-8",
+    "docx": DOCX,
+    "pdf": "application/pdf",
+    "json": "application/json; charset=utf-8",
+}
+
+
+def export(report: Report, fmt: str, *, heading: str) -> bytes:
+    """``report`` as a file of format ``fmt`` (a key of ``MEDIA_TYPES``)."""
+    if fmt == "md":
+        return markdown(report, heading=heading).encode()
+    if fmt == "docx":
+        return word(report, heading=heading)
+    if fmt == "pdf":
+        return pdf(report, heading=heading)
+    if fmt == "json":
+        return as_json(report).encode()
+    raise ValueError(f"unknown export format {fmt!r}")

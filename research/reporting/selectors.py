@@ -11,6 +11,7 @@ from research.models import Chunk, Document, Report, Run
 from research.protocol.events import RankedDocument
 from research.protocol.report import Report as WrittenReport
 from research.protocol.report import citations_of, report_from_dict
+from research.reporting.internal import outward
 from research.retrieval.language import language_of
 from research.writing.citations import Evidence
 
@@ -145,3 +146,12 @@ def report_of(run: Run) -> WrittenReport | None:
         return report_from_dict(stored.body)
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def report_shown(run: Run, *, internal: bool = False) -> WrittenReport | None:
+    """The run's report as it leaves the product (an export, the API): without the claims only our own notes back
+    unless ``internal`` (research/reporting/internal.py); None when none was written."""
+    stored = report_of(run)
+    if stored is None or internal:
+        return stored
+    return outward(stored, internal_cited(run, stored)).report

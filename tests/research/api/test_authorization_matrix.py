@@ -36,6 +36,7 @@ SCOPES = {
     ("/api/v1/runs/{run_id}", "get"): ApiScope.RUNS_READ,
     ("/api/v1/runs/{run_id}/cancel", "post"): ApiScope.RUNS_WRITE,
     ("/api/v1/runs/{run_id}/report", "get"): ApiScope.REPORTS_READ,
+    ("/api/v1/runs/{run_id}/report/{fmt}", "get"): ApiScope.REPORTS_READ,
     ("/api/v1/runs/{run_id}/events", "get"): ApiScope.RUNS_READ,
     ("/api/v1/investigations", "get"): ApiScope.RUNS_READ,
     ("/api/v1/workspaces/{slug}/investigations", "post"): ApiScope.RUNS_WRITE,
@@ -93,6 +94,7 @@ def _ask(client: Client, path: str, method: str, team: Team, owned: Owned) -> ob
         run_id=owned.run.pk,
         investigation_id=owned.investigation.pk,
         link_id=owned.link.pk,
+        fmt="md",
     )
     if method == "get":
         return client.get(url)

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from research.api.tokens import token_create
 from research.investigations import services as investigations
 from research.models import Chunk, Document, Run, RunStatus
 from research.protocol.report import Citation, Claim, CriterionResult, Report, Section, Source
@@ -151,3 +152,24 @@ def test_an_icp_verdict_decided_only_from_our_notes_keeps_its_verdict_without_th
     assert shown.report.sources == ()
     assert shown.left_out == 1
     assert outward(report, set()).report == report
+
+
+def test_the_apis_report_and_its_files_leave_internal_sources_out_unless_asked(team: Team) -> None:
+    run = _reported(team)
+    key = token_create(user=team.viewer.user, workspace_slug=team.workspace.slug, name="crm", scopes=["reports:read"])
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {key.key}")
+    default = client.get(f"/api/v1/runs/{run.pk}/report")
+    assert PUBLIC in default.content.decode()
+    assert "80,000" not in default.content.decode()
+    assert "80,000" in client.get(f"/api/v1/runs/{run.pk}/report?internal=true").content.decode()
+    markdown = client.get(f"/api/v1/runs/{run.pk}/report/md")
+    assert markdown["Content-Type"].startswith("text/markdown")
+    assert markdown["Content-Disposition"] == f'attachment; filename="run-{run.pk}-report.md"'
+    assert "Halvorix opened a Berlin office" in markdown.content.decode()
+    assert "80,000" not in markdown.content.decode()
+    assert client.get(f"/api/v1/runs/{run.pk}/report/pdf").content.startswith(b"%PDF")
+    assert client.get(f"/api/v1/runs/{run.pk}/report/docx").content.startswith(b"PK")  # a zip: Word's format
+    with_internal = client.get(f"/api/v1/runs/{run.pk}/report/json?internal=true")
+    assert "80,000" in with_internal.content.decode()
+    assert with_internal["Content-Disposition"].endswith('-with-internal.json"')
+    assert client.get(f"/api/v1/runs/{run.pk}/report/html").status_code == 422
