@@ -8,12 +8,15 @@
 ``stream`` yields its typed events as they happen and resumes after a dropped connection; ``report`` writes a
 competitor report, prospect brief or ICP check. ``AsyncSearchAgent`` has the same methods, awaited.
 ``model`` names the model the server's search agent runs (its ``VLLM_MODEL``); the server decides which serves.
-``start(..., webhook_url=..., webhook_secret=...)`` has the server POST to that address when the run finishes or
-fails, signed with the secret (check it with ``verify_webhook``).
+``SearchAgent(documents="./folder")`` is local mode: no server, the harness over that folder in this process
+(Context-1 Web installed here; ``search`` only). ``start(..., webhook_url=..., webhook_secret=...)`` has the
+server POST to that address when the run finishes or fails, signed with the secret (see ``verify_webhook``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -21,6 +24,7 @@ from typing import Any
 
 from context1_web_sdk.errors import Context1Error
 from context1_web_sdk.http import AsyncClient, Client
+from context1_web_sdk.local import ServerOnlyError, open_local
 from context1_web_sdk.models import Event, Run, SearchResult, search_result
 
 
@@ -60,11 +64,22 @@ class SearchAgent:
         corpora: list[str] | None = None,
         timeout: float = 30.0,
         max_retries: int = 3,
+        documents: str | os.PathLike[str] | None = None,
     ) -> None:
-        self.model = model
-        self.client = Client(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        self.model, self.corpora = model, corpora
+        self.local = open_local(documents, model) if documents is not None else None
+        if self.local is not None:  # local mode: no server, no token
+            self._client: Client | None = None
+            self.workspace = ""
+            return
+        self._client = Client(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
         self.workspace = workspace or _workspace_from_env()
-        self.corpora = corpora
+
+    @property
+    def client(self) -> Client:
+        if self._client is None:
+            raise ServerOnlyError("Starting a run, streaming it or a report")
+        return self._client
 
     def start(
         self,
@@ -109,6 +124,10 @@ class SearchAgent:
     def search(
         self, query: str, *, max_steps: int = 16, context_window: int = 32768, rollouts: int = 4, web: bool = False
     ) -> SearchResult:
+        if self.local is not None:
+            detail = self.local.search(query, max_steps=max_steps, context_window=context_window, rollouts=rollouts)
+            _ended(detail)
+            return search_result(detail, "")
         run = self.start(query, max_steps=max_steps, context_window=context_window, rollouts=rollouts, web=web)
         detail = self.wait(run.id)
         _ended(detail)
@@ -121,7 +140,10 @@ class SearchAgent:
         return self.client.request("GET", f"/runs/{run.id}/report")  # type: ignore[no-any-return]
 
     def close(self) -> None:
-        self.client.close()
+        if self.local is not None:
+            self.local.close()
+        if self._client is not None:
+            self._client.close()
 
     def __enter__(self) -> SearchAgent:
         return self
@@ -141,11 +163,22 @@ class AsyncSearchAgent:
         corpora: list[str] | None = None,
         timeout: float = 30.0,
         max_retries: int = 3,
+        documents: str | os.PathLike[str] | None = None,
     ) -> None:
-        self.model = model
-        self.client = AsyncClient(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+        self.model, self.corpora = model, corpora
+        self.local = open_local(documents, model) if documents is not None else None
+        if self.local is not None:  # local mode: no server, no token
+            self._client: AsyncClient | None = None
+            self.workspace = ""
+            return
+        self._client = AsyncClient(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
         self.workspace = workspace or _workspace_from_env()
-        self.corpora = corpora
+
+    @property
+    def client(self) -> AsyncClient:
+        if self._client is None:
+            raise ServerOnlyError("Starting a run, streaming it or a report")
+        return self._client
 
     async def start(
         self,
@@ -189,6 +222,11 @@ class AsyncSearchAgent:
     async def search(
         self, query: str, *, max_steps: int = 16, context_window: int = 32768, rollouts: int = 4, web: bool = False
     ) -> SearchResult:
+        if self.local is not None:
+            search = functools.partial(self.local.search, max_steps=max_steps, context_window=context_window)
+            detail = await asyncio.to_thread(search, query, rollouts=rollouts)
+            _ended(detail)
+            return search_result(detail, "")
         run = await self.start(query, max_steps=max_steps, context_window=context_window, rollouts=rollouts, web=web)
         detail = await self.wait(run.id)
         _ended(detail)
@@ -200,7 +238,10 @@ class AsyncSearchAgent:
         return await self.client.request("GET", f"/runs/{run.id}/report")  # type: ignore[no-any-return]
 
     async def close(self) -> None:
-        await self.client.close()
+        if self.local is not None:
+            self.local.close()
+        if self._client is not None:
+            await self._client.close()
 
     async def __aenter__(self) -> AsyncSearchAgent:
         return self
