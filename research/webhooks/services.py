@@ -30,6 +30,7 @@ from research.webhooks.signing import SECRET_MAX, SECRET_MIN, signed_headers
 from research.webhooks.task_names import WEBHOOK_DELIVER
 
 EVENTS = {RunStatus.FINISHED: "run.finished", RunStatus.FAILED: "run.failed"}
+ALLOWED_BY = "WEBHOOK_ALLOWED_HOSTS"
 BACKOFF_SECONDS = 30.0  # before the second attempt; four times longer before each next one
 
 
@@ -48,7 +49,7 @@ def webhook_validate(*, url: str, secret: str) -> dict[str, str]:
         errors["webhook_url"] = "A webhook address has at most 2,000 characters."
     else:
         try:
-            target(url, allow=_allow())
+            target(url, allow=_allow(), allowed_by=ALLOWED_BY)
         except WebError as error:
             errors["webhook_url"] = f"This webhook address cannot be used: {error}."
     if not SECRET_MIN <= len(secret) <= SECRET_MAX:
@@ -154,7 +155,9 @@ def _send(delivery: WebhookDelivery, attempts: int, *, secret: str, timestamp: i
     headers = signed_headers(secret=secret, delivery_id=delivery_key(delivery), timestamp=timestamp, body=body)
     timeout = settings.WEBHOOK_TIMEOUT
     try:
-        answer = post(delivery.url, body, headers, allow=_allow(), timeout=timeout, deadline=2 * timeout)
+        answer = post(
+            delivery.url, body, headers, allow=_allow(), timeout=timeout, deadline=2 * timeout, allowed_by=ALLOWED_BY
+        )
     except Refused as error:
         return _record(delivery, DeliveryStatus.FAILED, error=f"refused: {error}")
     except WebError as error:

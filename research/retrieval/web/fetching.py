@@ -165,11 +165,12 @@ def post(
     timeout: float,
     deadline: float,
     resolve: Resolver = system_resolver,
+    allowed_by: str = "WEB_FETCH_ALLOWED_HOSTS",
 ) -> int:
     """POST ``content`` to ``url`` by the guard's rules (the checked address only; a redirect is not followed, its
     status is the answer), within ``deadline`` seconds in all; the answer's status (its body is never read), or
     ``Refused`` / ``WebError`` with the reason."""
-    checked = target(url, allow=allow, resolve=resolve)
+    checked = target(url, allow=allow, resolve=resolve, allowed_by=allowed_by)
     watchdog = _Watchdog()
     timer = threading.Timer(deadline, watchdog.fire)
     timer.daemon = True

@@ -102,8 +102,11 @@ def _parts(url: str) -> SplitResult:
     return parts
 
 
-def target(url: str, *, allow: AllowList, resolve: Resolver = system_resolver) -> Target:
-    """The address ``url`` may be fetched from, or ``Refused`` with the reason."""
+def target(
+    url: str, *, allow: AllowList, resolve: Resolver = system_resolver, allowed_by: str = "WEB_FETCH_ALLOWED_HOSTS"
+) -> Target:
+    """The address ``url`` may be fetched from, or ``Refused`` with the reason (``allowed_by``: the setting that
+    lists the exceptions, named in the reason)."""
     parts = _parts(url)
     scheme = parts.scheme.lower()
     if scheme not in DEFAULT_PORTS:
@@ -116,7 +119,7 @@ def target(url: str, *, allow: AllowList, resolve: Resolver = system_resolver) -
     port = parts.port or DEFAULT_PORTS[scheme]
     allowed = allow.allows(host, port)
     if port != DEFAULT_PORTS[scheme] and not allowed:
-        raise Refused(f"port {port} is not the standard port of {scheme} (allow {host}:{port} to fetch it)")
+        raise Refused(f"port {port} is not the standard port of {scheme} ({allowed_by} may list {host}:{port})")
     addresses = resolve(host, port)
     if not addresses:
         raise Refused(f"{host} does not resolve")
@@ -125,6 +128,6 @@ def target(url: str, *, allow: AllowList, resolve: Resolver = system_resolver) -
         if private:
             raise Refused(
                 f"{host} resolves to {private[0]}, a private, local or reserved address "
-                "(WEB_FETCH_ALLOWED_HOSTS lists the hosts that may be)"
+                f"({allowed_by} lists the hosts that may be)"
             )
     return Target(url=parts.geturl(), scheme=scheme, host=host, port=port, addresses=tuple(addresses))

@@ -99,7 +99,8 @@ def test_a_failed_run_is_announced_and_a_cancelled_one_is_not(team: Team, receiv
     ("url", "secret", "field", "words"),
     [
         ("http://127.0.0.1/hook", SECRET, "webhook_url", "private, local or reserved"),
-        ("http://10.1.2.3/hook", SECRET, "webhook_url", "private, local or reserved"),
+        ("http://10.1.2.3/hook", SECRET, "webhook_url", "WEBHOOK_ALLOWED_HOSTS lists the hosts"),
+        ("http://hooks.example.com:8443/x", SECRET, "webhook_url", "WEBHOOK_ALLOWED_HOSTS may list"),
         ("ftp://hooks.example.com/x", SECRET, "webhook_url", "only http and https"),
         ("https://user:pw@hooks.example.com/", SECRET, "webhook_url", "user name or password"),
         ("RECEIVER", "short", "webhook_secret", "16 to 200 characters"),
