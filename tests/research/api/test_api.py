@@ -267,6 +267,7 @@ def test_the_account_page_makes_a_token_shows_it_once_and_revokes_it(team: Team)
     listed = page.get("/accounts/tokens/").content.decode()
     assert "CRM plug-in" in listed
     assert key not in listed  # shown once
+    assert 'hx-confirm="Revoke “CRM plug-in”? Whatever uses it stops working at once."' in listed
     token = ApiToken.objects.get(name="CRM plug-in")
     refused = page.post("/accounts/tokens/", {**form, "workspace": team.outsider.workspace.slug})
     assert refused.status_code == 422  # not a workspace of theirs
