@@ -233,6 +233,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(RUN_SWEEP_SECONDS),
         "options": {"expires": float(RUN_SWEEP_SECONDS)},
     },
+    "sweep-webhooks": {  # a webhook delivery whose next attempt is overdue (its worker died) is sent again
+        "task": "research.tasks.webhooks_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 
 # Worker process shape: one process with threads by default, so an embedded Chroma has one writer.

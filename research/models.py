@@ -691,10 +691,12 @@ class WebhookDelivery(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)  # while pending: when it is due
     delivered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_delivery_due")]
         constraints = [models.UniqueConstraint(fields=["run", "event"], name="webhook_delivery_once")]
 
     def __str__(self) -> str:

@@ -5,12 +5,15 @@ schedule's. The address is checked by the web fetcher's rules when it is given a
 answer otherwise by then): http or https, the scheme's standard port, only public addresses, unless
 ``WEBHOOK_ALLOWED_HOSTS`` lists the host. A refused address fails the delivery at once; any other failure (no
 answer, a status other than 2xx) is tried again 30 s, 2 min, 8 min and 32 min later, ``WEBHOOK_ATTEMPTS`` in all.
-The body is made once, so every attempt sends the same bytes under a fresh timestamp and signature."""
+The body is made once, so every attempt sends the same bytes under a fresh timestamp and signature. A delivery
+knows when its next attempt is due: a message that comes early (a duplicate) does nothing, and one a worker lost
+(it died holding the countdown, or mid-attempt) is sent again by the minute's sweep once ``OVERDUE_SECONDS`` late."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -32,6 +35,8 @@ from research.webhooks.task_names import WEBHOOK_DELIVER
 EVENTS = {RunStatus.FINISHED: "run.finished", RunStatus.FAILED: "run.failed"}
 ALLOWED_BY = "WEBHOOK_ALLOWED_HOSTS"
 BACKOFF_SECONDS = 30.0  # before the second attempt; four times longer before each next one
+OVERDUE_SECONDS = 120.0  # an attempt this late was lost with its worker
+EARLY_TOLERANCE = timedelta(seconds=1)
 
 
 def _allow() -> AllowList:
@@ -121,7 +126,9 @@ def delivery_on_end(*, run_id: int, status: str) -> WebhookDelivery | None:
         return None
     key = delivery_key(WebhookDelivery(run=run, event=event))
     delivery, created = WebhookDelivery.objects.get_or_create(
-        run=run, event=event, defaults={"url": webhook[0], "body": _body(run, event, key)}
+        run=run,
+        event=event,
+        defaults={"url": webhook[0], "body": _body(run, event, key), "next_attempt_at": timezone.now()},
     )
     if created:
         transaction.on_commit(lambda: task_send(WEBHOOK_DELIVER, delivery.pk))
@@ -140,6 +147,9 @@ def delivery_attempt(*, delivery_id: int, now: float | None = None) -> Attempt:
     delivery = WebhookDelivery.objects.select_related("run__schedule", "run__workspace").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != DeliveryStatus.PENDING:
         return Attempt(delivery.status if delivery else "gone")
+    due = delivery.next_attempt_at
+    if due is not None and timezone.now() < due - EARLY_TOLERANCE:
+        return Attempt(DeliveryStatus.PENDING, detail=f"not due before {due.isoformat()}")  # a duplicate message
     claimed = WebhookDelivery.objects.filter(pk=delivery.pk, attempts=delivery.attempts, status=DeliveryStatus.PENDING)
     if not claimed.update(attempts=F("attempts") + 1, last_attempt_at=timezone.now()):
         return Attempt(DeliveryStatus.PENDING, detail="another worker is attempting it")
@@ -173,10 +183,25 @@ def _retry_or_fail(delivery: WebhookDelivery, attempts: int, **fields: Any) -> A
         return _record(delivery, DeliveryStatus.FAILED, **fields)
     wait = BACKOFF_SECONDS * 4 ** (attempts - 1)
     fields["error"] = f"{fields['error']} (attempt {attempts} of {settings.WEBHOOK_ATTEMPTS}; again in {wait:g} s)"
-    _record(delivery, DeliveryStatus.PENDING, **fields)
+    _record(delivery, DeliveryStatus.PENDING, next_attempt_at=timezone.now() + timedelta(seconds=wait), **fields)
     return Attempt(DeliveryStatus.PENDING, retry_in=wait, detail=fields["error"])
 
 
 def _record(delivery: WebhookDelivery, status: str, **fields: Any) -> Attempt:
+    if status != DeliveryStatus.PENDING:
+        fields["next_attempt_at"] = None
     WebhookDelivery.objects.filter(pk=delivery.pk).update(status=status, **fields)
     return Attempt(status, detail=str(fields.get("error", "")))
+
+
+def deliveries_overdue_resend(*, now: datetime | None = None) -> list[int]:
+    """Queue again each pending delivery whose next attempt is ``OVERDUE_SECONDS`` late; their ids."""
+    late = (now or timezone.now()) - timedelta(seconds=OVERDUE_SECONDS)
+    overdue = list(
+        WebhookDelivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lt=late).values_list(
+            "pk", flat=True
+        )[:500]
+    )
+    for delivery_id in overdue:
+        task_send(WEBHOOK_DELIVER, delivery_id)
+    return overdue

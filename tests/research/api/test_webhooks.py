@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
+import time_machine
 from context1_web_sdk import WebhookError, verify_webhook
 from django.test import Client
+from django.utils import timezone
 
 from research.models import DeliveryStatus, Run, RunStatus, WebhookDelivery
 from research.runs.execution import run_execute
@@ -123,17 +126,35 @@ def test_a_receiver_that_fails_is_asked_again_with_backoff_then_given_up(
     receiver.statuses = [500, 503, 502]
     run_id = _start(bearer(team.owner), team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
     webhooks.delivery_on_end(run_id=run_id, status=RunStatus.FINISHED)
-    now = time.time()
-    waits = [webhooks.delivery_attempt(delivery_id=sent[0], now=now + n).retry_in for n in range(3)]
+    waits, now = [], timezone.now()
+    for _ in range(3):
+        with time_machine.travel(now, tick=False):
+            waits.append(webhooks.delivery_attempt(delivery_id=sent[0]).retry_in)
+            early = webhooks.delivery_attempt(delivery_id=sent[0])  # a duplicate message before it is due
+            assert early.retry_in is None
+        now += timedelta(seconds=waits[-1] or 0)
     assert waits == [30.0, 120.0, None]
     delivery = WebhookDelivery.objects.get()
     assert (delivery.status, delivery.attempts, delivery.response_status) == ("failed", 3, 502)
+    assert delivery.next_attempt_at is None
     assert "attempt 3 of 3; giving up" in delivery.error
+    assert len(receiver.received) == 3  # the duplicates sent nothing
     ids = {request.headers["Context1-Webhook-Id"] for request in receiver.received}
     stamps = [request.headers["Context1-Webhook-Timestamp"] for request in receiver.received]
     assert len(ids) == 1  # the same delivery each time, for the receiver to drop repeats
     assert len(set(stamps)) == 3  # each attempt signed when sent
     assert len({request.body for request in receiver.received}) == 1
+
+
+def test_a_delivery_its_worker_lost_is_sent_again_by_the_sweep(team: Team, receiver: Receiver, sent: list[int]) -> None:
+    run_id = _start(bearer(team.owner), team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
+    webhooks.delivery_on_end(run_id=run_id, status=RunStatus.FINISHED)  # its message is lost: nobody attempts it
+    assert webhooks.deliveries_overdue_resend() == []  # not late yet
+    later = timezone.now() + timedelta(seconds=webhooks.OVERDUE_SECONDS + 1)
+    assert webhooks.deliveries_overdue_resend(now=later) == [sent[0]]
+    assert sent == [sent[0], sent[0]]
+    assert webhooks.delivery_attempt(delivery_id=sent[0]).status == DeliveryStatus.DELIVERED
+    assert webhooks.deliveries_overdue_resend(now=later) == []  # delivered: never again
 
 
 def test_an_address_refused_when_sent_fails_at_once_and_reaches_nothing(
