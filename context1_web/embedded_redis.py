@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import time
 from pathlib import Path
@@ -92,3 +93,34 @@ def socket_in_use(socket_path: Path) -> bool:
         return False
     finally:
         client.close()
+
+
+def _parent_command(pid: int) -> str | None:
+    """The command line of ``pid``'s parent, from /proc (None where there is no /proc or the process is gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        parent = next(int(line.split()[1]) for line in status.splitlines() if line.startswith("PPid:"))
+        return Path(f"/proc/{parent}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except (OSError, StopIteration, ValueError):
+        return None
+
+
+def shut_down_orphan(socket_path: Path, *, timeout: float = 10.0) -> bool:
+    """Stop the server on ``socket_path`` if no launcher owns it any more (an earlier run that died hard left it);
+    True when it was stopped, False when a live launcher (or an unknown owner) holds it."""
+    client = redis.Redis(unix_socket_path=str(socket_path), socket_timeout=2, socket_connect_timeout=2)
+    try:
+        pid = int(client.info("server")["process_id"])
+        owner = _parent_command(pid)
+        if owner is None or "context1_web.launcher" in owner:
+            return False
+        with contextlib.suppress(redis.ConnectionError, redis.ResponseError):  # it closes the connection as it exits
+            client.shutdown()  # it appends to its AOF: nothing queued is lost
+    finally:
+        client.close()
+    deadline = time.monotonic() + timeout
+    while socket_in_use(socket_path):
+        if time.monotonic() > deadline:
+            raise EmbeddedRedisError(f"the embedded Redis left on {socket_path} did not stop")
+        time.sleep(0.1)
+    return True

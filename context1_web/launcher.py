@@ -48,7 +48,11 @@ def _show_all(line: str) -> bool:
 
 
 def _spawn(name: str, argv: list[str], env: dict[str, str], hide: Callable[[str], bool] = _show_all) -> Child:
-    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    """Start a child that dies with the launcher, however the launcher dies (context1_web/die_with_parent.py)."""
+    guarded = [sys.executable, "-m", "context1_web.die_with_parent", str(os.getpid()), *argv]
+    process = subprocess.Popen(
+        guarded, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+    )
     assert process.stdout is not None
     pump = threading.Thread(target=_pump, args=(name, process.stdout, hide), daemon=True)
     pump.start()
@@ -112,14 +116,22 @@ class Stack:
         self.children.append(_spawn("beat", [python, "-m", "worker", "beat", "--quiet"], env))
 
     def _start_redis(self, env: dict[str, str], socket_path: Path, redis_dir: Path) -> None:
-        from context1_web.embedded_redis import is_routine, server_command, socket_in_use, wait_until_ready
+        from context1_web.embedded_redis import (
+            is_routine,
+            server_command,
+            shut_down_orphan,
+            socket_in_use,
+            wait_until_ready,
+        )
 
         socket_path.parent.mkdir(parents=True, exist_ok=True)
         redis_dir.mkdir(parents=True, exist_ok=True)
         if socket_in_use(socket_path):
-            raise StartupError(
-                f"an embedded Redis already runs on {socket_path}: is another `make run` using DATA_DIR?"
-            )
+            if not shut_down_orphan(socket_path):
+                raise StartupError(
+                    f"an embedded Redis already runs on {socket_path}: is another `make run` using DATA_DIR?"
+                )
+            print(f"==> stopped the embedded Redis an earlier run left on {socket_path}", flush=True)
         socket_path.unlink(missing_ok=True)
         print(f"==> starting embedded Redis on {socket_path}", flush=True)
         child = _spawn("redis", server_command(socket_path=socket_path, data_dir=redis_dir), env, hide=is_routine)
