@@ -17,6 +17,7 @@ from research.retrieval.embedders import EMBEDDERS
 from research.retrieval.rerankers import RERANKERS
 from research.retrieval.web.search import PROVIDERS as SEARCH_PROVIDERS
 from research.writing.writers import WRITERS
+from worker.queues import QUEUE_NAMES
 
 django_stubs_ext.monkeypatch()  # lets admin and generic classes be subscripted for the type checker
 
@@ -243,6 +244,11 @@ CELERY_BEAT_SCHEDULE = {
 # Worker process shape: one process with threads by default, so an embedded Chroma has one writer.
 WORKER_POOL = env.choice("WORKER_POOL", "threads", choices=("threads", "prefork", "solo"))
 WORKER_CONCURRENCY = env.integer("WORKER_CONCURRENCY", 4, minimum=1, maximum=64)
+# The queues a worker consumes (comma-separated): all by default; a deployment runs one worker per queue group
+# (e.g. "ingest" and "runs,reports,default") so a long ingestion never holds up a run
+WORKER_QUEUES = env.strings("WORKER_QUEUES", list(QUEUE_NAMES))
+if not WORKER_QUEUES or set(WORKER_QUEUES) - set(QUEUE_NAMES):
+    raise ImproperlyConfigured(f"WORKER_QUEUES={','.join(WORKER_QUEUES)!r} must name some of: {', '.join(QUEUE_NAMES)}")
 
 # --- Chroma: PersistentClient under DATA_DIR unless CHROMA_URL points at a Chroma server
 CHROMA = chroma_config(url=env.url("CHROMA_URL", schemes=("http", "https")), data_dir=DATA_DIR)

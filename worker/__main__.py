@@ -60,7 +60,9 @@ def main(argv: list[str]) -> None:
     if argv[:1] == ["beat"]:
         app.start([*quiet, "beat", "--loglevel", settings.LOG_LEVEL, *argv[1:]])
         return
-    command = worker_argv(pool=settings.WORKER_POOL, concurrency=settings.WORKER_CONCURRENCY)
+    command = worker_argv(
+        pool=settings.WORKER_POOL, concurrency=settings.WORKER_CONCURRENCY, queues=tuple(settings.WORKER_QUEUES)
+    )
     app.worker_main([*quiet, *command, *argv])
 
 

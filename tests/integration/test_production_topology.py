@@ -1,0 +1,134 @@
+"""The production topology as real processes, no Docker (issue 32): the machine's PostgreSQL and Redis, a Chroma
+server (``chroma run`` from the chromadb package, ``CHROMA_URL``), two Daphne processes on two ports, two Celery
+workers with the prefork pool on different queues (``ingest``; ``runs,reports,default``) and beat. Through it: an
+upload ingested, a question run and a competitor report finished, the run started through the first web process
+streamed by a page on the second (the channel layer over Redis), a schedule fired by beat."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from datetime import time, timedelta
+from pathlib import Path
+
+import chromadb
+import httpx
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from research.api.tokens import token_create
+from research.investigations.services import investigation_create
+from research.models import Corpus, Membership, Run, RunStatus, Schedule
+from research.schedules.services import schedule_save
+from tests.research.runs.conftest import FILES, QUESTION
+from tests.support import processes
+from tests.support.corpora import corpus_indexed
+from tests.support.web_client import Browser, RunSocket, stored_exactly_once
+
+pytestmark = [
+    pytest.mark.services,
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the production topology runs on PostgreSQL"),
+    pytest.mark.timeout(600),
+]
+
+
+@contextmanager
+def chroma_server(folder: Path) -> Iterator[str]:
+    """A Chroma server from the chromadb package on a free loopback port; its URL."""
+    port = processes.free_port()
+    log = folder / "chroma.log"
+    chroma = Path(sys.executable).with_name("chroma")
+    server = processes.start(
+        [str(chroma), "run", "--path", str(folder / "chroma"), "--host", "127.0.0.1", "--port", str(port)],
+        env={"PATH": "/usr/bin:/bin", "ANONYMIZED_TELEMETRY": "False"},
+        log=log,
+    )
+    try:
+        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="chroma", process=server, log=log)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        processes.stop(server)
+
+
+def _wait_run(run_id: int, what: str, *logs: Path) -> Run:
+    done = lambda: Run.objects.get(pk=run_id).done  # noqa: E731
+    processes.wait_for(done, timeout=180, what=what, log=logs[0])
+    run = Run.objects.get(pk=run_id)
+    assert run.status == RunStatus.FINISHED, (run.status_reason, processes.tail(logs[0], 60))
+    return run
+
+
+def test_the_production_topology_ingests_runs_streams_across_web_processes_and_fires_schedules(  # type: ignore[no-untyped-def]
+    process_env, make_user, make_workspace, login, tmp_path: Path
+) -> None:
+    owner = Membership.objects.select_related("workspace", "user").get(workspace=make_workspace(make_user("ada")))
+    slug = owner.workspace.slug
+    key = token_create(user=owner.user, workspace_slug=slug, name="topology").key
+    logs = {name: tmp_path / f"{name}.log" for name in ("ingest", "runs", "beat", "web1", "web2")}
+    with ExitStack() as stack:
+        chroma_url = stack.enter_context(chroma_server(tmp_path))
+        env = {
+            **process_env,
+            "CHROMA_URL": chroma_url,
+            "WORKER_POOL": "prefork",
+            "WORKER_CONCURRENCY": "2",
+            "SCHEDULE_TICK_SECONDS": "5",
+        }
+        workers = [
+            processes.start(
+                processes.python("-m", "worker", "--hostname", f"{name}@%h"),
+                env={**env, "WORKER_QUEUES": queues},
+                log=logs[name],
+            )
+            for name, queues in (("ingest", "ingest"), ("runs", "runs,reports,default"))
+        ]
+        beat = processes.start(processes.python("-m", "worker", "beat"), env=env, log=logs["beat"])
+        stack.callback(processes.stop_all, *workers, beat)
+        first, _ = stack.enter_context(processes.daphne(env, logs["web1"]))
+        second, _ = stack.enter_context(processes.daphne(env, logs["web2"]))
+        for name, worker in zip(("ingest", "runs"), workers, strict=True):
+            ready = lambda name=name: " ready." in logs[name].read_text()  # noqa: E731
+            processes.wait_for(ready, timeout=120, what=name, process=worker, log=logs[name])
+
+        api = stack.enter_context(httpx.Client(base_url=f"{first}/api/v1", headers={"Authorization": f"Bearer {key}"}))
+        assert api.post(f"/workspaces/{slug}/corpora", json={"name": "Market"}).status_code == 201
+        upload = [("files", (name, data)) for name, data in FILES.items()]
+        assert api.post(f"/workspaces/{slug}/corpora/market/files", files=upload).status_code == 202
+        corpus = Corpus.objects.get(workspace=owner.workspace, slug="market")
+        processes.wait_for(
+            lambda: corpus_indexed(corpus, len(FILES)), timeout=180, what="ingestion", log=logs["ingest"]
+        )
+        assert "ingest" in logs["ingest"].read_text()
+        server = chromadb.HttpClient(host="127.0.0.1", port=int(chroma_url.rsplit(":", 1)[1]))
+        names = [collection.name for collection in server.list_collections()]
+        assert any(corpus.collection_name in name for name in names), names  # the chunks are in the Chroma server
+
+        # A run started through the first web process, watched from a page of the second one.
+        browser = Browser(second, login(owner.user).cookies["sessionid"].value)
+        started = api.post(f"/workspaces/{slug}/runs", json={"question": QUESTION, "rollouts": 2})
+        assert started.status_code == 202, started.text
+        run_id = started.json()["id"]
+        socket_url = second.replace("http://", "ws://") + f"/ws/runs/{run_id}/"
+        with RunSocket(socket_url, browser.headers()).open() as socket:
+            run = _wait_run(run_id, "the question run", logs["runs"], logs["web2"])
+            seen = lambda: max(socket.seqs(), default=0) >= run.last_seq  # noqa: E731
+            processes.wait_for(seen, timeout=20, what="the second web process's stream", log=logs["web2"])
+        assert sorted(set(socket.seqs())) == [event.seq for event in stored_exactly_once(run)]
+
+        report = api.post(f"/workspaces/{slug}/runs", json={"template": "competitor", "subject": "Halvorix"})
+        assert report.status_code == 202, report.text
+        _wait_run(report.json()["id"], "the competitor report", logs["runs"])
+        assert api.get(f"/runs/{report.json()['id']}/report").json()["subject"] == "Halvorix"
+
+        # A schedule made due now: beat's tick fires it, the runs worker runs it.
+        investigation = investigation_create(actor=owner, run=run)
+        schedule = schedule_save(actor=owner, investigation=investigation, frequency="daily", time_of_day=time(7))
+        Schedule.objects.filter(pk=schedule.pk).update(next_run_at=timezone.now() - timedelta(seconds=1))
+        fired = lambda: Run.objects.filter(schedule=schedule).exists()  # noqa: E731
+        processes.wait_for(fired, timeout=60, what="beat firing the schedule", process=beat, log=logs["beat"])
+        _wait_run(Run.objects.get(schedule=schedule).pk, "the scheduled run", logs["runs"])
+    for name in ("ingest", "runs"):
+        text = logs[name].read_text()
+        assert "Traceback" not in text, processes.tail(logs[name], 80)
