@@ -29,6 +29,7 @@ class ScheduleAdmin(admin.ModelAdmin[Schedule]):
     list_display = ["investigation", "frequency", "timezone", "next_run_at", "paused", "paused_reason"]
     list_filter = ["paused", "frequency"]
     readonly_fields = ["next_run_at", "last_fired_at", "created_at"]
+    exclude = ["webhook_secret"]  # never shown back, to operators either
 
 
 @admin.register(Invitation)

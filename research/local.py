@@ -122,11 +122,15 @@ class LocalSearch:
             raise ValueError(f"nothing readable in {self.folder} ({len(self.skipped)} files skipped)")
         self._temporary = tempfile.TemporaryDirectory(prefix="c1-local-", ignore_cleanup_errors=True)
         root = Path(self._temporary.name)
-        self.counter = packaged_counter()
-        self.embedder = eval_embedder(self.settings.embedder, root / "models")
-        self._client = open_client(url=None, path=root / "chroma")
-        self.index = open_corpus(self._client, root, embedder=self.embedder, counter=self.counter, label="local")
-        self.chunks = index_documents(self.index, self.documents, counter=self.counter, progress=progress)
+        try:
+            self.counter = packaged_counter()
+            self.embedder = eval_embedder(self.settings.embedder, root / "models")
+            self._client = open_client(url=None, path=root / "chroma")
+            self.index = open_corpus(self._client, root, embedder=self.embedder, counter=self.counter, label="local")
+            self.chunks = index_documents(self.index, self.documents, counter=self.counter, progress=progress)
+        except BaseException:
+            self._temporary.cleanup()  # nothing left behind by a folder that could not be indexed
+            raise
         self._searches = 0
 
     def search(

@@ -684,6 +684,7 @@ class WebhookDelivery(models.Model):
     run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="webhook_deliveries")
     event = models.CharField(max_length=40)  # run.finished, run.failed
     url = models.CharField(max_length=2000)
+    secret = models.CharField(max_length=200)  # the webhook's when the run ended: every attempt signs with it
     body = models.TextField()  # the JSON sent, signed as it is (a retry sends the same bytes)
     status = models.CharField(max_length=10, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
     attempts = models.PositiveIntegerField(default=0)

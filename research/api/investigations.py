@@ -35,7 +35,7 @@ from research.runs import selectors as runs
 from research.schedules import services as schedules
 from research.sharing import selectors as sharing
 from research.sharing import services as sharing_services
-from research.webhooks.services import webhook_attach, webhook_validate
+from research.webhooks.services import webhook_attach, webhook_shown, webhook_validate
 from research.workspaces import access as rights
 
 router = Router(tags=["investigations"])
@@ -57,7 +57,7 @@ def _investigation_out(investigation: Investigation) -> dict[str, Any]:
     }
 
 
-def _schedule_out(schedule: Schedule | None) -> dict[str, Any] | None:
+def _schedule_out(schedule: Schedule | None, viewer_id: int) -> dict[str, Any] | None:
     if schedule is None:
         return None
     return {
@@ -71,7 +71,7 @@ def _schedule_out(schedule: Schedule | None) -> dict[str, Any] | None:
         "paused_reason": schedule.paused_reason,
         "next_run_at": schedule.next_run_at,
         "last_fired_at": schedule.last_fired_at,
-        "webhook_url": schedule.webhook_url,
+        "webhook_url": webhook_shown(schedule.webhook_url, full=schedule.created_by_id == viewer_id),
     }
 
 
@@ -103,22 +103,22 @@ def investigation_create(request: HttpRequest, slug: str, body: InvestigationIn)
     same_workspace(access, slug)
     run = runs.run_get(membership=access.membership, run_id=body.run_id)
     investigation = investigation_services.investigation_create(actor=access.membership, run=run, title=body.title)
-    return Status(201, _detail(investigation))
+    return Status(201, _detail(investigation, access.membership.user_id))
 
 
-def _detail(investigation: Investigation) -> dict[str, Any]:
+def _detail(investigation: Investigation, viewer_id: int) -> dict[str, Any]:
     schedule = Schedule.objects.filter(investigation=investigation).first()
     return {
         **_investigation_out(investigation),
-        "runs": [run_out(run) for run in investigations.investigation_runs(investigation=investigation)],
-        "schedule": _schedule_out(schedule),
+        "runs": [run_out(run, viewer_id) for run in investigations.investigation_runs(investigation=investigation)],
+        "schedule": _schedule_out(schedule, viewer_id),
     }
 
 
 @router.get("/investigations/{investigation_id}", response=InvestigationDetail, summary="An investigation")
 def investigation_detail(request: HttpRequest, investigation_id: int) -> dict[str, Any]:
-    _, investigation = _investigation(request, investigation_id, ApiScope.RUNS_READ)
-    return _detail(investigation)
+    access, investigation = _investigation(request, investigation_id, ApiScope.RUNS_READ)
+    return _detail(investigation, access.membership.user_id)
 
 
 @router.delete("/investigations/{investigation_id}", response={204: None}, summary="Delete an investigation")
@@ -165,7 +165,7 @@ def schedule_put(request: HttpRequest, investigation_id: int, body: ScheduleIn) 
             notify=body.notify,
         )
         webhook_attach(owner=schedule, url=body.webhook_url, secret=body.webhook_secret)
-    return _schedule_out(schedule)
+    return _schedule_out(schedule, access.membership.user_id)
 
 
 @router.delete(
@@ -195,6 +195,7 @@ def _manage(access: Access, investigation: Investigation) -> None:
 )
 def share_link_list(request: HttpRequest, investigation_id: int) -> list[dict[str, Any]]:
     access, investigation = _investigation(request, investigation_id, ApiScope.RUNS_READ)
+    require(request, ApiScope.REPORTS_READ)  # a link shows the report: reading its links needs reading reports
     _manage(access, investigation)
     return [_link_out(link) for link in sharing.share_links_of(investigation=investigation)]
 
@@ -207,6 +208,7 @@ def share_link_list(request: HttpRequest, investigation_id: int) -> list[dict[st
 def share_link_create(request: HttpRequest, investigation_id: int, body: ShareLinkIn) -> Status[dict[str, Any]]:
     """Anyone holding the link reads the run's report until it expires or is revoked; ``url`` is shown only here."""
     access, investigation = _investigation(request, investigation_id, ApiScope.RUNS_WRITE)
+    require(request, ApiScope.REPORTS_READ)  # anyone holding the link reads the report: so must the token
     run = runs.run_get(membership=access.membership, run_id=body.run_id)
     made = sharing_services.share_link_create(
         actor=access.membership,

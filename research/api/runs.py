@@ -9,6 +9,7 @@ from typing import Any, Literal
 from asgiref.sync import sync_to_async
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.forms.models import model_to_dict
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from ninja import Header, Router, Status
@@ -24,9 +25,10 @@ from research.reporting.exports import MEDIA_TYPES, as_dict, export
 from research.reporting.kinds import kind_of
 from research.reporting.selectors import report_of, report_shown
 from research.runs import selectors, services
-from research.webhooks.services import webhook_attach, webhook_validate
+from research.webhooks.services import webhook_attach, webhook_shown, webhook_validate
 
 router = Router(tags=["runs"])
+DELIVERY_FIELDS = ("event", "status", "attempts", "response_status", "error", "last_attempt_at", "delivered_at")
 
 
 def _corpora(access: Access, wanted: list[str] | None) -> list[Corpus]:
@@ -43,7 +45,8 @@ def _corpora(access: Access, wanted: list[str] | None) -> list[Corpus]:
     return list(dict.fromkeys(chosen))
 
 
-def run_out(run: Run) -> dict[str, Any]:
+def run_out(run: Run, viewer_id: int) -> dict[str, Any]:
+    """The run as ``viewer_id`` (a user) may see it: its webhook's whole address only if they set it."""
     return {
         "id": run.pk,
         "status": run.status,
@@ -56,7 +59,7 @@ def run_out(run: Run) -> dict[str, Any]:
         "created_at": run.created_at,
         "started_at": run.started_at,
         "finished_at": run.finished_at,
-        "webhook_url": run.webhook_url,
+        "webhook_url": webhook_shown(run.webhook_url, full=run.created_by_id == viewer_id),
     }
 
 
@@ -77,7 +80,7 @@ def run_create(
     same_workspace(access, slug)
     key = idempotency_key.strip()[:200]
     if key and (earlier := _earlier(access, key, body)) is not None:
-        return Status(200, run_out(earlier))
+        return Status(200, run_out(earlier, access.membership.user_id))
     if errors := webhook_validate(url=body.webhook_url, secret=body.webhook_secret):
         raise ValidationError(errors)
     try:
@@ -100,8 +103,8 @@ def run_create(
         earlier = _earlier(access, key, body)
         if earlier is None:
             raise
-        return Status(200, run_out(earlier))
-    return Status(202, run_out(run))
+        return Status(200, run_out(earlier, access.membership.user_id))
+    return Status(202, run_out(run, access.membership.user_id))
 
 
 def _earlier(access: Access, key: str, body: RunIn) -> Run | None:
@@ -115,7 +118,7 @@ def _earlier(access: Access, key: str, body: RunIn) -> Run | None:
 def run_list(request: HttpRequest, limit: int = 50) -> dict[str, Any]:
     access = require(request, ApiScope.RUNS_READ)
     runs = selectors.run_list(membership=access.membership, limit=max(1, min(limit, 200)))
-    return {"runs": [run_out(run) for run in runs]}
+    return {"runs": [run_out(run, access.membership.user_id) for run in runs]}
 
 
 def _run(request: HttpRequest, run_id: int, scope: str) -> tuple[Access, Run]:
@@ -125,7 +128,8 @@ def _run(request: HttpRequest, run_id: int, scope: str) -> tuple[Access, Run]:
 
 @router.get("/runs/{run_id}", response=RunDetail, summary="A run: status, answer, sources, usage")
 def run_detail(request: HttpRequest, run_id: int) -> dict[str, Any]:
-    _, run = _run(request, run_id, ApiScope.RUNS_READ)
+    access, run = _run(request, run_id, ApiScope.RUNS_READ)
+    mine = run.created_by_id == access.membership.user_id
     events = RunEvent.objects.filter(run=run, attempt=max(1, run.attempts))
     calls = events.filter(type="tool_called")
     pruned = sum(
@@ -133,7 +137,7 @@ def run_detail(request: HttpRequest, run_id: int) -> dict[str, Any]:
         for payload in events.filter(type="chunks_pruned").values_list("payload", flat=True)
     )
     return {
-        **run_out(run),
+        **run_out(run, access.membership.user_id),
         "answer": _answer(run),
         "sources": [
             SourceOut(doc_id=doc["doc_id"], title=doc.get("title", ""), score=float(doc.get("score", 0.0)))
@@ -144,7 +148,10 @@ def run_detail(request: HttpRequest, run_id: int) -> dict[str, Any]:
         "usage": Usage(
             tokens=run.total_tokens, turns=events.filter(type="turn_started").count(), tool_calls=calls.count()
         ),
-        "webhook_deliveries": list(run.webhook_deliveries.all()),
+        "webhook_deliveries": [
+            {**model_to_dict(delivery, fields=DELIVERY_FIELDS), "url": webhook_shown(delivery.url, full=mine)}
+            for delivery in run.webhook_deliveries.all()
+        ],
     }
 
 
@@ -170,7 +177,8 @@ def run_cancel(request: HttpRequest, run_id: int) -> dict[str, Any]:
     access, run = _run(request, run_id, ApiScope.RUNS_WRITE)
     if run.status not in (RunStatus.QUEUED, RunStatus.RUNNING):
         raise Problem("conflict", f"The run has already {run.status}.")
-    return run_out(services.run_cancel(actor=access.membership, run=run, reason="cancelled over the API"))
+    cancelled = services.run_cancel(actor=access.membership, run=run, reason="cancelled over the API")
+    return run_out(cancelled, access.membership.user_id)
 
 
 def _report(run: Run, internal: bool) -> Report:

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Literal
 
 from ninja import Schema
-from pydantic import Field
+from pydantic import AwareDatetime, Field
 
 Template = Literal["question", "competitor", "prospect", "icp"]
 
@@ -166,7 +166,7 @@ class ScheduleOut(Schema):
 class ShareLinkIn(Schema):
     run_id: int = Field(description="a finished run of the investigation")
     label: str = Field(default="", max_length=120)
-    expires_at: datetime | None = None
+    expires_at: AwareDatetime | None = Field(default=None, description="with its time zone, e.g. 2027-01-31T18:00:00Z")
     include_internal: bool = Field(default=False, description="also show claims only our own notes back")
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -28,6 +29,7 @@ from research.platform.realtime import run_group
 from research.runs import selectors
 from research.runs.journal import StoredEvent
 
+logger = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 15.0
 TAIL_CHECK_SECONDS = 2.0
 RETRY_MS = 2000  # how long a browser's EventSource waits before it reconnects
@@ -52,8 +54,13 @@ class _Live:
     async def join(self) -> None:
         if self.layer is None:
             return  # no layer: the stream reads the database on every tail check
-        self.channel = await self.layer.new_channel("sse.")
-        await self.layer.group_add(self.group, self.channel)
+        try:
+            self.channel = await self.layer.new_channel("sse.")
+            await self.layer.group_add(self.group, self.channel)
+        except Exception:  # Redis away: the stream goes on from the database, every tail check
+            logger.warning("event stream of %s: no channel layer, reading the database only", self.group, exc_info=True)
+            self.channel = ""
+            return
         self.task = asyncio.create_task(self._receive())
 
     async def _receive(self) -> None:
@@ -72,10 +79,11 @@ class _Live:
     async def leave(self) -> None:
         if self.task is not None:
             self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
+            with contextlib.suppress(asyncio.CancelledError, Exception):  # a receive that died of a Redis error
                 await self.task
         if self.layer is not None and self.channel:
-            await self.layer.group_discard(self.group, self.channel)
+            with contextlib.suppress(Exception):  # Redis away: the group's membership expires by itself
+                await self.layer.group_discard(self.group, self.channel)
 
 
 class _Tail:

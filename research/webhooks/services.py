@@ -12,14 +12,15 @@ knows when its next attempt is due: a message that comes early (a duplicate) doe
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -32,6 +33,7 @@ from research.retrieval.web.guard import AllowList, target
 from research.webhooks.signing import SECRET_MAX, SECRET_MIN, signed_headers
 from research.webhooks.task_names import WEBHOOK_DELIVER
 
+logger = logging.getLogger(__name__)
 EVENTS = {RunStatus.FINISHED: "run.finished", RunStatus.FAILED: "run.failed"}
 ALLOWED_BY = "WEBHOOK_ALLOWED_HOSTS"
 BACKOFF_SECONDS = 30.0  # before the second attempt; four times longer before each next one
@@ -65,12 +67,19 @@ def webhook_validate(*, url: str, secret: str) -> dict[str, str]:
     return errors
 
 
+def webhook_shown(url: str, *, full: bool) -> str:
+    """A webhook's address as a reader sees it: whole to the member who set it, else its scheme and host only (the
+    path of a chat or automation hook is often its secret)."""
+    if full or not url:
+        return url
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.hostname or ''}/…"
+
+
 def webhook_attach(*, owner: Run | Schedule, url: str, secret: str) -> None:
     """Announce the end of ``owner`` (a run, or each run of a schedule) at ``url``, signed with ``secret``; an empty
-    ``url`` removes the webhook (ValidationError by field when they cannot be used)."""
-    errors = webhook_validate(url=url, secret=secret)
-    if errors:
-        raise ValidationError(errors)
+    ``url`` removes the webhook. The caller checked them with ``webhook_validate`` first, outside any transaction
+    (the check resolves the host's name, which must not hold a database lock)."""
     url, secret = url.strip(), secret if url.strip() else ""
     type(owner).objects.filter(pk=owner.pk).update(webhook_url=url, webhook_secret=secret)
     owner.webhook_url, owner.webhook_secret = url, secret
@@ -128,7 +137,12 @@ def delivery_on_end(*, run_id: int, status: str) -> WebhookDelivery | None:
     delivery, created = WebhookDelivery.objects.get_or_create(
         run=run,
         event=event,
-        defaults={"url": webhook[0], "body": _body(run, event, key), "next_attempt_at": timezone.now()},
+        defaults={
+            "url": webhook[0],
+            "secret": webhook[1],
+            "body": _body(run, event, key),
+            "next_attempt_at": timezone.now(),
+        },
     )
     if created:
         transaction.on_commit(lambda: task_send(WEBHOOK_DELIVER, delivery.pk))
@@ -147,22 +161,31 @@ def delivery_attempt(*, delivery_id: int, now: float | None = None) -> Attempt:
     delivery = WebhookDelivery.objects.select_related("run__schedule", "run__workspace").filter(pk=delivery_id).first()
     if delivery is None or delivery.status != DeliveryStatus.PENDING:
         return Attempt(delivery.status if delivery else "gone")
-    due = delivery.next_attempt_at
-    if due is not None and timezone.now() < due - EARLY_TOLERANCE:
-        return Attempt(DeliveryStatus.PENDING, detail=f"not due before {due.isoformat()}")  # a duplicate message
-    claimed = WebhookDelivery.objects.filter(pk=delivery.pk, attempts=delivery.attempts, status=DeliveryStatus.PENDING)
-    if not claimed.update(attempts=F("attempts") + 1, last_attempt_at=timezone.now()):
-        return Attempt(DeliveryStatus.PENDING, detail="another worker is attempting it")
-    webhook = _webhook_of(delivery.run)
-    if webhook is None:  # the run's or schedule's webhook was removed meanwhile
-        return _record(delivery, DeliveryStatus.FAILED, error="the webhook was removed")
-    timestamp = int(now if now is not None else timezone.now().timestamp())
-    return _send(delivery, delivery.attempts + 1, secret=webhook[1], timestamp=timestamp)
+    started = timezone.now()
+    # The claim: due now (a duplicate message that comes early, or while another worker's attempt is in flight,
+    # finds it not due) and moved past the longest an attempt can take, so the sweep leaves it alone meanwhile.
+    due = Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=started + EARLY_TOLERANCE)
+    in_flight = started + timedelta(seconds=2 * settings.WEBHOOK_TIMEOUT + 30)
+    claimed = WebhookDelivery.objects.filter(
+        due, pk=delivery.pk, attempts=delivery.attempts, status=DeliveryStatus.PENDING
+    )
+    if not claimed.update(attempts=F("attempts") + 1, last_attempt_at=started, next_attempt_at=in_flight):
+        return Attempt(DeliveryStatus.PENDING, detail="not due, or another worker is attempting it")
+    current = _webhook_of(delivery.run)
+    if current is None or current[0] != delivery.url:  # removed or moved meanwhile: never to the old address
+        return _record(delivery, DeliveryStatus.FAILED, error="the webhook was removed or changed before it was sent")
+    timestamp = int(now if now is not None else started.timestamp())
+    try:
+        return _send(delivery, delivery.attempts + 1, timestamp=timestamp)
+    except Exception as error:
+        logger.exception("webhook delivery %s: attempt failed", delivery.pk)
+        return _retry_or_fail(delivery, delivery.attempts + 1, error=f"{type(error).__name__}: {error}")
 
 
-def _send(delivery: WebhookDelivery, attempts: int, *, secret: str, timestamp: int) -> Attempt:
+def _send(delivery: WebhookDelivery, attempts: int, *, timestamp: int) -> Attempt:
     body = delivery.body.encode()
-    headers = signed_headers(secret=secret, delivery_id=delivery_key(delivery), timestamp=timestamp, body=body)
+    key = delivery_key(delivery)
+    headers = signed_headers(secret=delivery.secret, delivery_id=key, timestamp=timestamp, body=body)
     timeout = settings.WEBHOOK_TIMEOUT
     try:
         answer = post(

@@ -46,7 +46,7 @@ def verify_webhook(
     and it was signed within ``tolerance`` seconds of ``now``; ``WebhookError`` otherwise."""
     stamp = _header(headers, "Context1-Webhook-Timestamp")
     given = _header(headers, "Context1-Webhook-Signature")
-    if not stamp.isdigit():
+    if not (stamp.isascii() and stamp.isdigit()):
         raise WebhookError("the timestamp is not a number of seconds")
     age = (time.time() if now is None else now) - int(stamp)
     if abs(age) > tolerance:

@@ -182,6 +182,8 @@ def post(
             response = client.send(request, stream=True)
             response.close()
             return response.status_code
+    except httpx.InvalidURL as error:  # an address the guard passed that httpx cannot send to (not an HTTPError)
+        raise Refused(f"not a valid address: {error}") from None
     except httpx.HTTPError as error:
         if watchdog.fired:
             raise WebError(f"{checked.host} did not answer within {deadline:g} s") from None

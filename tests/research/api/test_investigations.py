@@ -150,3 +150,21 @@ def test_only_a_finished_run_of_the_investigation_is_shared(team: Team) -> None:
     )
     assert answer.status_code == 422
     assert "finished" in json.dumps(answer.json()["errors"])  # type: ignore[attr-defined]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_share_link_needs_reports_read_and_an_expiry_with_its_time_zone(team: Team) -> None:
+    owner = bearer(team.owner)
+    run_id = _finished_run(owner, team)
+    saved = _save(owner, team, run_id)
+    links = f"/api/v1/investigations/{saved['id']}/share-links"
+    writer = bearer(team.owner, "runs:write", "runs:read")  # may start runs, may not read reports
+    refused = writer.post(links, json.dumps({"run_id": run_id}), content_type="application/json")
+    assert refused.status_code == 403  # a link would show it the report
+    assert writer.get(links).status_code == 403
+    naive = owner.post(
+        links, json.dumps({"run_id": run_id, "expires_at": "2030-01-01T00:00:00"}), content_type="application/json"
+    )
+    assert naive.status_code == 422  # not a 500: which zone was meant is asked, not guessed
+    assert "timezone" in naive.content.decode().lower() or "time zone" in naive.content.decode().lower()
+    assert not ShareLink.objects.exists()

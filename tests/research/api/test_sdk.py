@@ -73,3 +73,23 @@ def test_a_rate_limit_that_lasts_says_when_to_come_back() -> None:
     with pytest.raises(RateLimitError) as raised:
         _client([limited] * 4, seen).request("GET", "/runs")
     assert raised.value.retry_after == 30
+
+
+def _frames(*seqs: int, end: bool) -> bytes:
+    at = "2026-12-06T17:00:00+00:00"
+    text = "retry: 2000\n\n" + "".join(
+        f'id: {seq}\nevent: turn_started\ndata: {{"seq": {seq}, "type": "turn_started", "at": "{at}"}}\n\n'
+        for seq in seqs
+    )
+    return (text + (f'event: end\ndata: {{"last_seq": {seqs[-1]}}}\n\n' if end else "")).encode()
+
+
+def test_a_stream_that_stops_without_its_end_frame_is_resumed_where_it_stopped() -> None:
+    seen: list[httpx.Request] = []
+    answers = [
+        httpx.Response(200, content=_frames(1, 2, end=False)),  # closed cleanly, but before the run's end
+        httpx.Response(200, content=_frames(3, end=True)),
+    ]
+    events = [event.seq for event in _client(answers, seen).events(7)]
+    assert events == [1, 2, 3]
+    assert [request.headers["Last-Event-ID"] for request in seen] == ["0", "2"]

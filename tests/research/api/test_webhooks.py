@@ -15,7 +15,11 @@ from django.test import Client
 from django.utils import timezone
 
 from research.models import DeliveryStatus, Run, RunStatus, WebhookDelivery
+from research.retrieval.web import Refused
+from research.retrieval.web.fetching import post
+from research.retrieval.web.guard import AllowList
 from research.runs.execution import run_execute
+from research.runs.signals import run_ended
 from research.webhooks import services as webhooks
 from research.webhooks.signing import signed_headers
 from tests.research.api.conftest import Team, bearer
@@ -89,10 +93,10 @@ def test_a_finished_run_posts_a_signed_announcement_once(team: Team, receiver: R
 def test_a_failed_run_is_announced_and_a_cancelled_one_is_not(team: Team, receiver: Receiver, sent: list[int]) -> None:
     client = bearer(team.owner)
     failing = _start(client, team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
-    webhooks.delivery_on_end(run_id=failing, status=RunStatus.FAILED)
+    run_ended.send(sender=Run, run_id=failing, status=RunStatus.FAILED)  # as the sweeper announces a failure
     cancelled = _start(client, team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
     assert client.post(f"/api/v1/runs/{cancelled}/cancel").status_code == 200
-    webhooks.delivery_on_end(run_id=cancelled, status=RunStatus.CANCELLED)
+    run_ended.send(sender=Run, run_id=cancelled, status=RunStatus.CANCELLED)
     plain = _start(client, team).json()["id"]  # type: ignore[attr-defined]
     webhooks.delivery_on_end(run_id=plain, status=RunStatus.FINISHED)
     assert list(WebhookDelivery.objects.values_list("run_id", "event")) == [(failing, "run.failed")]
@@ -167,3 +171,52 @@ def test_an_address_refused_when_sent_fails_at_once_and_reaches_nothing(
     assert (attempt.status, attempt.retry_in) == ("failed", None)
     assert "refused" in WebhookDelivery.objects.get().error
     assert receiver.received == []
+
+
+def test_another_member_sees_only_the_webhooks_host(team: Team, receiver: Receiver, sent: list[int]) -> None:
+    run_id = _start(bearer(team.owner), team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
+    webhooks.delivery_on_end(run_id=run_id, status=RunStatus.FINISHED)
+    seen = bearer(team.viewer).get(f"/api/v1/runs/{run_id}").json()  # type: ignore[attr-defined]
+    assert seen["webhook_url"] == "http://127.0.0.1/…"
+    assert seen["webhook_deliveries"][0]["url"] == "http://127.0.0.1/…"
+    assert "/hooks/context1" not in json.dumps(seen)
+    assert bearer(team.owner).get(f"/api/v1/runs/{run_id}").json()["webhook_url"] == receiver.url  # type: ignore[attr-defined]
+
+
+def test_a_redirect_is_not_followed_and_counts_as_a_failed_attempt(
+    team: Team, receiver: Receiver, sent: list[int]
+) -> None:
+    receiver.statuses = [302]
+    run_id = _start(bearer(team.owner), team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
+    webhooks.delivery_on_end(run_id=run_id, status=RunStatus.FINISHED)
+    attempt = webhooks.delivery_attempt(delivery_id=sent[0])
+    assert (attempt.status, attempt.retry_in) == ("pending", 30.0)
+    assert "answered HTTP 302" in WebhookDelivery.objects.get().error
+    assert len(receiver.received) == 1  # nothing sent where the redirect pointed
+
+
+def test_a_changed_webhook_is_not_sent_to_its_old_address(team: Team, receiver: Receiver, sent: list[int]) -> None:
+    run_id = _start(bearer(team.owner), team, webhook_url=receiver.url, webhook_secret=SECRET).json()["id"]  # type: ignore[attr-defined]
+    webhooks.delivery_on_end(run_id=run_id, status=RunStatus.FINISHED)
+    Run.objects.filter(pk=run_id).update(webhook_url="", webhook_secret="")
+    assert webhooks.delivery_attempt(delivery_id=sent[0]).status == DeliveryStatus.FAILED
+    assert "removed or changed" in WebhookDelivery.objects.get().error
+    assert receiver.received == []
+
+
+def test_an_address_httpx_cannot_send_to_is_refused_not_retried_forever() -> None:
+    with pytest.raises(Refused, match="not a valid address"):
+        post(
+            "http://hooks.test/?\x7f",
+            b"{}",
+            {},
+            allow=AllowList.of(["hooks.test"]),
+            timeout=1,
+            deadline=2,
+            resolve=lambda host, port: ["127.0.0.1"],
+        )
+
+
+def test_a_timestamp_that_is_not_ascii_digits_is_a_webhook_error() -> None:
+    with pytest.raises(WebhookError, match="not a number"):
+        verify_webhook(b"{}", {"Context1-Webhook-Timestamp": "²", "Context1-Webhook-Signature": "v1=x"}, secret=SECRET)
