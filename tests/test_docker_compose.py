@@ -15,7 +15,9 @@ import jsonschema
 import pytest
 import yaml
 
+from tests.support import topology
 from tests.support.processes import REPO
+from worker.queues import QUEUE_NAMES
 
 SCHEMA = Path(__file__).parent / "data" / "compose-spec.json"
 
@@ -90,6 +92,25 @@ def test_the_app_services_share_one_configuration(compose: dict[str, Any]) -> No
     for key in ("DATABASE_URL", "REDIS_URL", "CHROMA_URL", "SECRET_KEY"):
         assert len({str(env.get(key)) for env in envs}) == 1, key
         assert envs[0].get(key), key
+
+
+def test_the_compose_file_runs_the_processes_the_topology_test_starts(compose: dict[str, Any]) -> None:
+    services, shared = compose["services"], compose["x-app-environment"]
+    for name, (arguments, own) in topology.PROCESSES.items():
+        command = services[name]["command"]
+        assert command[0] == "python", name
+        assert tuple(command[1 : 1 + len(arguments)]) == arguments, name
+        environment = services[name]["environment"]
+        for key, value in {**topology.SHARED, **own}.items():
+            assert _interpolate(str(environment.get(key, shared.get(key))), {}) == value, (name, key)
+        assert environment.get("WORKER_QUEUES", "") == own.get("WORKER_QUEUES", ""), name
+    assert shared["WORKER_POOL"] == topology.SHARED["WORKER_POOL"]
+    workers = {name for name, service in services.items() if service.get("command", [])[1:3] == ["-m", "worker"]}
+    assert workers - {"beat"} == {"worker", "worker-ingest"}  # every queue consumed, by the processes the test runs
+    queues = {
+        q for name in ("worker", "worker-ingest") for q in services[name]["environment"]["WORKER_QUEUES"].split(",")
+    }
+    assert queues == set(QUEUE_NAMES)
 
 
 def _interpolate(value: str, given: dict[str, str]) -> str:

@@ -2,7 +2,8 @@
 server (``chroma run`` from the chromadb package, ``CHROMA_URL``), two Daphne processes on two ports, two Celery
 workers with the prefork pool on different queues (``ingest``; ``runs,reports,default``) and beat. Through it: an
 upload ingested, a question run and a competitor report finished, the run started through the first web process
-streamed by a page on the second (the channel layer over Redis), a schedule fired by beat."""
+streamed by a page on the second (the channel layer over Redis), a schedule fired by beat. The processes and their
+variables are docker-compose.yml's (tests/support/topology.py, held to the compose file by its own test)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from research.investigations.services import investigation_create
 from research.models import Corpus, Membership, Run, RunStatus, Schedule
 from research.schedules.services import schedule_save
 from tests.research.runs.conftest import FILES, QUESTION
-from tests.support import processes
+from tests.support import processes, topology
 from tests.support.corpora import corpus_indexed
 from tests.support.web_client import Browser, RunSocket, stored_exactly_once
 
@@ -69,22 +70,16 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
     logs = {name: tmp_path / f"{name}.log" for name in ("ingest", "runs", "beat", "web1", "web2")}
     with ExitStack() as stack:
         chroma_url = stack.enter_context(chroma_server(tmp_path))
-        env = {
-            **process_env,
-            "CHROMA_URL": chroma_url,
-            "WORKER_POOL": "prefork",
-            "WORKER_CONCURRENCY": "2",
-            "SCHEDULE_TICK_SECONDS": "5",
-        }
+        env = {**process_env, **topology.SHARED, "CHROMA_URL": chroma_url, "SCHEDULE_TICK_SECONDS": "5"}
         workers = [
             processes.start(
-                processes.python("-m", "worker", "--hostname", f"{name}@%h"),
-                env={**env, "WORKER_QUEUES": queues},
+                processes.python(*topology.PROCESSES[service][0], "--hostname", f"{name}@%h"),
+                env={**env, **topology.PROCESSES[service][1]},
                 log=logs[name],
             )
-            for name, queues in (("ingest", "ingest"), ("runs", "runs,reports,default"))
+            for name, service in (("ingest", "worker-ingest"), ("runs", "worker"))
         ]
-        beat = processes.start(processes.python("-m", "worker", "beat"), env=env, log=logs["beat"])
+        beat = processes.start(processes.python(*topology.PROCESSES["beat"][0]), env=env, log=logs["beat"])
         stack.callback(processes.stop_all, *workers, beat)
         first, _ = stack.enter_context(processes.daphne(env, logs["web1"]))
         second, _ = stack.enter_context(processes.daphne(env, logs["web2"]))
