@@ -2,11 +2,14 @@
 server (``chroma run`` from the chromadb package, ``CHROMA_URL``), two Daphne processes on two ports, two Celery
 workers with the prefork pool on different queues (``ingest``; ``runs,reports,default``) and beat. Through it: an
 upload ingested, a question run and a competitor report finished, the run started through the first web process
-streamed by a page on the second (the channel layer over Redis), a schedule fired by beat. The processes and their
+streamed by a page on the second (the channel layer over Redis), a schedule fired by beat, and a runs worker
+SIGKILLed mid-run whose run another runs worker takes over. The processes and their
 variables are docker-compose.yml's (tests/support/topology.py, held to the compose file by its own test)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -21,13 +24,14 @@ from django.utils import timezone
 
 from research.api.tokens import token_create
 from research.investigations.services import investigation_create
-from research.models import Corpus, Membership, Run, RunStatus, Schedule
+from research.models import Corpus, Membership, Run, RunEvent, RunStatus, Schedule
 from research.schedules.services import schedule_save
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes, topology
 from tests.support.corpora import corpus_indexed
 from tests.support.web_client import Browser, RunSocket, stored_exactly_once
 
+SLOW = "research.platform.warmup.open_chroma,tests.support.slow_model.install"
 pytestmark = [
     pytest.mark.services,
     pytest.mark.skipif(connection.vendor != "postgresql", reason="the production topology runs on PostgreSQL"),
@@ -70,7 +74,14 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
     logs = {name: tmp_path / f"{name}.log" for name in ("ingest", "runs", "beat", "web1", "web2")}
     with ExitStack() as stack:
         chroma_url = stack.enter_context(chroma_server(tmp_path))
-        env = {**process_env, **topology.SHARED, "CHROMA_URL": chroma_url, "SCHEDULE_TICK_SECONDS": "5"}
+        env = {
+            **process_env,
+            **topology.SHARED,
+            "CHROMA_URL": chroma_url,
+            "SCHEDULE_TICK_SECONDS": "5",
+            "RUN_LEASE_SECONDS": "3",
+            "RUN_SWEEP_SECONDS": "2",
+        }
         workers = [
             processes.start(
                 processes.python(*topology.PROCESSES[service][0], "--hostname", f"{name}@%h"),
@@ -124,6 +135,30 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
         fired = lambda: Run.objects.filter(schedule=schedule).exists()  # noqa: E731
         processes.wait_for(fired, timeout=60, what="beat firing the schedule", process=beat, log=logs["beat"])
         _wait_run(Run.objects.get(schedule=schedule).pk, "the scheduled run", logs["runs"])
-    for name in ("ingest", "runs"):
+
+        # Fault: the runs worker holding a run is SIGKILLed mid-run (its pool processes with it); the other runs
+        # worker takes the run over once the lease has expired and finishes it, every event kept once.
+        processes.stop(workers[1])
+        slow = {**env, **topology.PROCESSES["worker"][1], "WORKER_WARMUP": SLOW, "SLOW_MODEL_SECONDS": "0.3"}
+        pair = [
+            processes.worker(slow, tmp_path / f"{name}.log", name, ready="tests.support.slow_model.install done")
+            for name in ("runs-a", "runs-b")
+        ]
+        stack.callback(processes.stop_all, *pair)
+        started = api.post(f"/workspaces/{slug}/runs", json={"question": QUESTION, "rollouts": 2, "max_steps": 8})
+        doomed_id = started.json()["id"]
+        processes.wait_for(
+            lambda: RunEvent.objects.filter(run_id=doomed_id, type="turn_started").count() >= 2,
+            timeout=60,
+            what="the run's first turns",
+            log=tmp_path / "runs-a.log",
+        )
+        owner_pid = int(Run.objects.get(pk=doomed_id).lease_owner.split(":")[1])
+        holder = next(worker for worker in pair if os.getpgid(owner_pid) == worker.pid)
+        processes.stop(holder, sig=signal.SIGKILL)
+        doomed = _wait_run(doomed_id, "the run taken over", tmp_path / "runs-a.log", tmp_path / "runs-b.log")
+        kinds = [event.type for event in stored_exactly_once(doomed)]
+        assert (doomed.attempts, kinds.count("run_restarted"), kinds[-3]) == (2, 1, "run_finished")
+    for name in ("ingest", "runs"):  # the killed worker's log is not read: a SIGKILL leaves what it leaves
         text = logs[name].read_text()
         assert "Traceback" not in text, processes.tail(logs[name], 80)
