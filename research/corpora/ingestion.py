@@ -32,6 +32,7 @@ from research.corpora.internal import internal_guess
 from research.corpora.lease import LeaseLost, advance, claim, hold, lease, release, renew
 from research.models import Chunk, Corpus, Document, Stage, UploadFile
 from research.platform.composition import corpus_index, token_counter
+from research.retrieval.chroma_client import STORE_UNAVAILABLE
 from research.retrieval.chunking import ChunkSpan, chunk_text
 from research.retrieval.embedders import EmbeddingUnavailable
 from research.retrieval.parsing import ParsedDocument, ParseError, ParseOptions, SandboxLimits, parse_in_sandbox
@@ -255,7 +256,8 @@ def upload_file_ingest_safely(*, upload_file_id: int, refine: bool = True) -> in
     """``upload_file_ingest`` where a bug fails the file with a reason instead of leaving it stuck.
 
     Returns the corpus id when the file reached its stage, None when there was nothing to do.
-    Transient embedding failures release the lease and propagate, so the task can retry.
+    Transient failures (the embedding service or the Chroma server unreachable) release the lease and propagate,
+    so the task can retry.
     """
     return _safely(lambda: upload_file_ingest(upload_file_id=upload_file_id, refine=refine), upload_file_id)
 
@@ -274,6 +276,9 @@ def _safely(step: Callable[[], bool], upload_file_id: int) -> int | None:
         return None
     except EmbeddingUnavailable as error:
         release(upload_file_id, f"embedding service unavailable, retrying: {error}")
+        raise
+    except STORE_UNAVAILABLE as error:
+        release(upload_file_id, f"the Chroma server cannot be reached, retrying: {error}")
         raise
     except Exception as error:
         logger.exception("ingest of upload file %s crashed", upload_file_id)

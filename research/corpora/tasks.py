@@ -8,13 +8,16 @@ from celery import Task, shared_task
 
 from research.corpora import ingestion, lease, task_names
 from research.models import UploadFile
+from research.retrieval.chroma_client import STORE_UNAVAILABLE
 from research.retrieval.embedders import EmbeddingUnavailable
 
 INGEST_RETRIES = 5
+TRANSIENT: tuple[type[Exception], ...] = (EmbeddingUnavailable, *STORE_UNAVAILABLE)
 REFINE_WAIT = 2.0  # seconds before asking again whether every file of the corpus is searchable
 
 
-@shared_task(name=task_names.INGEST_FILE, bind=True, acks_late=True, ignore_result=True)
+# max_retries: Celery's default (3) is below INGEST_RETRIES, and its own refusal left a file stuck, never failed
+@shared_task(name=task_names.INGEST_FILE, bind=True, acks_late=True, ignore_result=True, max_retries=INGEST_RETRIES)
 def ingest_file(self: Task, upload_file_id: int) -> None:  # type: ignore[type-arg]
     """A file to searchable by words; its vectors are a task of their own (``ingest_refine``)."""
     corpus_id = _retrying(
@@ -25,7 +28,7 @@ def ingest_file(self: Task, upload_file_id: int) -> None:  # type: ignore[type-a
         task_names.refine_enqueue(upload_file_id, countdown=1)
 
 
-@shared_task(name=task_names.INGEST_REFINE, bind=True, acks_late=True, ignore_result=True)
+@shared_task(name=task_names.INGEST_REFINE, bind=True, acks_late=True, ignore_result=True, max_retries=INGEST_RETRIES)
 def ingest_refine(self: Task, upload_file_id: int) -> None:  # type: ignore[type-arg]
     """A searchable file's vectors, once no file of its corpus waits for its words (those come first)."""
     corpus_id = UploadFile.objects.filter(pk=upload_file_id).values_list("upload__corpus_id", flat=True).first()
@@ -38,12 +41,14 @@ def ingest_refine(self: Task, upload_file_id: int) -> None:  # type: ignore[type
 
 
 def _retrying(task: Task, upload_file_id: int, step: Callable[[], int | None]) -> int | None:  # type: ignore[type-arg]
-    """``step``, retried with backoff while the embedding service is unavailable, then failing the file."""
+    """``step``, retried with backoff while the embedding service or the Chroma server is unavailable, then failing
+    the file."""
     try:
         return step()
-    except EmbeddingUnavailable as error:
+    except TRANSIENT as error:
         if task.request.retries >= INGEST_RETRIES:
-            reason = f"embedding service unavailable after {INGEST_RETRIES} retries: {error}"
+            what = "embedding service" if isinstance(error, EmbeddingUnavailable) else "Chroma server"
+            reason = f"{what} unavailable after {INGEST_RETRIES} retries: {error}"
             ingestion.fail_by_id(upload_file_id, reason)
             return None
         raise task.retry(countdown=min(300, 5 * 2**task.request.retries)) from error

@@ -7,8 +7,13 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import chromadb
+import httpx
 from chromadb.api import ClientAPI
 from chromadb.config import Settings
+
+# A Chroma server that cannot be reached (restarting, a network cut): chromadb's HttpClient raises httpx's transport
+# errors as they come. Transient: the work is tried again later, never failed for it (research/corpora/tasks.py).
+STORE_UNAVAILABLE: tuple[type[Exception], ...] = (httpx.TransportError,)
 
 _SETTINGS = Settings(anonymized_telemetry=False, allow_reset=False)
 # chromadb shares one system per folder between its clients and registers it before starting it: a second thread

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -24,7 +25,7 @@ from django.utils import timezone
 
 from research.api.tokens import token_create
 from research.investigations.services import investigation_create
-from research.models import Corpus, Membership, Run, RunEvent, RunStatus, Schedule
+from research.models import Chunk, Corpus, Membership, Run, RunEvent, RunStatus, Schedule, Stage, UploadFile
 from research.schedules.services import schedule_save
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes, topology
@@ -32,6 +33,11 @@ from tests.support.corpora import corpus_indexed
 from tests.support.web_client import Browser, RunSocket, stored_exactly_once
 
 SLOW = "research.platform.warmup.open_chroma,tests.support.slow_model.install"
+SLOW_EMBEDDING = {
+    "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install_slow_embedding",
+    "SLOW_EMBED_SECONDS": "0.5",
+}
+ARCHIVE = {f"memo-{n}.txt": f"Memo {n}: Halvorix renewed contract {n} with Glenmorrow.".encode() for n in range(6)}
 pytestmark = [
     pytest.mark.services,
     pytest.mark.skipif(connection.vendor != "postgresql", reason="the production topology runs on PostgreSQL"),
@@ -39,22 +45,49 @@ pytestmark = [
 ]
 
 
+class ChromaServer:
+    """A Chroma server from the chromadb package on a loopback port, restartable on the same port and folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.port, self.log = folder, processes.free_port(), folder / "chroma.log"
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        chroma = Path(sys.executable).with_name("chroma")
+        argv = [
+            str(chroma),
+            "run",
+            "--path",
+            str(self.folder / "chroma"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+        ]
+        self.process = processes.start(
+            argv, env={"PATH": "/usr/bin:/bin", "ANONYMIZED_TELEMETRY": "False"}, log=self.log
+        )
+        processes.wait_for(
+            lambda: processes.port_open(self.port), timeout=60, what="chroma", process=self.process, log=self.log
+        )
+
+    def stop(self) -> None:
+        if self.process is not None:
+            processes.stop(self.process)
+
+    def count(self, name: str) -> int:
+        return chromadb.HttpClient(host="127.0.0.1", port=self.port).get_collection(name).count()
+
+
 @contextmanager
-def chroma_server(folder: Path) -> Iterator[str]:
-    """A Chroma server from the chromadb package on a free loopback port; its URL."""
-    port = processes.free_port()
-    log = folder / "chroma.log"
-    chroma = Path(sys.executable).with_name("chroma")
-    server = processes.start(
-        [str(chroma), "run", "--path", str(folder / "chroma"), "--host", "127.0.0.1", "--port", str(port)],
-        env={"PATH": "/usr/bin:/bin", "ANONYMIZED_TELEMETRY": "False"},
-        log=log,
-    )
+def chroma_server(folder: Path) -> Iterator[ChromaServer]:
+    server = ChromaServer(folder)
+    server.start()
     try:
-        processes.wait_for(lambda: processes.port_open(port), timeout=60, what="chroma", process=server, log=log)
-        yield f"http://127.0.0.1:{port}"
+        yield server
     finally:
-        processes.stop(server)
+        server.stop()
 
 
 def _wait_run(run_id: int, what: str, *logs: Path) -> Run:
@@ -73,7 +106,8 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
     key = token_create(user=owner.user, workspace_slug=slug, name="topology").key
     logs = {name: tmp_path / f"{name}.log" for name in ("ingest", "runs", "beat", "web1", "web2")}
     with ExitStack() as stack:
-        chroma_url = stack.enter_context(chroma_server(tmp_path))
+        chroma = stack.enter_context(chroma_server(tmp_path))
+        chroma_url = chroma.url
         env = {
             **process_env,
             **topology.SHARED,
@@ -85,7 +119,7 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
         workers = [
             processes.start(
                 processes.python(*topology.PROCESSES[service][0], "--hostname", f"{name}@%h"),
-                env={**env, **topology.PROCESSES[service][1]},
+                env={**env, **topology.PROCESSES[service][1], **(SLOW_EMBEDDING if name == "ingest" else {})},
                 log=logs[name],
             )
             for name, service in (("ingest", "worker-ingest"), ("runs", "worker"))
@@ -107,7 +141,7 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
             lambda: corpus_indexed(corpus, len(FILES)), timeout=180, what="ingestion", log=logs["ingest"]
         )
         assert "ingest" in logs["ingest"].read_text()
-        server = chromadb.HttpClient(host="127.0.0.1", port=int(chroma_url.rsplit(":", 1)[1]))
+        server = chromadb.HttpClient(host="127.0.0.1", port=chroma.port)
         names = [collection.name for collection in server.list_collections()]
         assert any(corpus.collection_name in name for name in names), names  # the chunks are in the Chroma server
 
@@ -135,6 +169,29 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
         fired = lambda: Run.objects.filter(schedule=schedule).exists()  # noqa: E731
         processes.wait_for(fired, timeout=60, what="beat firing the schedule", process=beat, log=logs["beat"])
         _wait_run(Run.objects.get(schedule=schedule).pk, "the scheduled run", logs["runs"])
+
+        # Fault: the Chroma server restarted while files are being embedded: their tasks retry, every file ends
+        # indexed and every chunk is in the server once.
+        archive = [("files", (name, data)) for name, data in ARCHIVE.items()]
+        assert api.post(f"/workspaces/{slug}/corpora", json={"name": "Archive"}).status_code == 201
+        assert api.post(f"/workspaces/{slug}/corpora/archive/files", files=archive).status_code == 202
+        archived = Corpus.objects.get(workspace=owner.workspace, slug="archive")
+        processes.wait_for(
+            lambda: UploadFile.objects.filter(upload__corpus=archived, stage=Stage.INDEXED).exists(),
+            timeout=120,
+            what="the first archive file's vectors",
+            log=logs["ingest"],
+        )
+        chroma.stop()
+        met = UploadFile.objects.filter(upload__corpus=archived, error__contains="Chroma server cannot be reached")
+        processes.wait_for(met.exists, timeout=60, what="a file meeting the stopped server", log=logs["ingest"])
+        chroma.start()
+        processes.wait_for(
+            lambda: corpus_indexed(archived, len(ARCHIVE)), timeout=180, what="ingestion after", log=logs["ingest"]
+        )
+        assert not UploadFile.objects.filter(upload__corpus=archived, stage=Stage.FAILED).exists()
+        chunks = Chunk.objects.filter(document__corpus=archived).count()
+        assert chroma.count(archived.collection_name) == chunks  # every chunk once
 
         # Fault: the runs worker holding a run is SIGKILLed mid-run (its pool processes with it); the other runs
         # worker takes the run over once the lease has expired and finishes it, every event kept once.

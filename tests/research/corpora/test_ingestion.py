@@ -7,10 +7,11 @@ import zipfile
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from django.contrib.auth.models import User
 
-from research.corpora import ingestion, lease, services
+from research.corpora import ingestion, lease, services, tasks
 from research.models import Chunk, Corpus, Document, Membership, Stage, UploadFile
 from research.platform.composition import corpus_index
 from research.retrieval.embedders import EmbeddingUnavailable
@@ -143,8 +144,11 @@ def test_a_retry_after_a_crash_resumes_without_duplicates(owner: Membership, cor
     assert "half-written" not in [text for _, text in corpus_index(corpus).dense.iter_texts()]
 
 
-def test_an_unavailable_embedder_releases_the_file_for_a_retry(
-    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    "failure", [EmbeddingUnavailable("connection refused"), httpx.ConnectError("[Errno 111] Connection refused")]
+)
+def test_an_unavailable_embedder_or_chroma_server_releases_the_file_for_a_retry(
+    owner: Membership, corpus: Corpus, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
     upload = services.upload_create(
         actor=owner, corpus=corpus, files=[services.IncomingFile("globex.txt", [TEXT])], enqueue=False
@@ -152,10 +156,10 @@ def test_an_unavailable_embedder_releases_the_file_for_a_retry(
     item = UploadFile.objects.get(upload=upload)
 
     def unavailable(self: Any, doc_ids: Any, **kwargs: Any) -> None:
-        raise EmbeddingUnavailable("connection refused")
+        raise failure
 
     monkeypatch.setattr(type(corpus_index(corpus)), "refine", unavailable)
-    with pytest.raises(EmbeddingUnavailable):
+    with pytest.raises(type(failure)):
         ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
     item.refresh_from_db()
     assert item.claimed_until is None
@@ -163,6 +167,11 @@ def test_an_unavailable_embedder_releases_the_file_for_a_retry(
     monkeypatch.undo()
     ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
     assert UploadFile.objects.get(pk=item.pk).stage == Stage.INDEXED
+
+
+def test_the_ingest_tasks_may_retry_as_often_as_the_ingestion_allows() -> None:
+    # Celery refuses a retry past a task's max_retries (3 by default) by raising, which left the file stuck
+    assert tasks.ingest_file.max_retries == tasks.ingest_refine.max_retries == tasks.INGEST_RETRIES
 
 
 def test_a_file_is_searchable_by_words_before_its_vectors_exist_then_indexed(owner: Membership, corpus: Corpus) -> None:
