@@ -185,13 +185,19 @@ def post(
     except httpx.InvalidURL as error:  # an address the guard passed that httpx cannot send to (not an HTTPError)
         raise Refused(f"not a valid address: {error}") from None
     except httpx.HTTPError as error:
-        if watchdog.fired:
-            raise WebError(f"{checked.host} did not answer within {deadline:g} s") from None
-        if isinstance(error, httpx.TimeoutException):
-            raise WebError(f"{checked.host} did not answer within {timeout:g} s") from None
-        raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
+        late = f"{checked.host} did not answer within {deadline:g} s"
+        raise _failure(error, checked, watchdog, late, timeout) from None
     finally:
         timer.cancel()
+
+
+def _failure(error: httpx.HTTPError, checked: Target, watchdog: _Watchdog, late: str, timeout: float) -> WebError:
+    """What an exchange that failed says: ``late`` when its deadline cut it, else a timeout or the error itself."""
+    if watchdog.fired:
+        return WebError(late)
+    if isinstance(error, httpx.TimeoutException):
+        return WebError(f"{checked.host} did not answer within {timeout:g} s")
+    return WebError(f"{checked.host}: {type(error).__name__}: {error}")
 
 
 class Fetcher:
@@ -261,11 +267,8 @@ class Fetcher:
                 finally:
                     response.close()
         except httpx.HTTPError as error:
-            if watchdog.fired:
-                raise WebError(f"the fetch took longer than {self.settings.deadline:g} s") from None
-            if isinstance(error, httpx.TimeoutException):
-                raise WebError(f"{checked.host} did not answer within {self.settings.timeout:g} s") from None
-            raise WebError(f"{checked.host}: {type(error).__name__}: {error}") from None
+            late = f"the fetch took longer than {self.settings.deadline:g} s"
+            raise _failure(error, checked, watchdog, late, self.settings.timeout) from None
         finally:
             timer.cancel()
 
