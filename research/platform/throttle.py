@@ -47,7 +47,7 @@ def window_count(key: str, window_seconds: int) -> tuple[int, int]:
     the window from its first hit): the hits so far and the seconds left. Redis's own timeout bounds the call; a
     RedisError is the caller's to handle."""
     client = _client(settings.REDIS.client_url)
-    stem = f"{settings.REDIS.key_prefix}:{key}"
+    stem = _prefixed(key)
     pipe = client.pipeline()
     pipe.set(stem, 0, ex=window_seconds, nx=True)
     pipe.incr(stem)
@@ -57,20 +57,23 @@ def window_count(key: str, window_seconds: int) -> tuple[int, int]:
 
 
 def _subjects(username: str, address: str | None) -> list[tuple[str, int]]:
-    """The Redis key stem and failure limit of each thing that is throttled."""
-    prefix = f"{settings.REDIS.key_prefix}:login"
+    """The key stem (without the deployment's prefix) and failure limit of each thing that is throttled."""
     digest = hashlib.sha256(username.casefold().encode()).hexdigest()[:32]
-    subjects = [(f"{prefix}:user:{digest}", settings.LOGIN_FAILURES_PER_USERNAME)]
+    subjects = [(f"login:user:{digest}", settings.LOGIN_FAILURES_PER_USERNAME)]
     if address:
-        subjects.append((f"{prefix}:addr:{address}", settings.LOGIN_FAILURES_PER_ADDRESS))
+        subjects.append((f"login:addr:{address}", settings.LOGIN_FAILURES_PER_ADDRESS))
     return subjects
+
+
+def _prefixed(key: str) -> str:
+    return f"{settings.REDIS.key_prefix}:{key}"
 
 
 def login_lockout(*, username: str, address: str | None) -> Lockout | None:
     """The lockout in force for this username or this address (the later-ending one), or None."""
     try:
         client = _client(settings.REDIS.client_url)
-        remaining = [int(client.pttl(f"{stem}:lock")) for stem, _ in _subjects(username, address)]
+        remaining = [int(client.pttl(_prefixed(f"{stem}:lock"))) for stem, _ in _subjects(username, address)]
     except redis.RedisError:
         logger.warning("login throttling is off: Redis does not answer", exc_info=True)
         return None
@@ -84,13 +87,11 @@ def login_failed(*, username: str, address: str | None) -> Lockout | None:
     try:
         client = _client(settings.REDIS.client_url)
         for stem, limit in _subjects(username, address):
-            pipe = client.pipeline()
-            pipe.set(f"{stem}:count", 0, ex=window, nx=True)
-            pipe.incr(f"{stem}:count")
-            if int(pipe.execute()[1]) >= limit:
+            hits, _ = window_count(f"{stem}:count", window)
+            if hits >= limit:
                 lock = client.pipeline()
-                lock.set(f"{stem}:lock", 1, ex=window)
-                lock.delete(f"{stem}:count")
+                lock.set(_prefixed(f"{stem}:lock"), 1, ex=window)
+                lock.delete(_prefixed(f"{stem}:count"))
                 lock.execute()
     except redis.RedisError:
         logger.warning("login throttling is off: Redis does not answer", exc_info=True)
@@ -101,6 +102,6 @@ def login_failed(*, username: str, address: str | None) -> Lockout | None:
 def login_succeeded(*, username: str) -> None:
     try:
         stem, _ = _subjects(username, None)[0]
-        _client(settings.REDIS.client_url).delete(f"{stem}:count")
+        _client(settings.REDIS.client_url).delete(_prefixed(f"{stem}:count"))
     except redis.RedisError:
         logger.warning("login throttling is off: Redis does not answer", exc_info=True)
