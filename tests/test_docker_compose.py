@@ -113,12 +113,37 @@ def test_the_compose_file_runs_the_processes_the_topology_test_starts(compose: d
     assert queues == set(QUEUE_NAMES)
 
 
+APP_SERVICES = ("migrate", "web", "worker", "worker-ingest", "beat")
+
+
+def test_every_setting_an_operator_sets_in_env_reaches_the_app_processes(compose: dict[str, Any]) -> None:
+    """Issue 32 (3): compose passes only the variables it names, so a limit or an e-mail setting put in .env never
+    reached a container. The app services load .env under their own environment, and every variable the compose
+    file sets is one the settings read (a misspelt name would be silently ignored)."""
+    read = topology.settings_variables()
+    for name in APP_SERVICES:
+        service = compose["services"][name]
+        assert {"path": ".env", "required": False} in service["env_file"], name
+        assert set(service["environment"]) - read == set(), name
+    assert set(topology.dotenv((REPO / ".env.example").read_text())) >= read  # what an operator can set
+
+
+def test_env_example_leaves_the_compose_files_defaults_alone() -> None:
+    """A .env made from .env.example must not turn the compose file's defaults (HTTPS redirect, HSTS, SearXNG, two
+    worker processes) into `make run`'s: a variable compose defaults is empty there, so each keeps its own."""
+    text = (REPO / "docker-compose.yml").read_text()
+    defaulted = {name for name, default in re.findall(r"\$\{([A-Z_][A-Z0-9_]*):-([^}]*)\}", text) if default}
+    example = topology.dotenv((REPO / ".env.example").read_text())
+    assert len(defaulted) > 5
+    assert {name: example[name] for name in defaulted if example.get(name)} == {}
+
+
 def _interpolate(value: str, given: dict[str, str]) -> str:
     """Compose's ``${VAR:-default}`` and ``${VAR:?message}``, with ``given`` as the .env file."""
 
     def one(match: re.Match[str]) -> str:
         name, operator, rest = match.group(1), match.group(2), match.group(3)
-        if name in given:
+        if given.get(name):  # both forms take an empty value for an unset one
             return given[name]
         assert operator == ":-", f"{name} must be given ({rest})"
         return rest
@@ -127,9 +152,13 @@ def _interpolate(value: str, given: dict[str, str]) -> str:
 
 
 def test_check_deploy_passes_with_the_compose_environment(compose: dict[str, Any], tmp_path: Path) -> None:
-    """Issue 11 (17): `manage.py check --deploy` gave W004, W008, W012 and W016 with this environment."""
-    given = {"SECRET_KEY": secrets.token_urlsafe(50)}  # what the operator's .env provides
-    web = {key: _interpolate(str(value), given) for key, value in compose["services"]["web"]["environment"].items()}
+    """Issue 11 (17): `manage.py check --deploy` gave W004, W008, W012 and W016 with this environment. The
+    operator's .env is .env.example with a secret key (and vLLM's address), loaded as compose loads it: under the
+    service's own environment (issue 32 (3))."""
+    given = {"SECRET_KEY": secrets.token_urlsafe(50), "VLLM_BASE_URL": "http://vllm:8000"}
+    dotenv = {**topology.dotenv((REPO / ".env.example").read_text()), **given}
+    own = {key: _interpolate(str(value), dotenv) for key, value in compose["services"]["web"]["environment"].items()}
+    web = {**dotenv, **own}
     web["DATA_DIR"] = str(tmp_path)  # /data is the container's volume
     env = {key: value for key, value in os.environ.items() if key not in web and not key.startswith("PYTEST")}
     result = subprocess.run(
@@ -143,9 +172,20 @@ def test_check_deploy_passes_with_the_compose_environment(compose: dict[str, Any
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+    assert _setting(env | web | {"STATIC_ROOT": str(tmp_path / "static")}, "INFERENCE_BACKEND") == "openai"
     assert web["SECURE_PROXY_SSL_HEADER"] == "X-Forwarded-Proto: https"
     assert "--proxy-headers" not in compose["services"]["web"]["command"]  # X-Forwarded-For: TRUSTED_PROXIES only
     assert compose["services"]["web"]["ports"] == ["127.0.0.1:8000:8000"]  # reached through the proxy only
+
+
+def _setting(env: dict[str, str], name: str) -> str:
+    """One setting's value as a process with ``env`` reads it."""
+    code = f"import django; django.setup(); from django.conf import settings; print(settings.{name})"
+    environment = {**env, "DJANGO_SETTINGS_MODULE": "context1_web.settings"}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, env=environment, capture_output=True, text=True, timeout=60, check=True
+    )
+    return result.stdout.strip().splitlines()[-1]
 
 
 def test_searxng_serves_json_to_the_workers_only(compose: dict[str, Any]) -> None:
