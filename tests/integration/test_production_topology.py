@@ -3,7 +3,7 @@ server (``chroma run`` from the chromadb package, ``CHROMA_URL``), two Daphne pr
 workers with the prefork pool on different queues (``ingest``; ``runs,reports,default``) and beat. Through it: an
 upload ingested, a question run and a competitor report finished, the run started through the first web process
 streamed by a page on the second (the channel layer over Redis), a schedule fired by beat, and a runs worker
-SIGKILLed mid-run whose run another runs worker takes over. The processes and their
+SIGKILLed mid-run whose run another runs worker takes over, and Redis restarted empty mid-run. The processes and their
 variables are docker-compose.yml's (tests/support/topology.py, held to the compose file by its own test)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time as clock
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from datetime import time, timedelta
@@ -30,6 +31,7 @@ from research.schedules.services import schedule_save
 from tests.research.runs.conftest import FILES, QUESTION
 from tests.support import processes, topology
 from tests.support.corpora import corpus_indexed
+from tests.support.redis_server import RedisServer
 from tests.support.web_client import Browser, RunSocket, stored_exactly_once
 
 SLOW = "research.platform.warmup.open_chroma,tests.support.slow_model.install"
@@ -107,11 +109,14 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
     logs = {name: tmp_path / f"{name}.log" for name in ("ingest", "runs", "beat", "web1", "web2")}
     with ExitStack() as stack:
         chroma = stack.enter_context(chroma_server(tmp_path))
-        chroma_url = chroma.url
+        redis = RedisServer(tmp_path)  # of the test's own, so that it can be killed
+        redis.start()
+        stack.callback(redis.kill)
         env = {
             **process_env,
             **topology.SHARED,
-            "CHROMA_URL": chroma_url,
+            "REDIS_URL": redis.url,
+            "CHROMA_URL": chroma.url,
             "SCHEDULE_TICK_SECONDS": "5",
             "RUN_LEASE_SECONDS": "3",
             "RUN_SWEEP_SECONDS": "2",
@@ -150,8 +155,8 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
         started = api.post(f"/workspaces/{slug}/runs", json={"question": QUESTION, "rollouts": 2})
         assert started.status_code == 202, started.text
         run_id = started.json()["id"]
-        socket_url = second.replace("http://", "ws://") + f"/ws/runs/{run_id}/"
-        with RunSocket(socket_url, browser.headers()).open() as socket:
+        watch = lambda run_id: RunSocket(second.replace("http://", "ws://") + f"/ws/runs/{run_id}/", browser.headers())  # noqa: E731
+        with watch(run_id).open() as socket:
             run = _wait_run(run_id, "the question run", logs["runs"], logs["web2"])
             seen = lambda: max(socket.seqs(), default=0) >= run.last_seq  # noqa: E731
             processes.wait_for(seen, timeout=20, what="the second web process's stream", log=logs["web2"])
@@ -216,6 +221,28 @@ def test_the_production_topology_ingests_runs_streams_across_web_processes_and_f
         doomed = _wait_run(doomed_id, "the run taken over", tmp_path / "runs-a.log", tmp_path / "runs-b.log")
         kinds = [event.type for event in stored_exactly_once(doomed)]
         assert (doomed.attempts, kinds.count("run_restarted"), kinds[-3]) == (2, 1, "run_finished")
+
+        # Fault: Redis (broker and channel layer) killed mid-run and started again empty 1.5 s later: the run
+        # finishes on its first attempt, the page on the second web process gets every event once, and a run started
+        # through the first web process afterwards (its Celery producer reconnected) finishes too.
+        started = api.post(f"/workspaces/{slug}/runs", json={"question": QUESTION, "rollouts": 2, "max_steps": 8})
+        live_id = started.json()["id"]
+        with watch(live_id).open() as socket:
+            processes.wait_for(lambda: socket.count("turn_started") >= 2, timeout=60, what="the run's first turns")
+            assert not Run.objects.get(pk=live_id).done, "the run ended before Redis went away"
+            redis.kill()
+            clock.sleep(1.5)
+            redis.start()
+            live = _wait_run(live_id, "the run across the restart", tmp_path / "runs-a.log", tmp_path / "runs-b.log")
+            seen = lambda: max(socket.seqs(), default=0) >= live.last_seq  # noqa: E731
+            processes.wait_for(seen, timeout=20, what="the stream after Redis's restart", log=logs["web2"])
+        assert socket.seqs() == [event.seq for event in stored_exactly_once(live)], socket.closes
+        assert live.attempts == 1
+        noticed = [(tmp_path / f"{name}.log").read_text() for name in ("runs-a", "runs-b", "ingest")]
+        assert sum("Connection to broker lost" in text for text in noticed) >= 2  # the survivor and the ingest worker
+        after = api.post(f"/workspaces/{slug}/runs", json={"question": QUESTION, "rollouts": 1})
+        assert after.status_code == 202, after.text
+        _wait_run(after.json()["id"], "a run started after Redis's restart", tmp_path / "runs-a.log")
     for name in ("ingest", "runs"):  # the killed worker's log is not read: a SIGKILL leaves what it leaves
         text = logs[name].read_text()
         assert "Traceback" not in text, processes.tail(logs[name], 80)

@@ -14,21 +14,17 @@ socket follows the run page's rule: if it is closed, it opens again with ``?afte
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
-import redis
 
-from context1_web.embedded_redis import redis_server_binary
 from research.corpora import services
 from research.models import Membership, Run, RunStatus
 from tests.research.runs.conftest import FILES
 from tests.support import processes
 from tests.support.corpora import wait_indexed
+from tests.support.redis_server import RedisServer
 from tests.support.web_client import Browser, Frame, RunSocket, follow_to_the_end, run_socket_url, stored_exactly_once
 
 pytestmark = pytest.mark.services
@@ -42,48 +38,6 @@ SETTLE_SECONDS = 2.0  # after Redis is back, by when the web has subscribed agai
 # An event received this soon after it was stored came live, through Redis pub/sub: the socket's database
 # check (RunConsumer.tail_check_seconds, 5 s) would deliver about a fifth of the events that soon.
 LIVE_WITHIN_SECONDS = 1.0
-
-
-class RedisServer:
-    """A redis-server of the test's own on one loopback port, without persistence: a restart starts it empty."""
-
-    def __init__(self, folder: Path) -> None:
-        self.port = processes.free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.folder = folder
-        self.starts = 0
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.starts += 1
-        log = self.folder / f"redis-{self.starts}.log"
-        argv = [str(redis_server_binary()), "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.folder)]
-        argv += ["--save", "", "--appendonly", "no", "--daemonize", "no"]
-        self.process = processes.start(argv, env=dict(os.environ), log=log)
-        processes.wait_for(self.answers, timeout=15, what="redis-server", process=self.process, log=log)
-
-    def kill(self) -> None:
-        if self.process is not None:
-            processes.stop(self.process, sig=signal.SIGKILL)
-
-    def _client(self) -> redis.Redis:
-        return redis.Redis.from_url(self.url, socket_timeout=1, socket_connect_timeout=1)
-
-    def answers(self) -> bool:
-        client = self._client()
-        try:
-            return bool(client.ping())
-        except redis.RedisError:
-            return False
-        finally:
-            client.close()
-
-    def keys(self, prefix: str) -> list[bytes]:
-        client = self._client()
-        try:
-            return list(client.scan_iter(match=f"{prefix}*", count=1000))
-        finally:
-            client.close()
 
 
 def _live_share(frames: list[Frame]) -> float:
