@@ -13,6 +13,9 @@ TEST_PREFIX := c1w-test-$(shell date +%s%N)
 TEST_ENV = DATA_DIR=$(TEST_DATA_DIR) EMBEDDER_BACKEND=hashing SECRET_KEY=test-only-secret REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=$(TEST_PREFIX)
 PYTEST_ARGS ?=
 BENCH_ENV = SECRET_KEY=bench-only DATA_DIR=$(CURDIR)/bench-results/data
+# The production topology's load benchmark: PostgreSQL (its own database, created when missing) and Redis
+BENCH_POSTGRES_URL ?= postgres://postgres@127.0.0.1:5432/context1_bench
+BENCH_PRODUCTION_ENV = DATABASE_URL=$(BENCH_POSTGRES_URL) REDIS_URL=$(TEST_REDIS_URL) REDIS_KEY_PREFIX=c1w-bench
 
 .PHONY: run test test-vllm bench lint test-sqlite test-postgres install install-dev browser clean
 
@@ -74,6 +77,7 @@ bench: $(DEV_STAMP)
 	$(BENCH_ENV) $(BIN)/python manage.py bench_api --runs 20 --events 200 --json bench-results/api.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_run_page --json bench-results/run_page.json
 	$(BENCH_ENV) $(BIN)/python manage.py bench_load --runs 1,2,4,8 --viewers 1,4,10 --json bench-results/load.json
+	$(BENCH_ENV) $(BENCH_PRODUCTION_ENV) $(BIN)/python manage.py bench_load --topology production --runs 1,2,4,8 --viewers 1,4,10 --json bench-results/load_production.json
 	$(BENCH_ENV) $(BIN)/python manage.py migrate -v0
 	$(BENCH_ENV) $(BIN)/python manage.py bench_reports --json bench-results/reports_speed.json
 	$(BENCH_ENV) $(BIN)/python manage.py evaluate_reports --split all --json bench-results/reports_benchmark.json

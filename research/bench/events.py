@@ -55,32 +55,73 @@ class Received:
 
 @dataclass(frozen=True)
 class Stack:
-    port: int
+    port: int  # the (first) web process's
     pids: dict[str, int]  # process name -> pid
+    web_ports: tuple[int, ...] = ()  # every web process's port, where there are several
+
+    @property
+    def ports(self) -> tuple[int, ...]:
+        return self.web_ports or (self.port,)
 
     def cpu_seconds(self) -> dict[str, float]:
-        """CPU time used so far by each process (and by this one, the clients), from /proc where there is one."""
+        """CPU time used so far by each process with the processes under it (a prefork worker's pool), and by this
+        one (the clients), from /proc where there is one."""
         used = {"clients": sum(os.times()[:2])}
+        tree = _process_tree()
         for name, pid in self.pids.items():
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            used[name] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            ticks = [_stat_ticks(member) for member in _under(pid, tree)]
+            if ticks and ticks[0] is not None:
+                used[name] = sum(tick or 0 for tick in ticks) / os.sysconf("SC_CLK_TCK")
         return used
 
     def peak_rss_mb(self) -> dict[str, float]:
-        """Each process's peak resident memory so far (VmHWM), in MiB, from /proc where there is one."""
+        """Each process's peak resident memory so far (VmHWM), in MiB, with the processes under it added (a prefork
+        worker's pool), from /proc where there is one."""
+        tree = _process_tree()
         peaks = {}
         for name, pid in self.pids.items():
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            for line in status.splitlines():
-                if line.startswith("VmHWM:"):
-                    peaks[name] = round(int(line.split()[1]) / 1024, 1)
+            kib = [_peak_kib(member) for member in _under(pid, tree)]
+            if kib and kib[0] is not None:
+                peaks[name] = round(sum(value or 0 for value in kib) / 1024, 1)
         return peaks
+
+
+def _process_tree() -> dict[int, list[int]]:
+    """Parent pid -> its children's pids, from /proc."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(stat.parent.name))
+    return children
+
+
+def _under(pid: int, tree: dict[int, list[int]]) -> list[int]:
+    """``pid`` first, then every process under it."""
+    found, frontier = [pid], [pid]
+    while frontier:
+        for child in tree.get(frontier.pop(), []):
+            found.append(child)
+            frontier.append(child)
+    return found
+
+
+def _stat_ticks(pid: int) -> int | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return sum(int(value) for value in fields[11:15])  # its own time and that of its children it has reaped
+
+
+def _peak_kib(pid: int) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    return next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), None)
 
 
 def stack_env(bench: BenchSettings) -> dict[str, str]:

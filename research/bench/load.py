@@ -14,6 +14,10 @@ the publish, Redis, Daphne (access check, rendering) and the socket, not the at 
 (20 ms) the event waited in the worker's queue. Lost = stored events of the run a viewer never got;
 duplicated = frames of an event beyond the first. The named baseline is the first level of the same
 run, 1 run x 1 viewer: each level's p95 is also given as a ratio to it.
+
+``--topology production`` runs the same levels on the compose file's processes instead (PostgreSQL, Redis, a Chroma
+server, prefork workers on the runs queues): first 1 web process + 1 worker, then 2 + 2 with the viewers spread over
+both web processes in turn, and gives each size's limit and 2 + 2 over 1 + 1 level by level.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from django.db import connection
 
 from research.bench.events import Stack, session_cookie, stack
 from research.bench.model import DELAY_VARIABLE
+from research.bench.processes import database_ensure, embedded_redis
+from research.bench.topology import chroma_server, production_stack
 from research.demo.seed import demo_questions
 from research.models import Corpus, Membership, Run, RunEvent, RunStatus
 from research.runs import services as runs
@@ -55,6 +61,8 @@ class LoadSettings:
     max_turns: int = 8
     format: str = "html"  # what the run page's socket speaks; "json" is the API clients' format
     level_timeout_s: float = 600.0
+    topology: str = "embedded"  # or "production": 1 web + 1 worker against 2 + 2 (PRODUCTION)
+    worker_concurrency: int = 2  # pool processes per worker of the production topology (the compose file's)
 
 
 @dataclass
@@ -103,19 +111,20 @@ async def _poll_finished(run_ids: Sequence[int], final: dict[int, int], deadline
 
 
 async def _level_clients(
-    port: int, cookie: str, run_ids: list[int], *, viewers: int, fmt: str, timeout: float
+    ports: tuple[int, ...], cookie: str, run_ids: list[int], *, viewers: int, fmt: str, timeout: float
 ) -> tuple[list[Viewer], float]:
-    headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": cookie}
+    """Every viewer's socket opened (spread over the web processes' ports in turn), then the runs enqueued."""
     watchers = [Viewer(run_id) for run_id in run_ids for _ in range(viewers)]
+    homes = [ports[number % len(ports)] for number in range(len(watchers))]
     sockets = await asyncio.gather(
         *(
             websockets.connect(
                 f"ws://127.0.0.1:{port}/ws/runs/{w.run_id}/?after=0&format={fmt}",
-                additional_headers=headers,
+                additional_headers={"Origin": f"http://127.0.0.1:{port}", "Cookie": cookie},
                 open_timeout=60,
                 max_queue=None,
             )
-            for w in watchers
+            for w, port in zip(watchers, homes, strict=True)
         )
     )
     try:
@@ -170,7 +179,7 @@ def _level(trial: Trial, n: int, m: int, bench: LoadSettings) -> dict[str, Any]:
     running = trial.running
     cpu_before = running.cpu_seconds()
     viewers, seconds = asyncio.run(
-        _level_clients(running.port, trial.cookie, run_ids, viewers=m, fmt=bench.format, timeout=bench.level_timeout_s)
+        _level_clients(running.ports, trial.cookie, run_ids, viewers=m, fmt=bench.format, timeout=bench.level_timeout_s)
     )
     cpu_after = running.cpu_seconds()
     cpu = {name: cpu_after[name] - cpu_before.get(name, 0.0) for name in cpu_after}
@@ -289,51 +298,155 @@ def _env(bench: LoadSettings) -> dict[str, str]:
     }
 
 
+def _measure(trial: Trial, bench: LoadSettings, progress: Any, prefix: str = "", *, slots: int = 1) -> dict[str, Any]:
+    """A warm-up level (``slots`` runs at once: one for each pool process that runs runs), the 1 x 1 baseline, then
+    every level of ``bench.runs`` x ``bench.viewers``; the limit."""
+    _level(trial, slots, 1, bench)  # warm-up: every pool process's first searches, the first page renders
+    baseline = _level(trial, 1, 1, bench)
+    progress(_line(f"{prefix}baseline 1x1", baseline))
+    levels: list[dict[str, Any]] = []
+    for n in bench.runs:
+        for m in bench.viewers:
+            level = _level(trial, n, m, bench)
+            level["p95_vs_baseline"] = _ratio(level["p95_ms"], baseline["p95_ms"])
+            levels.append(level)
+            progress(_line(f"{prefix}{n} runs x {m} viewers", level))
+    return {
+        "baseline": {"name": "1 run x 1 viewer, same stack and run", **baseline},
+        "levels": levels,
+        "limit": limit_of(levels),
+    }
+
+
+def _ratio(value: float | None, base: float | None) -> float | None:
+    return round(value / base, 2) if value and base else None
+
+
 def bench_load(bench: LoadSettings, progress: Any = print) -> dict[str, Any]:
     """Every level of ``bench.runs`` x ``bench.viewers`` after a 1 x 1 baseline; the figures as a dict."""
+    if bench.topology == "production":
+        return _bench_production(bench, progress)
     owner = trial_workspace("Load benchmark")
     logs = Path(tempfile.mkdtemp(prefix="bench-load-"))
     cleaned = False
     try:
         corpus = demo_corpus_ingest(owner, lambda done, total: progress(f"ingesting the demo corpus: {done}/{total}"))
-        levels: list[dict[str, Any]] = []
         with stack(_env(bench), logs) as running:
-            trial = Trial(running, session_cookie(owner.user), owner, corpus)
-            _level(trial, 1, 1, bench)  # warm-up: first searches, first page renders
-            baseline = _level(trial, 1, 1, bench)
-            progress(_line("baseline 1x1", baseline))
-            for n in bench.runs:
-                for m in bench.viewers:
-                    level = _level(trial, n, m, bench)
-                    level["p95_vs_baseline"] = (
-                        round(level["p95_ms"] / baseline["p95_ms"], 2)
-                        if level["p95_ms"] and baseline["p95_ms"]
-                        else None
-                    )
-                    levels.append(level)
-                    progress(_line(f"{n} runs x {m} viewers", level))
+            measured = _measure(Trial(running, session_cookie(owner.user), owner, corpus), bench, progress)
             trial_clean(owner)  # while Redis is up: removing the member tells its sockets
             cleaned = True
     finally:
         if not cleaned:
             trial_clean(owner)
     return {
-        "baseline": {"name": "1 run x 1 viewer, same stack and run", **baseline},
-        "levels": levels,
-        "limit": limit_of(levels),
-        "target": f"p95 < {P95_TARGET_MS:.0f} ms, 0 lost, no error",
+        **measured,
+        "target": TARGET,
         "settings": {
-            "model_delay_s": bench.model_delay_s,
-            "rollouts": bench.rollouts,
-            "max_turns": bench.max_turns,
-            "format": bench.format,
-            "database": connection.vendor,
-            "redis": settings.REDIS.celery_url.split("://")[0] + (" (embedded)" if settings.REDIS.socket_path else ""),
+            **_shown_settings(bench),
             "worker_pool": "threads",
             "worker_concurrency": min(64, max(bench.runs)),
-            "cpus": os.cpu_count(),
-            "logs": str(logs),
         },
+        "logs": str(logs),
+    }
+
+
+TARGET = f"p95 < {P95_TARGET_MS:.0f} ms, 0 lost, no error"
+# The production topology's two sizes, in this order: (web processes, runs workers).
+PRODUCTION = ((1, 1), (2, 2))
+
+
+class LoadError(Exception):
+    """The benchmark cannot run as asked (said in one line)."""
+
+
+def _production_env(bench: LoadSettings, chroma_url: str) -> dict[str, str]:
+    return {
+        **_env(bench),
+        "WORKER_POOL": "prefork",
+        "WORKER_CONCURRENCY": str(bench.worker_concurrency),
+        "CHROMA_URL": chroma_url,
+    }
+
+
+def _bench_production(bench: LoadSettings, progress: Any) -> dict[str, Any]:
+    """The same levels on 1 web process + 1 runs worker, then on 2 + 2 (viewers spread over the web processes),
+    against one Chroma server, this PostgreSQL and Redis; each size's limit, and 2 + 2 over 1 + 1."""
+    if connection.vendor != "postgresql":
+        raise LoadError("--topology production needs PostgreSQL (set DATABASE_URL), as the compose file runs it")
+    database_ensure()
+    owner = trial_workspace("Load benchmark")
+    logs = Path(tempfile.mkdtemp(prefix="bench-load-production-"))
+    sizes: dict[str, dict[str, Any]] = {}
+    with embedded_redis(dict(os.environ), logs), chroma_server(logs) as chroma_url:
+        cleaned = False
+        try:
+            corpus = demo_corpus_ingest(
+                owner, lambda done, total: progress(f"ingesting the demo corpus: {done}/{total}")
+            )
+            cookie = session_cookie(owner.user)
+            for webs, workers in PRODUCTION:
+                name = _size_name(webs, workers)
+                folder = logs / f"{webs}-web-{workers}-workers"
+                env = _production_env(bench, chroma_url)
+                with production_stack(env, folder, webs=webs, workers=workers) as running:
+                    trial = Trial(running, cookie, owner, corpus)
+                    slots = workers * bench.worker_concurrency
+                    sizes[name] = _measure(trial, bench, progress, f"{name}: ", slots=slots)
+            trial_clean(owner)
+            cleaned = True
+        finally:
+            if not cleaned:
+                trial_clean(owner)
+    one, two = (sizes[_size_name(*size)] for size in PRODUCTION)
+    return {
+        "sizes": sizes,
+        "second_process": _second_process(one, two),
+        "target": TARGET,
+        "settings": {
+            **_shown_settings(bench),
+            "topology": "production",
+            "worker_pool": "prefork",
+            "worker_concurrency": bench.worker_concurrency,
+            "chroma": "server",
+        },
+        "logs": str(logs),
+    }
+
+
+def _size_name(webs: int, workers: int) -> str:
+    return f"{webs} web + {workers} worker{'s' if workers > 1 else ''}"
+
+
+def _limit_size(limit: dict[str, int] | None) -> int | None:
+    return limit["runs"] * limit["viewers_per_run"] if limit else None
+
+
+def _second_process(one: dict[str, Any], two: dict[str, Any]) -> dict[str, Any]:
+    """What the second web process and worker buy: each level's p95 and runs a minute, 2 + 2 over 1 + 1, and the
+    limits' sizes (runs x viewers) likewise."""
+    return {
+        "limit_ratio": _ratio(_limit_size(two["limit"]), _limit_size(one["limit"])),
+        "levels": [
+            {
+                "runs": a["runs"],
+                "viewers_per_run": a["viewers_per_run"],
+                "p95_ratio": _ratio(b["p95_ms"], a["p95_ms"]),
+                "runs_per_minute_ratio": _ratio(b["runs_per_minute"], a["runs_per_minute"]),
+            }
+            for a, b in zip(one["levels"], two["levels"], strict=True)
+        ],
+    }
+
+
+def _shown_settings(bench: LoadSettings) -> dict[str, Any]:
+    return {
+        "model_delay_s": bench.model_delay_s,
+        "rollouts": bench.rollouts,
+        "max_turns": bench.max_turns,
+        "format": bench.format,
+        "database": connection.vendor,
+        "redis": settings.REDIS.celery_url.split("://")[0] + (" (embedded)" if settings.REDIS.socket_path else ""),
+        "cpus": os.cpu_count(),
     }
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
+from django.db import connection
 
 from context1_web.embedded_redis import server_command, socket_in_use, wait_until_ready
 
@@ -80,3 +81,15 @@ def embedded_redis(env: dict[str, str], logs: Path) -> Iterator[None]:
         yield
     finally:
         processes.stop()
+
+
+def database_ensure() -> None:
+    """Create the PostgreSQL database the settings name when it does not exist yet (a benchmark's own database, as
+    `make bench` names one); SQLite makes its file by itself."""
+    if connection.vendor != "postgresql":
+        return
+    name = connection.settings_dict["NAME"]
+    with connection._nodb_cursor() as cursor:
+        cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name])
+        if cursor.fetchone() is None:
+            cursor.execute(f"CREATE DATABASE {connection.ops.quote_name(name)}")

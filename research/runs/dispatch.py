@@ -21,6 +21,7 @@ from research.models import Run, RunStatus
 from research.runs.lease import Claim, claimable, run_claim
 
 CANDIDATES = 10  # workspaces tried in turn when others' workers take the first ones meanwhile
+ROUNDS = 20  # readings of the order at most, when other workers keep taking its runs first
 
 
 def fair_order(now: datetime) -> list[int]:
@@ -55,11 +56,22 @@ def fair_order(now: datetime) -> list[int]:
 
 
 def claim_next() -> Claim | None:
-    """Claim the run to serve next (``fair_order``); None when no workspace with a free place has one waiting."""
-    for run_id in fair_order(timezone.now()):
-        claim = run_claim(run_id=run_id, cap=settings.RUNS_CONCURRENT_PER_WORKSPACE)
-        if claim is not None:
-            return claim
+    """Claim the run to serve next (``fair_order``); None when no workspace with a free place has one waiting.
+
+    ``fair_order`` names one run per workspace, so when other workers take those first (several free workers given
+    one workspace's runs at once), the order is read again: their next runs are waiting. Without that, a message
+    that lost every race was spent with runs still waiting, and a workspace's runs went one or two at a time on
+    four free places (measured with two prefork workers: ``bench_load --topology production``)."""
+    lost: set[int] = set()
+    for _ in range(ROUNDS):
+        candidates = [run_id for run_id in fair_order(timezone.now()) if run_id not in lost]
+        if not candidates:
+            return None
+        for run_id in candidates:
+            claim = run_claim(run_id=run_id, cap=settings.RUNS_CONCURRENT_PER_WORKSPACE)
+            if claim is not None:
+                return claim
+            lost.add(run_id)
     return None
 
 

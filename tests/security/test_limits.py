@@ -148,6 +148,30 @@ def test_a_free_worker_takes_the_workspace_waiting_longest_for_a_turn(  # type: 
     assert run_claim(run_id=flood[2].pk, cap=2) is None
 
 
+@pytest.mark.django_db
+def test_a_free_worker_that_loses_the_race_for_a_run_takes_the_next_one(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, settings, monkeypatch
+) -> None:
+    """Four runs of one workspace, several free workers: the order names the workspace's oldest run, another worker
+    takes it first; this one takes the next waiting run instead of spending its message on nothing."""
+    settings.RUNS_CONCURRENT_PER_WORKSPACE = 4
+    member, corpus = _member(make_user, make_workspace, "team")
+    waiting = [_start(member, corpus) for _ in range(4)]
+    taken_by_others: list[int] = []
+
+    def another_worker_first(*, run_id: int, cap: int | None = None):  # type: ignore[no-untyped-def]
+        if len(taken_by_others) < 2:  # two other workers take the named run just before this one's claim
+            assert run_claim(run_id=run_id, cap=cap) is not None
+            taken_by_others.append(run_id)
+            return None
+        return run_claim(run_id=run_id, cap=cap)
+
+    monkeypatch.setattr(dispatch, "run_claim", another_worker_first)
+    assert _next() == waiting[2].pk
+    assert taken_by_others == [waiting[0].pk, waiting[1].pk]
+    assert Run.objects.filter(status=RunStatus.RUNNING).count() == 3
+
+
 @pytest.mark.services
 def test_a_workspace_flooding_the_queue_does_not_keep_another_waiting_behind_it(  # type: ignore[no-untyped-def]
     process_env, make_user, make_workspace, tmp_path: Path

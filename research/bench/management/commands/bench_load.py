@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from research.bench.load import LoadSettings, bench_load
+from research.bench.load import PRODUCTION, LoadError, LoadSettings, bench_load
 
 
 def _counts(text: str) -> tuple[int, ...]:
@@ -46,6 +46,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--format", choices=("html", "json"), default=defaults.format, help="what the viewers' sockets speak"
         )
+        parser.add_argument(
+            "--topology",
+            choices=("embedded", "production"),
+            default=defaults.topology,
+            help="embedded: one Daphne and one thread-pool worker (make run's); production: the levels on 1 web "
+            "process + 1 prefork runs worker, then on 2 + 2 with the viewers spread over both web processes, "
+            "against a Chroma server (CHROMA_URL, or one started here); needs PostgreSQL",
+        )
+        parser.add_argument(
+            "--worker-concurrency",
+            type=int,
+            default=defaults.worker_concurrency,
+            help="pool processes per worker of the production topology",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         bench = LoadSettings(
@@ -55,11 +69,26 @@ class Command(BaseCommand):
             rollouts=options["rollouts"],
             max_turns=options["max_turns"],
             format=options["format"],
+            topology=options["topology"],
+            worker_concurrency=options["worker_concurrency"],
         )
-        figures = bench_load(bench, progress=self.stderr.write)
+        try:
+            figures = bench_load(bench, progress=self.stderr.write)
+        except LoadError as error:
+            raise CommandError(str(error)) from None
         path = Path(options["json"])
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        if bench.topology == "production":
+            for name, size in figures["sizes"].items():
+                self.stdout.write(f"{name}:")
+                self._table(size, figures["target"])
+            self._second_process(figures["second_process"])
+        else:
+            self._table(figures, figures["target"])
+        self.stdout.write(f"baseline: {BASELINE}; figures written to {path}")
+
+    def _table(self, figures: dict[str, Any], target: str) -> None:
         self.stdout.write(
             f"{'runs x viewers':<16}{'p50 ms':>9}{'p95 ms':>9}{'x base':>8}{'lost':>6}{'dup':>5}{'errors':>7}"
             f"{'runs/min':>10}{'CPU ms/ev':>11}{'load':>6}"
@@ -73,8 +102,21 @@ class Command(BaseCommand):
             )
         limit = figures["limit"]
         held = "none" if limit is None else f"{limit['runs']} runs x {limit['viewers_per_run']} viewers"
-        self.stdout.write(f"largest level holding {figures['target']}: {held}")
-        self.stdout.write(f"baseline: {figures['baseline']['name']}; figures written to {path}")
+        self.stdout.write(f"largest level holding {target}: {held}")
+
+    def _second_process(self, second: dict[str, Any]) -> None:
+        (one_web, one_worker), (webs, workers) = PRODUCTION
+        self.stdout.write(f"{webs} web + {workers} workers over {one_web} + {one_worker}, level by level:")
+        self.stdout.write(f"{'runs x viewers':<16}{'p95 ratio':>11}{'runs/min ratio':>16}")
+        for level in second["levels"]:
+            self.stdout.write(
+                f"{level['runs']:>6} x {level['viewers_per_run']:<7}{_shown(level['p95_ratio']):>11}"
+                f"{_shown(level['runs_per_minute_ratio']):>16}"
+            )
+        self.stdout.write(f"limit (runs x viewers) ratio: {_shown(second['limit_ratio'])}")
+
+
+BASELINE = "1 run x 1 viewer, in the same run on the same processes (per size for the production topology)"
 
 
 def _shown(value: object) -> str:
