@@ -8,6 +8,7 @@ import statistics
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from research.evaluation.formats import Task
 from research.protocol.events import ChunksPruned, Event, RolloutFinished, ToolCalled, ToolReturned, TurnRecorded
@@ -41,6 +42,8 @@ class TaskMetrics:
     answer_in_text: bool | None = None
     citations_verified: float | None = None
     citation_precision: float | None = None
+    # The Context-1 reward (research/evaluation/reward.py): the agent's mean over its rollouts; the single pass's own.
+    reward: float | None = None
 
     def as_dict(self) -> dict[str, MetricValue]:
         return dataclasses.asdict(self)
@@ -175,9 +178,10 @@ def aggregate(rows: Sequence[TaskMetrics]) -> dict[str, float | None]:
     return means
 
 
-def side_by_side(columns: Mapping[str, Mapping[str, float | None]]) -> str:
+def side_by_side(columns: Mapping[str, Mapping[str, Any]]) -> str:
     """A plain-text table: one row per metric, then any other figure a column has (the distractor recall
-    ratio), one column per system."""
+    ratio; a group of figures, such as the reward's terms, a row each as ``group.name``), one column per system."""
+    columns = {name: _flat(column) for name, column in columns.items()}
     names = list(columns)
     extra = [key for key in dict.fromkeys(k for name in names for k in columns[name]) if key not in METRIC_NAMES]
     width = max([26, *(len(key) + 2 for key in extra)])
@@ -187,6 +191,16 @@ def side_by_side(columns: Mapping[str, Mapping[str, float | None]]) -> str:
         cells = [columns[name].get(metric) for name in names]
         lines.append(f"{metric:<{width}}" + "".join(f"{_cell(v):>{w}}" for v, w in zip(cells, widths, strict=True)))
     return "\n".join(lines)
+
+
+def _flat(column: Mapping[str, Any]) -> dict[str, float | None]:
+    flat: dict[str, float | None] = {}
+    for key, value in column.items():
+        if isinstance(value, Mapping):
+            flat |= {f"{key}.{name}": figure for name, figure in value.items()}
+        else:
+            flat[key] = value
+    return flat
 
 
 def _cell(value: float | None) -> str:

@@ -16,12 +16,14 @@ from research.evaluation.datasets import DatasetFormat, check_supported, load_co
 from research.evaluation.formats import CorpusDoc, Task
 from research.evaluation.indexing import discard, index_documents, open_corpus
 from research.evaluation.metrics import TaskMetrics, agent_metrics, aggregate, baseline_metrics, top_documents
+from research.evaluation.reward import RewardSettings, RewardTerms, mean_terms, rollout_rewards, terms
 from research.evaluation.written import written
 from research.harness.budget import BudgetConfig
 from research.harness.config import HarnessConfig
 from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.inference.registry import BackendFactory, InferenceSettings, backend_factory
+from research.protocol.events import SEARCH
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.corpus_set import CorpusSet
@@ -54,6 +56,10 @@ class EvalSettings:
     timeout: float = 120.0
     temperature: float | None = None
     writer: str | None = None  # a name in research.writing.writers.WRITERS: write an answer and measure it
+    reward_beta: float = 2.0  # the reward's F-beta: recall weighs beta squared times precision
+
+    def reward(self) -> RewardSettings:
+        return RewardSettings(beta=self.reward_beta)
 
     def harness(self) -> HarnessConfig:
         return HarnessConfig(
@@ -141,17 +147,27 @@ class TaskOutcome:
     error: str | None
     agent_s: float
     baseline_s: float
+    rollout_rewards: tuple[tuple[int, RewardTerms], ...] = ()  # (rollout, its reward), in rollout order
+    baseline_reward: RewardTerms | None = None
 
     def systems(self) -> dict[str, Any]:
-        """The run's status and both systems' figures and documents."""
+        """The run's status and both systems' figures and documents, with each rollout's reward and its terms."""
+        rollouts = [{"rollout": rollout, **reward.as_dict()} for rollout, reward in self.rollout_rewards]
+        baseline_terms = None if self.baseline_reward is None else self.baseline_reward.as_dict()
         return {
             "status": self.status,
             "error": self.error,
-            "agent": {**self.agent.as_dict(), "documents": list(self.agent_documents), "wall_s": self.agent_s},
+            "agent": {
+                **self.agent.as_dict(),
+                "documents": list(self.agent_documents),
+                "wall_s": self.agent_s,
+                "rollouts": rollouts,
+            },
             "baseline": {
                 **self.baseline.as_dict(),
                 "documents": list(self.baseline_documents),
                 "wall_s": self.baseline_s,
+                "reward_terms": baseline_terms,
             },
         }
 
@@ -196,10 +212,33 @@ def evaluate_task(task: Task, index: Searchable, texts: Mapping[str, str], run: 
     baseline_ranked, baseline_tokens = baseline_documents(index, task.question, settings.top_k)
     baseline_docs = [doc_id for doc_id, _ in baseline_ranked]
     baseline_s = time.perf_counter() - started - agent_s
+    answers = (task.answer, *task.answer_aliases)
+    chunk_texts = _chunk_texts(index)
+    rewards = rollout_rewards(
+        sink.events,
+        supporting=task.supporting_doc_ids,
+        answers=answers,
+        top_k=settings.top_k,
+        chunk_texts=chunk_texts,
+        settings=settings.reward(),
+    )
+    baseline_reward = terms(  # one search: it saw what it returns, one call, one turn
+        returned=baseline_docs,
+        supporting=task.supporting_doc_ids,
+        seen=baseline_docs,
+        output_texts=[text for doc_id, chunk_ids in baseline_ranked for text in chunk_texts(doc_id, chunk_ids)],
+        answers=answers,
+        tools=[SEARCH],
+        turns=1,
+        settings=settings.reward(),
+    )
     agent, baseline = (
         agent_metrics(task, agent_docs, texts, sink.events),
         baseline_metrics(task, baseline_docs, texts, baseline_tokens),
     )
+    mean = mean_terms(rewards.values())
+    agent = dataclasses.replace(agent, reward=None if mean is None else mean["reward"])
+    baseline = dataclasses.replace(baseline, reward=round(baseline_reward.reward, 4))
     if run.writer is not None:
         agent_ranked = [(doc.doc_id, list(doc.chunk_ids)) for doc in result.documents[: settings.top_k]]
         agent = written(agent, task, index, agent_ranked, run.writer)
@@ -214,7 +253,19 @@ def evaluate_task(task: Task, index: Searchable, texts: Mapping[str, str], run: 
         error=result.error,
         agent_s=agent_s,
         baseline_s=baseline_s,
+        rollout_rewards=tuple(sorted(rewards.items())),
+        baseline_reward=baseline_reward,
     )
+
+
+def _chunk_texts(index: Searchable) -> Callable[[str, Sequence[str]], list[str]]:
+    """(doc id, chunk ids) -> those chunks' texts, in the order given (an unknown chunk is skipped)."""
+
+    def texts(doc_id: str, chunk_ids: Sequence[str]) -> list[str]:
+        chunks = {chunk.chunk_id: chunk.text for chunk in index.document_chunks(doc_id)}
+        return [chunks[chunk_id] for chunk_id in chunk_ids if chunk_id in chunks]
+
+    return texts
 
 
 @dataclass(frozen=True)
@@ -258,6 +309,9 @@ def _systems(outcomes: Sequence[Outcomes]) -> dict[str, Any]:
         "agent": aggregate([o.agent for o in plain]),
         "baseline": aggregate([o.baseline for o in plain]),
     }
+    # Each term's mean over every trajectory (the agent's rollouts, the single pass's one search per task).
+    report["agent"]["reward_terms"] = mean_terms(reward for o in plain for _, reward in o.rollout_rewards)
+    report["baseline"]["reward_terms"] = mean_terms(o.baseline_reward for o in plain if o.baseline_reward)
     mixed = [o.mixed for o in outcomes if o.mixed is not None]
     if mixed and len(mixed) == len(outcomes):
         together = {"agent": aggregate([o.agent for o in mixed]), "baseline": aggregate([o.baseline for o in mixed])}

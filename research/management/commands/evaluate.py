@@ -34,6 +34,7 @@ def _settings(options: dict[str, Any]) -> EvalSettings:
         timeout=settings.VLLM_TIMEOUT,
         temperature=settings.VLLM_TEMPERATURE,
         writer=options["writer"],
+        reward_beta=options["reward_beta"],
     )
 
 
@@ -91,11 +92,19 @@ class Command(BaseCommand):
         )
         parser.add_argument("--base-url", default=settings.VLLM_BASE_URL, help="openai: the server (VLLM_BASE_URL)")
         parser.add_argument("--model", default=settings.VLLM_MODEL, help="openai: the served model name")
+        parser.add_argument(
+            "--reward-beta",
+            type=float,
+            default=2.0,
+            help="the reward's F-beta over supporting documents: recall weighs beta squared times precision",
+        )
         parser.add_argument("--json", required=True, type=Path, help="where to write the report")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if not 1 <= options["rollouts"] <= MAX_ROLLOUTS:  # (a report's facets may run more; a question may not)
             raise CommandError(f"--rollouts must be between 1 and {MAX_ROLLOUTS}")
+        if not 0 < options["reward_beta"] <= 100:
+            raise CommandError("--reward-beta must be above 0 (and at most 100)")
         config = _settings(options)
         try:
             config.harness()

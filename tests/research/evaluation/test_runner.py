@@ -12,6 +12,7 @@ from django.core.management import CommandError, call_command
 
 from research.evaluation.formats import CorpusDoc, Task, write_corpus, write_tasks
 from research.evaluation.metrics import METRIC_NAMES
+from research.evaluation.reward import TERM_NAMES
 from research.evaluation.runner import EvalSettings, Evaluation, evaluate_dataset, recall_ratio
 from research.harness.ports import InferenceError
 from research.inference.scripted import ScriptedBackend
@@ -62,7 +63,9 @@ def test_it_evaluates_the_heuristic_agent_against_a_single_search(dataset: tuple
     assert report["settings"]["rollouts"] == 2
     assert "api_key" not in report["settings"]
     for system in ("agent", "baseline"):
-        assert set(report[system]) == set(METRIC_NAMES)
+        assert set(report[system]) == {*METRIC_NAMES, "reward_terms"}
+        assert set(report[system]["reward_terms"]) == set(TERM_NAMES)
+        assert 0.01 <= report[system]["reward"] <= 2.0
     rows = {row["id"]: row for row in report["tasks"]}
     assert rows["t3"]["baseline"]["recall"] == 1.0
     assert rows["t3"]["baseline"]["final_answer_found"] is True
@@ -72,6 +75,11 @@ def test_it_evaluates_the_heuristic_agent_against_a_single_search(dataset: tuple
     assert report["agent"]["turns_per_run"] > 1.0
     assert report["baseline"]["turns_per_run"] == 1.0
     assert report["agent"]["trajectory_recall"] >= report["agent"]["recall"]
+    for row in rows.values():  # each rollout's reward with its terms; the agent's reward is their mean
+        rollouts = row["agent"]["rollouts"]
+        assert [rollout["rollout"] for rollout in rollouts] == [0, 1]
+        assert row["agent"]["reward"] == pytest.approx(sum(r["reward"] for r in rollouts) / 2, abs=1e-4)
+        assert row["baseline"]["reward_terms"]["turn_penalty"] == 0.0
     assert [line.split(":")[0] for line in lines if line.startswith("[")] == ["[1/3] t1", "[2/3] t2", "[3/3] t3"]
 
 
@@ -85,6 +93,11 @@ def test_the_scripted_single_search_agent_returns_what_the_baseline_returns(data
         assert row["agent"]["turns_per_run"] == 2.0  # search, then complete
         assert row["agent"]["tool_calls_per_turn"] == 1.0
         assert row["agent"]["prune_accuracy"] is None
+        (rollout,) = row["agent"]["rollouts"]  # the same documents found the same way: the same reward
+        assert {key: rollout[key] for key in ("f_beta", "trajectory_recall", "final_answer", "reward")} == {
+            key: row["baseline"]["reward_terms"][key]
+            for key in ("f_beta", "trajectory_recall", "final_answer", "reward")
+        }
 
 
 def test_a_failed_run_scores_nothing_and_the_baseline_still_runs(dataset: tuple[Path, Path]) -> None:
@@ -99,6 +112,7 @@ def test_a_failed_run_scores_nothing_and_the_baseline_still_runs(dataset: tuple[
     assert "the model is down" in row["error"]
     assert (row["agent"]["documents"], row["agent"]["recall"], row["agent"]["final_answer_found"]) == ([], 0.0, False)
     assert row["baseline"]["recall"] == 1.0
+    assert row["agent"]["reward"] == 0.0  # a failed rollout: no output, no reward
     assert "failed" in lines[-1]
 
 
