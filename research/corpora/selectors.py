@@ -138,3 +138,13 @@ def upload_file_get(*, corpus: Corpus, file_id: int) -> UploadFile:
         raise Http404("No such file")
     item.estimate = embedding_estimate(item.chunks_added)  # type: ignore[attr-defined]
     return item
+
+
+def document_texts(*, corpus: Corpus) -> list[tuple[str, str, str]]:
+    """(doc id, title, text) of every document of the corpus, its text its chunks' in order (what was indexed)."""
+    texts: dict[int, list[str]] = {}
+    rows = Chunk.objects.filter(document__corpus=corpus).order_by("document_id", "index")
+    for document_id, text in rows.values_list("document_id", "text").iterator():
+        texts.setdefault(document_id, []).append(text)
+    documents = Document.objects.filter(corpus=corpus).order_by("doc_id").values_list("pk", "doc_id", "title")
+    return [(doc_id, title, "\n".join(texts.get(pk, []))) for pk, doc_id, title in documents if pk in texts]

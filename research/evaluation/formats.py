@@ -124,6 +124,11 @@ def write_tasks(path: Path, tasks: Iterable[Task]) -> int:
     return _write(path, (task_to_record(task) for task in tasks))
 
 
+def write_task_records(path: Path, records: Iterable[dict[str, Any]]) -> int:
+    """Write task records (``task_to_record``'s, with any fields of their own beside) as JSON Lines."""
+    return _write(path, records)
+
+
 def read_corpus(path: Path) -> list[CorpusDoc]:
     return [
         CorpusDoc(_string(record, "doc_id", where), _string(record, "title", where), _string(record, "text", where))

@@ -1,0 +1,122 @@
+"""`manage.py generate_tasks`: multi-hop tasks generated from a corpus and verified in code (research/evaluation/
+generation.py), written in the evaluation's formats so that `evaluate --format jsonl` runs on them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from research.corpora.selectors import corpus_find, document_texts
+from research.evaluation.datasets import load_corpus
+from research.evaluation.formats import CorpusDoc, DatasetError, write_corpus, write_task_records
+from research.evaluation.generation import HOPS, Generation, IndexSearches, generate
+from research.evaluation.runner import EVAL_EMBEDDERS, eval_embedder, temporary_indexes
+from research.platform.composition import model_cache, token_counter
+
+
+def _hops(text: str) -> tuple[int, int]:
+    match = re.fullmatch(r"\s*(\d)\s*(?:-\s*(\d)\s*)?", text)
+    if match is None:
+        raise CommandError(f"--hops must be N or N-M with 2 <= N <= M <= 4, got {text!r}")
+    low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+    if not 2 <= low <= high <= 4:
+        raise CommandError(f"--hops must be N or N-M with 2 <= N <= M <= 4, got {text!r}")
+    return low, high
+
+
+class Command(BaseCommand):
+    help = (
+        "Generate multi-hop tasks from a workspace's corpus (or a corpus JSONL file): chains of documents linked by "
+        "a shared name, each hop's clue a sentence of its document, the truth a year, number or name of the last; "
+        "each verified (quotes in their documents, the truth held, no distractor holding it, no single-search "
+        "shortcut). Writes the tasks and the corpus in evaluate's jsonl formats and a summary of what was dropped."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--workspace", help="the workspace's slug (with --corpus)")
+        parser.add_argument("--corpus", help="the corpus's name or slug in the product")
+        parser.add_argument(
+            "--corpus-jsonl",
+            type=Path,
+            help="instead: a corpus file (evaluate's corpus JSONL, MuSiQue's or HotpotQA's)",
+        )
+        parser.add_argument("--count", type=int, default=20, help="tasks to make (fewer when the corpus runs out)")
+        parser.add_argument("--hops", default=f"{HOPS[0]}-{HOPS[1]}", help="documents per task: N or N-M, 2 to 4")
+        parser.add_argument("--seed", type=int, default=0, help="the draw of start documents and links")
+        parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS, help="for the dense shortcut check")
+        parser.add_argument("--tasks-out", type=Path, required=True, help="the tasks, evaluate's task JSONL")
+        parser.add_argument("--corpus-out", type=Path, required=True, help="the corpus, evaluate's corpus JSONL")
+        parser.add_argument("--json", type=Path, help="the summary: tasks, candidates, drops by check, seconds")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["count"] < 1:
+            raise CommandError("--count must be 1 or more")
+        hops = _hops(options["hops"])
+        docs = self._documents(options)
+        if len(docs) < hops[0]:
+            raise CommandError(f"the corpus has {len(docs)} document(s): a task needs at least {hops[0]}")
+        self.stderr.write(f"{len(docs)} document(s); indexing them for the checks ({options['embedder']})")
+        embedder = eval_embedder(options["embedder"], model_cache())
+        with temporary_indexes(
+            [docs], embedder=embedder, counter=token_counter(), chunk_tokens=512, progress=lambda line: None
+        ) as (index,):
+            result = generate(
+                docs,
+                IndexSearches(index),
+                count=options["count"],
+                hops=hops,
+                seed=options["seed"],
+                progress=self._progress(options["count"]),
+            )
+        self._write(result, docs, options)
+
+    def _documents(self, options: dict[str, Any]) -> list[CorpusDoc]:
+        if options["corpus_jsonl"] is not None:
+            if options["corpus"] or options["workspace"]:
+                raise CommandError("give --corpus-jsonl or --workspace with --corpus, not both")
+            try:
+                return load_corpus(options["corpus_jsonl"])
+            except (OSError, DatasetError, json.JSONDecodeError) as error:
+                raise CommandError(f"{options['corpus_jsonl']}: {error}") from None
+        if not options["corpus"]:
+            raise CommandError("name the corpus: --workspace SLUG --corpus NAME, or --corpus-jsonl PATH")
+        try:
+            corpus = corpus_find(name_or_slug=options["corpus"], workspace_slug=options["workspace"])
+        except LookupError as error:
+            raise CommandError(str(error)) from None
+        return [CorpusDoc(doc_id, title, text) for doc_id, title, text in document_texts(corpus=corpus)]
+
+    def _progress(self, count: int) -> Any:
+        shown = {"made": -1}
+
+        def say(made: int, tried: int) -> None:
+            if made != shown["made"] or tried % 50 == 0:
+                shown["made"] = made
+                self.stderr.write(f"{made}/{count} task(s) verified, {tried} candidate(s) tried")
+
+        return say
+
+    def _write(self, result: Generation, docs: list[CorpusDoc], options: dict[str, Any]) -> None:
+        for path in (options["tasks_out"], options["corpus_out"], options["json"]):
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+        write_task_records(options["tasks_out"], (task.record() for task in result.tasks))
+        write_corpus(options["corpus_out"], docs)
+        summary = result.summary()
+        if options["json"] is not None:
+            options["json"].write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        dropped = ", ".join(f"{reason} {number}" for reason, number in summary["dropped"].items())
+        self.stdout.write(
+            f"{summary['tasks']} task(s) of {summary['candidates']} candidate(s) (by hops: {summary['tasks_by_hops']});"
+            f" dropped: {dropped}; {summary['seconds']} s"
+        )
+        if summary["tasks"] < options["count"]:
+            self.stdout.write(f"fewer than the {options['count']} asked: the corpus offered no more that passed")
+        self.stdout.write(
+            f"run them: python manage.py evaluate --format jsonl --tasks {options['tasks_out']}"
+            f" --corpus {options['corpus_out']} --json REPORT.json"
+        )
