@@ -23,7 +23,7 @@ from research.harness.config import HarnessConfig
 from research.harness.ports import ListSink
 from research.harness.run import run_research
 from research.inference.registry import BackendFactory, InferenceSettings, backend_factory
-from research.protocol.events import SEARCH
+from research.protocol.events import SEARCH, to_dict
 from research.retrieval.chroma_client import open_client
 from research.retrieval.corpus import HybridCorpus
 from research.retrieval.corpus_set import CorpusSet
@@ -57,6 +57,7 @@ class EvalSettings:
     temperature: float | None = None
     writer: str | None = None  # a name in research.writing.writers.WRITERS: write an answer and measure it
     reward_beta: float = 2.0  # the reward's F-beta: recall weighs beta squared times precision
+    trajectories: bool = False  # keep each task's agent events in the report (for export_trajectories)
 
     def reward(self) -> RewardSettings:
         return RewardSettings(beta=self.reward_beta)
@@ -149,6 +150,7 @@ class TaskOutcome:
     baseline_s: float
     rollout_rewards: tuple[tuple[int, RewardTerms], ...] = ()  # (rollout, its reward), in rollout order
     baseline_reward: RewardTerms | None = None
+    events: tuple[dict[str, Any], ...] | None = None  # the agent's events, kept with ``trajectories``
 
     def systems(self) -> dict[str, Any]:
         """The run's status and both systems' figures and documents, with each rollout's reward and its terms."""
@@ -162,6 +164,7 @@ class TaskOutcome:
                 "documents": list(self.agent_documents),
                 "wall_s": self.agent_s,
                 "rollouts": rollouts,
+                **({} if self.events is None else {"events": list(self.events)}),
             },
             "baseline": {
                 **self.baseline.as_dict(),
@@ -177,6 +180,7 @@ class TaskOutcome:
             "id": task.id,
             "question": task.question,
             "answer": task.answer,
+            "answer_aliases": list(task.answer_aliases),
             "supporting_doc_ids": list(task.supporting_doc_ids),
             **self.systems(),
         }
@@ -255,6 +259,7 @@ def evaluate_task(task: Task, index: Searchable, texts: Mapping[str, str], run: 
         baseline_s=baseline_s,
         rollout_rewards=tuple(sorted(rewards.items())),
         baseline_reward=baseline_reward,
+        events=tuple(to_dict(event) for event in sink.events) if settings.trajectories else None,
     )
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.http import Http404
 
-from research.models import TERMINAL_RUN_STATUSES, Document, Membership, Run, RunEvent
+from research.models import TERMINAL_RUN_STATUSES, Chunk, Document, Membership, Run, RunEvent
 from research.runs.journal import StoredEvent, stored
 from research.workspaces.access import readable_runs
 
@@ -73,3 +75,15 @@ def run_document_get(*, run: Run, doc_id: str) -> Document:
     if document is None:
         raise Http404("No such document in this run's corpora")
     return document
+
+
+def run_events_current(*, run: Run) -> list[StoredEvent]:
+    """The stored events of the run's latest attempt (an earlier attempt's are superseded by its restart)."""
+    return [event for event in run_events_all(run_id=run.pk) if event.attempt == max(run.attempts, 1)]
+
+
+def run_chunk_texts(*, run: Run, chunk_ids: Iterable[str]) -> dict[str, str]:
+    """The texts of these chunks in the run's corpora, by chunk id (a chunk deleted since is missing)."""
+    wanted = set(chunk_ids)
+    rows = Chunk.objects.filter(document__corpus__in=run.corpora.all(), chunk_id__in=wanted)
+    return dict(rows.values_list("chunk_id", "text"))

@@ -35,6 +35,7 @@ def _settings(options: dict[str, Any]) -> EvalSettings:
         temperature=settings.VLLM_TEMPERATURE,
         writer=options["writer"],
         reward_beta=options["reward_beta"],
+        trajectories=options["trajectories"],
     )
 
 
@@ -97,6 +98,11 @@ class Command(BaseCommand):
             type=float,
             default=2.0,
             help="the reward's F-beta over supporting documents: recall weighs beta squared times precision",
+        )
+        parser.add_argument(
+            "--trajectories",
+            action="store_true",
+            help="keep each task's agent events in the report, for export_trajectories --evaluation",
         )
         parser.add_argument("--json", required=True, type=Path, help="where to write the report")
 
