@@ -24,6 +24,7 @@ app.autodiscover_tasks(
         "research.schedules",
         "research.web_sources",
         "research.webhooks",
+        "research.corpus_health",
     ]
 )
 app.autodiscover_tasks()

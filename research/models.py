@@ -702,3 +702,42 @@ class WebhookDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} of run {self.run_id} to {self.url}"
+
+
+class CorpusHealth(models.Model):
+    """A check of how well the agent searches a corpus: tasks generated from its documents and verified
+    (research/evaluation/generation.py), then the agent and a single-pass search run on them with one backend; the
+    figures and the reward kept, so that the corpus's checks form a history."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        GENERATING = "generating", "Generating tasks"
+        EVALUATING = "evaluating", "Running the agent"
+        FINISHED = "finished", "Finished"
+        FAILED = "failed", "Failed"
+
+    corpus = models.ForeignKey(Corpus, on_delete=models.CASCADE, related_name="health_checks")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    backend = models.CharField(max_length=20)
+    count = models.PositiveIntegerField(default=20)  # tasks asked for
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)  # tasks evaluated so far
+    total = models.PositiveIntegerField(default=0)  # tasks generated (what is evaluated)
+    error = models.TextField(blank=True)
+    generation = models.JSONField(default=dict, blank=True)  # candidates, drops by check, seconds
+    figures = models.JSONField(default=dict, blank=True)  # {"agent": {...}, "baseline": {...}}: means and reward terms
+    tasks = models.JSONField(default=list, blank=True)  # per task: question, hops, documents, both systems' figures
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.corpus}: {self.backend} {self.created_at:%Y-%m-%d}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in {self.Status.QUEUED, self.Status.GENERATING, self.Status.EVALUATING}

@@ -8,6 +8,7 @@ from django.urls import include, path
 
 from research.batches import urls as batches
 from research.corpora import urls as corpora
+from research.corpus_health import urls as corpus_health
 from research.investigations import urls as investigations
 from research.invitations import urls as invitations
 from research.notifications import urls as notifications
@@ -32,6 +33,7 @@ urlpatterns = [
     path(f"{WORKSPACE}icp/batches/", include(batches)),
     path(WORKSPACE, include(corpora)),
     path(f"{WORKSPACE}c/<slug:corpus_slug>/web/", include(web_sources)),
+    path(f"{WORKSPACE}c/<slug:corpus_slug>/health/", include(corpus_health)),
     path(WORKSPACE, include(runs)),
     path(WORKSPACE, include(investigations)),
     path(f"{INVESTIGATION}links/", include(sharing)),

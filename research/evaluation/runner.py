@@ -326,6 +326,11 @@ def _systems(outcomes: Sequence[Outcomes]) -> dict[str, Any]:
     return report
 
 
+def systems_of(outcomes: Sequence[TaskOutcome]) -> dict[str, Any]:
+    """Both systems' means over tasks evaluated over one corpus (the reward's terms among them)."""
+    return _systems([Outcomes(outcome, None) for outcome in outcomes])
+
+
 def _walls(outcomes: Sequence[Outcomes], index_s: float, started: float) -> dict[str, float]:
     walls = {
         "index": index_s,
