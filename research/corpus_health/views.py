@@ -18,14 +18,14 @@ from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 PAGE = "research/corpus_health.html"
 # The figures the page shows per system, in order, with their labels.
-FIGURES = (
-    ("final_answer_found", "Final answer found"),
-    ("recall", "Recall"),
-    ("trajectory_recall", "Trajectory recall"),
-    ("prune_accuracy", "Prune accuracy"),
-    ("turns_per_run", "Turns"),
-    ("tokens_per_run", "Tokens"),
-    ("reward", "Reward"),
+FIGURES = (  # (key, label, decimals)
+    ("final_answer_found", "Final answer found", 3),
+    ("recall", "Recall", 3),
+    ("trajectory_recall", "Trajectory recall", 3),
+    ("prune_accuracy", "Prune accuracy", 3),
+    ("turns_per_run", "Turns", 1),
+    ("tokens_per_run", "Tokens", 0),
+    ("reward", "Reward", 3),
 )
 TERMS = (
     ("f_beta", "F-beta"),
@@ -45,7 +45,10 @@ class StartForm:
 
 def _context(membership: Membership, corpus: Corpus, check: CorpusHealth | None, **extra: Any) -> dict[str, Any]:
     figures = check.figures if check is not None else {}
-    rows = [(label, figures.get("agent", {}).get(key), figures.get("baseline", {}).get(key)) for key, label in FIGURES]
+    rows = [
+        (label, figures.get("agent", {}).get(key), figures.get("baseline", {}).get(key), decimals)
+        for key, label, decimals in FIGURES
+    ]
     terms = [
         (
             label,

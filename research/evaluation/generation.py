@@ -117,9 +117,13 @@ class Generation:
 
 
 # --- the text: sentences, names, truths -------------------------------------------------------------------------
+_MARKUP = re.compile(r"^\s*(?:[-*+>#|]+\s+|\d+[.)]\s+)+|\*\*|__|`")
+
+
 def sentences(text: str) -> list[str]:
-    """The text's sentences of 6 to 60 words (shorter ones say too little to be a clue; longer ones are lists)."""
-    found = (" ".join(part.split()) for part in _SENTENCE_END.split(text))
+    """The text's sentences of 6 to 60 words (shorter ones say too little to be a clue; longer ones are lists),
+    without Markdown's list, heading and emphasis marks."""
+    found = (" ".join(_MARKUP.sub("", part).split()) for part in _SENTENCE_END.split(text))
     return [sentence for sentence in found if 6 <= len(sentence.split()) <= 60]
 
 
