@@ -4,6 +4,7 @@ sees a change's effect (research/evaluation/ does the work, framework-free)."""
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 from typing import Any
@@ -130,8 +131,9 @@ def _execute(check: CorpusHealth) -> None:
             **outcome.row(),
             "hop_count": len(outcome.task.hops or ()),
             "documents": [{"doc_id": d, "title": titles.get(d, d)} for d in outcome.task.supporting_doc_ids],
+            "record": generated.record(),  # evaluate's task record, with its clues and truth quotes
         }
-        for outcome in outcomes
+        for outcome, generated in zip(outcomes, made.tasks, strict=True)
     ]
     _update(
         check,
@@ -139,4 +141,17 @@ def _execute(check: CorpusHealth) -> None:
         figures=systems_of(outcomes),
         tasks=rows,
         finished_at=timezone.now(),
+    )
+
+
+def health_tasks_jsonl(check: CorpusHealth) -> str:
+    """The check's questions as evaluate's task JSON Lines (with their clues, truth quotes and distractors)."""
+    return "".join(json.dumps(row["record"], ensure_ascii=False) + "\n" for row in check.tasks if "record" in row)
+
+
+def health_corpus_jsonl(corpus: Corpus) -> str:
+    """The corpus as evaluate's corpus JSON Lines (its documents' stored text), to run `evaluate` on the questions."""
+    return "".join(
+        json.dumps({"doc_id": doc_id, "title": title, "text": text}, ensure_ascii=False) + "\n"
+        for doc_id, title, text in document_texts(corpus=corpus)
     )

@@ -12,4 +12,6 @@ urlpatterns = [
     path("start/", views.health_start, name="corpus_health_start"),
     path("<int:check_id>/", views.health_page, name="corpus_health_check"),
     path("<int:check_id>/status/", views.health_status, name="corpus_health_status"),
+    path("<int:check_id>/tasks.jsonl", views.health_tasks, name="corpus_health_tasks"),
+    path("corpus.jsonl", views.health_corpus, name="corpus_health_corpus"),
 ]

@@ -116,3 +116,28 @@ def health_start(request: WorkspaceRequest, slug: str, corpus_slug: str) -> Http
         context = _context(membership, corpus, latest, form=StartForm(count, message))
         return render(request, PAGE, context, status=422)
     return redirect("corpus_health_check", slug=slug, corpus_slug=corpus.slug, check_id=check.pk)
+
+
+def _download(text: str, name: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="application/x-ndjson; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_GET
+@workspace_view
+def health_tasks(request: WorkspaceRequest, slug: str, corpus_slug: str, check_id: int) -> HttpResponse:
+    """The check's questions in evaluate's task format (members who may read the corpus)."""
+    corpus = corpus_get(membership=request.membership, slug=corpus_slug)
+    check = selectors.health_get(corpus=corpus, check_id=check_id)
+    return _download(services.health_tasks_jsonl(check), f"{corpus.slug}-questions-{check.pk}.jsonl")
+
+
+@login_required
+@require_GET
+@workspace_view
+def health_corpus(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    """The corpus in evaluate's corpus format, to run `evaluate` on downloaded questions."""
+    corpus = corpus_get(membership=request.membership, slug=corpus_slug)
+    return _download(services.health_corpus_jsonl(corpus), f"{corpus.slug}-corpus.jsonl")

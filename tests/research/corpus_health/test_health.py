@@ -4,6 +4,7 @@ reward and the history after; members only."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -89,6 +90,10 @@ def test_a_check_runs_both_systems_on_verified_questions_and_keeps_the_reward(te
     task = check.tasks[0]
     assert task["hop_count"] == len(task["documents"]) >= 2
     assert task["documents"][0]["title"]  # titles, not raw ids, for the page
+    lines = services.health_tasks_jsonl(check).splitlines()
+    assert len(lines) == check.total
+    assert json.loads(lines[0])["clues"]  # evaluate's task record, with its clues
+    assert len(services.health_corpus_jsonl(corpus).splitlines()) == 600
     services.health_check_execute(check_id=check.pk)  # a redelivered message changes nothing
     assert CorpusHealth.objects.get(pk=check.pk).finished_at == check.finished_at
 
@@ -151,3 +156,6 @@ def test_the_page_follows_a_check_and_shows_its_figures_to_members_only(team, se
     assert "Brightwater</a> → " in body
     assert "1.250" in body
     assert "0.750" in body
+    tasks_url = reverse("corpus_health_tasks", kwargs={"slug": slug, "corpus_slug": "market", "check_id": check.pk})
+    assert viewer.get(tasks_url)["Content-Disposition"].startswith("attachment")
+    assert login(make_user("other")).get(tasks_url).status_code == 404
