@@ -39,7 +39,7 @@ SHORTCUT_TOP = 10
 DISTRACTORS_PER_CLUE = 5
 FUZZY_WORDS = 5  # the ordered fuzzy match's window
 COMMON_NAME_SHARE = 0.02  # a name in more documents than this share (and 3) links too much to be a bridge
-DROP_REASONS = ("quote", "truth", "distractor", "shortcut")
+DROP_REASONS = ("reply", "quote", "truth", "distractor", "shortcut")  # reply: a model's task was no task
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“'(])|\n+")
 _CONNECTOR = r"(?:of|de|du|des|la|le|von|van|der|den|and|&|the|for|y|e)"
@@ -323,6 +323,11 @@ def verify(
 
 
 # --- the whole generation ------------------------------------------------------------------------------------------
+# Another way to make a candidate from a start document and the hops wanted (research/evaluation/exploration.py):
+# the candidate, or the reason it is none.
+Proposer = Callable[[str, tuple[int, int]], "GeneratedTask | str | None"]
+
+
 def generate(
     docs: Sequence[CorpusDoc],
     searches: Searches,
@@ -332,6 +337,7 @@ def generate(
     seed: int = 0,
     attempts: int | None = None,
     progress: Callable[[int, int], None] = lambda made, tried: None,
+    propose: Proposer | None = None,
 ) -> Generation:
     """Up to ``count`` verified tasks, hop counts spread evenly over ``hops`` (inclusive), each walk from a start
     document drawn with ``seed``; at most ``attempts`` walks (default 100 per task asked: most candidates fail a
@@ -349,33 +355,38 @@ def generate(
     while starts and len(result.tasks) < count and tries < limit:
         tries += 1
         wanted = hop_counts[len(result.tasks) % len(hop_counts)]
-        candidate = _chain(corpus, rng.choice(starts), wanted, rng)
-        if candidate is None or candidate.task.question in seen_questions:
+        start = rng.choice(starts)
+        candidate = _chain(corpus, start, wanted, rng) if propose is None else propose(start, (wanted, wanted))
+        if candidate is None or (not isinstance(candidate, str) and candidate.task.question in seen_questions):
             continue
-        seen_questions.add(candidate.task.question)
-        result.candidates += 1
-        verified, reason = verify(candidate, texts, searches)
-        if verified is None:
-            result.dropped[reason or "unknown"] += 1
-        else:
-            number = len(result.tasks) + 1
-            task = verified.task
-            named = Task(
-                f"gen-{number:04d}-{len(verified.clues)}hop",
-                task.question,
-                task.answer,
-                (),
-                task.supporting_doc_ids,
-                task.hops,
-            )
-            result.tasks.append(
-                GeneratedTask(
-                    named, verified.clues, verified.truth_quotes, verified.bridges, verified.distractor_doc_ids
-                )
-            )
+        if not isinstance(candidate, str):
+            seen_questions.add(candidate.task.question)
+        _judged(result, candidate, texts, searches)
         progress(len(result.tasks), result.candidates)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _judged(result: Generation, candidate: GeneratedTask | str, texts: Mapping[str, str], searches: Searches) -> None:
+    """Count the candidate and keep it (numbered) when it passes every check, else count why it went (a string: a
+    model's reply that was no task)."""
+    result.candidates += 1
+    verified, reason = (None, candidate) if isinstance(candidate, str) else verify(candidate, texts, searches)
+    if verified is None:
+        result.dropped[reason or "unknown"] += 1
+        return
+    task = verified.task
+    named = Task(
+        f"gen-{len(result.tasks) + 1:04d}-{len(verified.clues)}hop",
+        task.question,
+        task.answer,
+        task.answer_aliases,
+        task.supporting_doc_ids,
+        task.hops,
+    )
+    result.tasks.append(
+        GeneratedTask(named, verified.clues, verified.truth_quotes, verified.bridges, verified.distractor_doc_ids)
+    )
 
 
 class IndexSearches:

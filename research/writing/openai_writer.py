@@ -250,6 +250,11 @@ class OpenAIWriter:
             lambda: openers_from_reply(self._ask(system, listed, "lines", OPENERS_SCHEMA), facts)[:count]
         )
 
+    def ask(self, system: str, user: str, name: str, schema: dict[str, Any]) -> str:
+        """The model's JSON reply (as text) to ``system`` and ``user`` under ``schema``, tried twice; raises
+        WriterReplyError when both tries fail (the caller reads and checks the JSON)."""
+        return self._retry.call(lambda: self._ask(system, user, name, schema))
+
     def _ask_brief(self, brief: Brief) -> str:
         subject = SUBJECT.format(subject=brief.subject) if brief.subject else ""
         system = SYSTEM.format(max_claims=brief.max_claims, subject=subject)

@@ -8,14 +8,19 @@ import re
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from research.corpora.selectors import corpus_find, document_texts
 from research.evaluation.datasets import load_corpus
+from research.evaluation.exploration import ModelExplorer
 from research.evaluation.formats import CorpusDoc, DatasetError, write_corpus, write_task_records
 from research.evaluation.generation import HOPS, Generation, IndexSearches, generate
-from research.evaluation.runner import EVAL_EMBEDDERS, eval_embedder, temporary_indexes
+from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, eval_embedder, temporary_indexes
+from research.inference.registry import BackendFactory
 from research.platform.composition import model_cache, token_counter
+from research.writing.openai_writer import OpenAIWriter
+from research.writing.writers import WriterSettings
 
 
 def _hops(text: str) -> tuple[int, int]:
@@ -26,6 +31,37 @@ def _hops(text: str) -> tuple[int, int]:
     if not 2 <= low <= high <= 4:
         raise CommandError(f"--hops must be N or N-M with 2 <= N <= M <= 4, got {text!r}")
     return low, high
+
+
+def _writer() -> OpenAIWriter:
+    if not settings.WRITER_BASE_URL:
+        raise CommandError(
+            "--explorer openai needs WRITER_BASE_URL (an OpenAI-compatible server that writes the tasks)"
+        )
+    return OpenAIWriter(
+        WriterSettings(
+            base_url=settings.WRITER_BASE_URL,
+            model=settings.WRITER_MODEL,
+            api_key=settings.WRITER_API_KEY or "",
+            timeout=settings.WRITER_TIMEOUT,
+        )
+    )
+
+
+def _explore_backends() -> BackendFactory:
+    """The search agent that explores: the deployment's backend and model server."""
+    config = EvalSettings(
+        backend=settings.INFERENCE_BACKEND,
+        base_url=settings.VLLM_BASE_URL,
+        model=settings.VLLM_MODEL,
+        api_key=settings.VLLM_API_KEY,
+        timeout=settings.VLLM_TIMEOUT,
+        temperature=settings.VLLM_TEMPERATURE,
+    )
+    try:
+        return config.backends()
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 class Command(BaseCommand):
@@ -48,6 +84,17 @@ class Command(BaseCommand):
         parser.add_argument("--hops", default=f"{HOPS[0]}-{HOPS[1]}", help="documents per task: N or N-M, 2 to 4")
         parser.add_argument("--seed", type=int, default=0, help="the draw of start documents and links")
         parser.add_argument("--embedder", default="minilm", choices=EVAL_EMBEDDERS, help="for the dense shortcut check")
+        parser.add_argument(
+            "--explorer",
+            choices=("offline", "openai"),
+            default="offline",
+            help="offline: chains linked by shared names, clues quoted as written; openai: the search agent explores "
+            "from a seed document with its tools (INFERENCE_BACKEND) and the model at WRITER_BASE_URL writes the "
+            "clues, question and truth (both verified the same way)",
+        )
+        parser.add_argument(
+            "--attempts", type=int, help="candidates to try at most (default: 100 per task offline, 3 with a model)"
+        )
         parser.add_argument("--tasks-out", type=Path, required=True, help="the tasks, evaluate's task JSONL")
         parser.add_argument("--corpus-out", type=Path, required=True, help="the corpus, evaluate's corpus JSONL")
         parser.add_argument("--json", type=Path, help="the summary: tasks, candidates, drops by check, seconds")
@@ -56,6 +103,8 @@ class Command(BaseCommand):
         if options["count"] < 1:
             raise CommandError("--count must be 1 or more")
         hops = _hops(options["hops"])
+        # the model's settings first: a missing one is said before the corpus is read and indexed
+        model = (_writer(), _explore_backends()) if options["explorer"] == "openai" else None
         docs = self._documents(options)
         if len(docs) < hops[0]:
             raise CommandError(f"the corpus has {len(docs)} document(s): a task needs at least {hops[0]}")
@@ -64,13 +113,19 @@ class Command(BaseCommand):
         with temporary_indexes(
             [docs], embedder=embedder, counter=token_counter(), chunk_tokens=512, progress=lambda line: None
         ) as (index,):
+            explorer = None
+            if model is not None:
+                explorer = ModelExplorer(*model, token_counter(), index, {doc.doc_id: doc for doc in docs})
+            attempts = options["attempts"] or (3 * options["count"] if explorer is not None else None)
             result = generate(
                 docs,
                 IndexSearches(index),
                 count=options["count"],
                 hops=hops,
                 seed=options["seed"],
+                attempts=attempts,
                 progress=self._progress(options["count"]),
+                propose=None if explorer is None else explorer.propose,
             )
         self._write(result, docs, options)
 

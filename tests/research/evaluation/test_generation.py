@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from research.evaluation.formats import CorpusDoc, read_corpus, read_tasks
+from research.evaluation.exploration import ModelExplorer, task_from_reply
+from research.evaluation.formats import CorpusDoc, read_corpus, read_tasks, write_corpus
 from research.evaluation.generation import (
     GeneratedTask,
     Quote,
@@ -21,7 +22,13 @@ from research.evaluation.generation import (
     verify,
 )
 from research.evaluation.metrics import answer_found
+from research.evaluation.runner import EvalSettings, temporary_indexes
 from research.models import Chunk, Corpus, Document
+from research.retrieval.embedders.hashing import HashingEmbedder
+from research.retrieval.tokens import EstimatingCounter
+from research.writing.openai_writer import OpenAIWriter
+from research.writing.writers import WriterSettings
+from tests.support.openai_server import MODEL, Reply, serve_openai
 
 DOCS = [
     CorpusDoc(
@@ -182,7 +189,7 @@ def test_the_command_writes_files_evaluate_runs_on(tmp_path: Path) -> None:
     assert len(read) == figures["tasks"] >= 1
     records = [json.loads(line) for line in tasks.read_text().splitlines()]
     assert all(record["clues"] and record["truth_quotes"] and record["hop_count"] >= 2 for record in records)
-    assert set(figures["dropped"]) == {"quote", "truth", "distractor", "shortcut"}
+    assert set(figures["dropped"]) == {"reply", "quote", "truth", "distractor", "shortcut"}
     report_path = tmp_path / "report.json"
     call_command(
         "evaluate",
@@ -212,6 +219,8 @@ def test_the_command_says_what_is_wrong(tmp_path: Path) -> None:
         call_command("generate_tasks", "--corpus-jsonl", str(tmp_path / "x.jsonl"), "--hops", "1-5", *out)
     with pytest.raises(CommandError, match="name the corpus"):
         call_command("generate_tasks", *out)
+    with pytest.raises(CommandError, match="--explorer openai needs WRITER_BASE_URL"):
+        call_command("generate_tasks", "--corpus-jsonl", str(MUSIQUE_CORPUS), "--explorer", "openai", *out)
     with pytest.raises(CommandError, match=r"x\.jsonl"):
         call_command("generate_tasks", "--corpus-jsonl", str(tmp_path / "x.jsonl"), *out)
 
@@ -257,3 +266,92 @@ def test_a_workspace_corpus_is_read_from_its_stored_chunks(make_user, make_works
             "--corpus-out",
             "c",
         )
+
+
+CHIEF = "Its chief executive Maren Olsted founded the company"
+STUDIED = "Maren Olsted studied engineering at Delft Polytechnic before her career in shipping."
+GOOD = {
+    "clues": [{"doc_id": "halvorix", "quote": CHIEF}, {"doc_id": "olsted", "quote": STUDIED}],
+    "question": "Where did the chief executive of a Rotterdam logistics software company study engineering?",
+    "truth": "Delft Polytechnic",
+    "truth_quote": {"doc_id": "olsted", "quote": "studied engineering at Delft Polytechnic"},
+}
+INVENTED = {
+    **GOOD,
+    "clues": [
+        GOOD["clues"][0],
+        {"doc_id": "olsted", "quote": "Maren Olsted trained as a pilot in the navy of Norway."},
+    ],
+    "question": "Where did the Rotterdam software firm's chief executive train?",
+}
+
+
+def test_a_model_writes_candidates_from_what_the_agent_explored_and_code_verifies_them(tmp_path: Path) -> None:
+    """The search agent explores from each seed with its own tools; the scripted model then writes a task: not JSON
+    (dropped as reply), with a quote its document does not hold (dropped as quote), then a good one (kept)."""
+    replies = [
+        Reply(content="I would rather not."),
+        Reply(content=json.dumps(INVENTED)),
+        Reply(content=json.dumps(GOOD)),
+    ]
+    counter = EstimatingCounter()
+    with (
+        serve_openai(replies) as server,
+        temporary_indexes(
+            [DOCS],
+            embedder=HashingEmbedder(dimension=384),
+            counter=counter,
+            chunk_tokens=512,
+            progress=lambda line: None,
+        ) as (index,),
+    ):
+        writer = OpenAIWriter(WriterSettings(base_url=server.base_url, model=MODEL))
+        backends = EvalSettings(backend="heuristic").backends()
+        explorer = ModelExplorer(writer, backends, counter, index, {doc.doc_id: doc for doc in DOCS})
+        result = generate(DOCS, Searches(), count=1, hops=(2, 2), seed=3, attempts=3, propose=explorer.propose)
+        asked = [request["messages"][1]["content"] for request in server.requests]
+    assert result.dropped == {"reply": 1, "quote": 1}
+    (kept,) = result.tasks
+    assert kept.task.supporting_doc_ids == ("halvorix", "olsted")
+    assert (kept.task.answer, kept.task.id) == ("Delft Polytechnic", "gen-0001-2hop")
+    assert all('<document id="' in text for text in asked)  # the seed and what the agent found, shown to the model
+
+
+def test_a_reply_that_is_no_task_is_refused() -> None:
+    known = {"halvorix", "olsted", "glenmorrow"}
+    assert task_from_reply(json.dumps(GOOD), known, (2, 2)) is not None
+    assert task_from_reply("{not json", known, (2, 2)) is None
+    assert task_from_reply(json.dumps(GOOD), {"halvorix"}, (2, 2)) is None  # a document it was not shown
+    assert task_from_reply(json.dumps(GOOD), known, (3, 4)) is None  # too few hops
+    leaked = {**GOOD, "question": "Is it Delft Polytechnic where the chief executive studied?"}
+    assert task_from_reply(json.dumps(leaked), known, (2, 2)) is None  # the truth in the question
+    twice = {**GOOD, "clues": [GOOD["clues"][1], GOOD["clues"][1]]}
+    assert task_from_reply(json.dumps(twice), known, (2, 2)) is None
+
+
+def test_the_command_explores_with_the_configured_model(tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    corpus, summary = tmp_path / "docs.jsonl", tmp_path / "summary.json"
+    write_corpus(corpus, DOCS)
+    out = ["--tasks-out", str(tmp_path / "t.jsonl"), "--corpus-out", str(tmp_path / "c.jsonl"), "--json", str(summary)]
+    with serve_openai(lambda body: Reply(content=json.dumps(GOOD))) as server:
+        settings.WRITER_BASE_URL, settings.WRITER_MODEL = server.base_url, MODEL
+        call_command(
+            "generate_tasks",
+            "--corpus-jsonl",
+            str(corpus),
+            "--explorer",
+            "openai",
+            "--count",
+            "1",
+            "--hops",
+            "2",
+            "--embedder",
+            "hashing",
+            *out,
+        )
+        asked = len(server.requests)
+    figures = json.loads(summary.read_text())
+    assert asked == 3  # 3 tries a task with a model
+    assert figures["candidates"] == 1  # the same question twice more: not a candidate again
+    # in a corpus of 8 documents a clue's search returns the truth's holder too, or one search returns them all
+    assert figures["dropped"]["shortcut"] + figures["dropped"]["distractor"] == 1
