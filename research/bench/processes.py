@@ -36,6 +36,16 @@ def until(condition: Callable[[], bool], *, timeout: float, what: str, logs: Pat
         time.sleep(0.2)
 
 
+def terminate(child: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL after 20 s."""
+    child.terminate()
+    try:
+        child.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
 @dataclass
 class Processes:
     """Child processes started with one environment, each logging to its own file under ``logs``."""
@@ -53,12 +63,7 @@ class Processes:
 
     def stop(self) -> None:
         for child in reversed(self.children):
-            child.terminate()
-            try:
-                child.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+            terminate(child)
 
     def embedded_redis(self) -> None:
         """Start the embedded Redis when settings name it (no REDIS_URL) and nothing serves its socket yet."""

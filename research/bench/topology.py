@@ -16,7 +16,7 @@ from django.test import override_settings
 
 from context1_web.backing_services import chroma_config
 from research.bench.events import Stack
-from research.bench.processes import Processes, free_port, port_open, until
+from research.bench.processes import Processes, free_port, port_open, terminate, until
 from research.platform import composition
 
 RUNS_QUEUES = "runs,reports,default"  # the compose file's `worker` (uploads go to `worker-ingest`, not used here)
@@ -50,12 +50,7 @@ def chroma_server(logs: Path) -> Iterator[str]:
             finally:
                 composition.chroma_client.cache_clear()
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        terminate(server)
 
 
 @contextmanager

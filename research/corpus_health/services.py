@@ -62,11 +62,12 @@ def health_check_start(*, actor: Membership, corpus: Corpus, count: int = 20) ->
     return check
 
 
-def eval_settings(backend: str) -> EvalSettings:
-    """The evaluation's settings for a check: the deployment's backend and model server, its embedder family (the
-    test settings' hashing vectors, else MiniLM), the harness's defaults."""
+def evaluation_settings(backend: str | None = None) -> EvalSettings:
+    """An evaluation run with this deployment's search model (``backend``, default ``INFERENCE_BACKEND``, and its
+    server), its embedder family (hashing vectors where the deployment uses them, else MiniLM) and reward beta; the
+    harness's defaults otherwise (corpus health checks, the model explorer of ``generate_tasks``)."""
     return EvalSettings(
-        backend=backend,
+        backend=backend or settings.INFERENCE_BACKEND,
         embedder="hashing" if settings.EMBEDDER_BACKEND == "hashing" else "minilm",
         base_url=settings.VLLM_BASE_URL,
         model=settings.VLLM_MODEL,
@@ -105,7 +106,7 @@ def _execute(check: CorpusHealth) -> None:
     docs = [CorpusDoc(doc_id, title, text) for doc_id, title, text in document_texts(corpus=check.corpus)]
     if len(docs) < 2:
         raise ValueError(f"the corpus has {len(docs)} document(s); a task links at least 2")
-    config = eval_settings(check.backend)
+    config = evaluation_settings(check.backend)
     embedder, counter = eval_embedder(config.embedder, model_cache()), token_counter()
     run = Evaluation(config, config.backends(), embedder, counter, lambda line: None)
     texts = {doc.doc_id: doc.text for doc in docs}

@@ -12,11 +12,12 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from research.corpora.selectors import corpus_find, document_texts
+from research.corpus_health.services import evaluation_settings
 from research.evaluation.datasets import load_corpus
 from research.evaluation.exploration import ModelExplorer
 from research.evaluation.formats import CorpusDoc, DatasetError, write_corpus, write_task_records
 from research.evaluation.generation import HOPS, Generation, IndexSearches, generate
-from research.evaluation.runner import EVAL_EMBEDDERS, EvalSettings, eval_embedder, temporary_indexes
+from research.evaluation.runner import EVAL_EMBEDDERS, eval_embedder, temporary_indexes
 from research.inference.registry import BackendFactory
 from research.platform.composition import model_cache, token_counter
 from research.writing.openai_writer import OpenAIWriter
@@ -50,16 +51,8 @@ def _writer() -> OpenAIWriter:
 
 def _explore_backends() -> BackendFactory:
     """The search agent that explores: the deployment's backend and model server."""
-    config = EvalSettings(
-        backend=settings.INFERENCE_BACKEND,
-        base_url=settings.VLLM_BASE_URL,
-        model=settings.VLLM_MODEL,
-        api_key=settings.VLLM_API_KEY,
-        timeout=settings.VLLM_TIMEOUT,
-        temperature=settings.VLLM_TEMPERATURE,
-    )
     try:
-        return config.backends()
+        return evaluation_settings().backends()
     except ValueError as error:
         raise CommandError(str(error)) from None
 
