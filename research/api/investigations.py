@@ -42,7 +42,7 @@ router = Router(tags=["investigations"])
 LISTED = 200
 
 
-def _investigation_out(investigation: Investigation) -> dict[str, Any]:
+def _investigation_out(investigation: Investigation, *, scheduled: bool) -> dict[str, Any]:
     return {
         "id": investigation.pk,
         "title": investigation.title,
@@ -53,7 +53,7 @@ def _investigation_out(investigation: Investigation) -> dict[str, Any]:
         "created_at": investigation.created_at,
         "last_activity_at": investigation.last_activity_at,
         "archived": investigation.archived_at is not None,
-        "scheduled": Schedule.objects.filter(investigation=investigation).exists(),
+        "scheduled": scheduled,
     }
 
 
@@ -92,7 +92,9 @@ def investigation_list(request: HttpRequest, archived: bool = False) -> list[dic
     found = investigations.investigation_list(
         membership=access.membership, filters=investigations.ListFilter(archived=archived)
     )
-    return [_investigation_out(investigation) for investigation in found[:LISTED]]
+    page = list(found[:LISTED])
+    scheduled = set(Schedule.objects.filter(investigation__in=page).values_list("investigation_id", flat=True))
+    return [_investigation_out(investigation, scheduled=investigation.pk in scheduled) for investigation in page]
 
 
 @router.post(
@@ -109,7 +111,7 @@ def investigation_create(request: HttpRequest, slug: str, body: InvestigationIn)
 def _detail(investigation: Investigation, viewer_id: int) -> dict[str, Any]:
     schedule = Schedule.objects.filter(investigation=investigation).first()
     return {
-        **_investigation_out(investigation),
+        **_investigation_out(investigation, scheduled=schedule is not None),
         "runs": [run_out(run, viewer_id) for run in investigations.investigation_runs(investigation=investigation)],
         "schedule": _schedule_out(schedule, viewer_id),
     }
