@@ -21,7 +21,7 @@ from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn
 from research.api.tokens import Access
 from research.models import ApiScope, Corpus, Run, RunEvent, RunStatus
 from research.protocol.report import Report
-from research.reporting.exports import MEDIA_TYPES, as_dict, export
+from research.reporting.exports import as_dict, export_response
 from research.reporting.kinds import kind_of
 from research.reporting.selectors import report_of, report_shown
 from research.runs import selectors, services
@@ -201,11 +201,8 @@ def run_report_file(
 ) -> HttpResponse:
     """The page's exports: Markdown, Word, PDF or JSON, with numbered notes and an evidence appendix."""
     access, run = _run(request, run_id, ApiScope.REPORTS_READ)
-    heading = f"Run {run.pk}: {access.membership.workspace.name}"
-    response = HttpResponse(export(_report(run, internal), fmt, heading=heading), content_type=MEDIA_TYPES[fmt])
-    suffix = "-with-internal" if internal else ""
-    response["Content-Disposition"] = f'attachment; filename="run-{run.pk}-report{suffix}.{fmt}"'
-    return response
+    workspace = access.membership.workspace.name
+    return export_response(_report(run, internal), fmt, run_id=run.pk, workspace_name=workspace, internal=internal)
 
 
 @router.get("/runs/{run_id}/events", summary="The run's events as server-sent events (resumable)")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.http import HttpResponse
 from docx import Document as WordDocument
 from docx.document import Document as DocxDocument
 from docx.shared import Pt
@@ -292,3 +293,13 @@ def export(report: Report, fmt: str, *, heading: str) -> bytes:
     if fmt == "json":
         return as_json(report).encode()
     raise ValueError(f"unknown export format {fmt!r}")
+
+
+def export_response(report: Report, fmt: str, *, run_id: int, workspace_name: str, internal: bool) -> HttpResponse:
+    """The download of a run's report as ``fmt`` (the page's and the API's): headed with the run and workspace,
+    named ``run-<id>-report[-with-internal].<fmt>``."""
+    heading = f"Run {run_id}: {workspace_name}"
+    response = HttpResponse(export(report, fmt, heading=heading), content_type=MEDIA_TYPES[fmt])
+    suffix = "-with-internal" if internal else ""
+    response["Content-Disposition"] = f'attachment; filename="run-{run_id}-report{suffix}.{fmt}"'
+    return response

@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_GET
 
-from research.reporting.exports import MEDIA_TYPES, export
+from research.reporting.exports import MEDIA_TYPES, export_response
 from research.reporting.selectors import report_shown
 from research.runs.selectors import run_get
 from research.workspaces.requests import WorkspaceRequest, workspace_view
@@ -28,8 +28,4 @@ def report_export(request: WorkspaceRequest, slug: str, run_id: int, fmt: str) -
     report = report_shown(run, internal=with_internal)
     if report is None:
         raise Http404("This run has no written report")
-    heading = f"Run {run.pk}: {membership.workspace.name}"
-    response = HttpResponse(export(report, fmt, heading=heading), content_type=MEDIA_TYPES[fmt])
-    suffix = "-with-internal" if with_internal else ""
-    response["Content-Disposition"] = f'attachment; filename="run-{run.pk}-report{suffix}.{fmt}"'
-    return response
+    return export_response(report, fmt, run_id=run.pk, workspace_name=membership.workspace.name, internal=with_internal)
