@@ -269,6 +269,8 @@ if INFERENCE_BACKEND == "openai" and VLLM_BASE_URL is None:
 BUDGET_HARD_FRACTION = env.number("BUDGET_HARD_FRACTION", HARD_FRACTION, minimum=0.5)
 # The Context-1 reward's F-beta over supporting documents (corpus health checks; `evaluate --reward-beta`)
 REWARD_BETA = env.number("REWARD_BETA", 2.0, minimum=0.1)
+if REWARD_BETA > 100:
+    raise ImproperlyConfigured("REWARD_BETA must lie between 0.1 and 100")
 if BUDGET_HARD_FRACTION > 1.0:
     raise ImproperlyConfigured("BUDGET_HARD_FRACTION must lie between 0.5 and 1.0")
 

@@ -10,7 +10,7 @@ class ResearchConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from research.platform import access
+        from research.platform import access, checks  # noqa: F401 - registers the system checks
         from research.schedules import receivers
         from research.webhooks import receivers as webhook_receivers
 

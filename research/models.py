@@ -730,6 +730,7 @@ class CorpusHealth(models.Model):
     figures = models.JSONField(default=dict, blank=True)  # {"agent": {...}, "baseline": {...}}: means and reward terms
     tasks = models.JSONField(default=list, blank=True)  # per task: question, hops, documents, both systems' figures
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)  # when a worker claimed it
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -173,6 +173,19 @@ def test_check_deploy_passes_with_the_compose_environment(compose: dict[str, Any
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
     assert _setting(env | web | {"STATIC_ROOT": str(tmp_path / "static")}, "INFERENCE_BACKEND") == "openai"
+    # a .env from an older .env.example (INFERENCE_BACKEND=heuristic) beside vLLM: check --deploy says so
+    older = {**env, **web, "INFERENCE_BACKEND": "heuristic", "STATIC_ROOT": str(tmp_path / "static")}
+    warned = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=REPO,
+        env=older,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert warned.returncode == 1
+    assert "research.W001" in warned.stderr + warned.stdout
     assert web["SECURE_PROXY_SSL_HEADER"] == "X-Forwarded-Proto: https"
     assert "--proxy-headers" not in compose["services"]["web"]["command"]  # X-Forwarded-For: TRUSTED_PROXIES only
     assert compose["services"]["web"]["ports"] == ["127.0.0.1:8000:8000"]  # reached through the proxy only

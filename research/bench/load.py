@@ -377,26 +377,28 @@ def _bench_production(bench: LoadSettings, progress: Any) -> dict[str, Any]:
     owner = trial_workspace("Load benchmark")
     logs = Path(tempfile.mkdtemp(prefix="bench-load-production-"))
     sizes: dict[str, dict[str, Any]] = {}
-    with embedded_redis(dict(os.environ), logs), chroma_server(logs) as chroma_url:
-        cleaned = False
-        try:
-            corpus = demo_corpus_ingest(
-                owner, lambda done, total: progress(f"ingesting the demo corpus: {done}/{total}")
-            )
-            cookie = session_cookie(owner.user)
-            for webs, workers in PRODUCTION:
-                name = _size_name(webs, workers)
-                folder = logs / f"{webs}-web-{workers}-workers"
-                env = _production_env(bench, chroma_url)
-                with production_stack(env, folder, webs=webs, workers=workers) as running:
-                    trial = Trial(running, cookie, owner, corpus)
-                    slots = workers * bench.worker_concurrency
-                    sizes[name] = _measure(trial, bench, progress, f"{name}: ", slots=slots)
+    cleaned = False
+    try:
+        with embedded_redis(dict(os.environ), logs), chroma_server(logs) as chroma_url:
+            try:
+                corpus = demo_corpus_ingest(
+                    owner, lambda done, total: progress(f"ingesting the demo corpus: {done}/{total}")
+                )
+                cookie = session_cookie(owner.user)
+                for webs, workers in PRODUCTION:
+                    name = _size_name(webs, workers)
+                    folder = logs / f"{webs}-web-{workers}-workers"
+                    env = _production_env(bench, chroma_url)
+                    with production_stack(env, folder, webs=webs, workers=workers) as running:
+                        trial = Trial(running, cookie, owner, corpus)
+                        slots = workers * bench.worker_concurrency
+                        sizes[name] = _measure(trial, bench, progress, f"{name}: ", slots=slots)
+            finally:
+                trial_clean(owner)  # while the Chroma server and Redis are up
+                cleaned = True
+    finally:
+        if not cleaned:  # Redis or the Chroma server did not start
             trial_clean(owner)
-            cleaned = True
-        finally:
-            if not cleaned:
-                trial_clean(owner)
     one, two = (sizes[_size_name(*size)] for size in PRODUCTION)
     return {
         "sizes": sizes,

@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from research.corpora.selectors import document_texts
@@ -33,7 +34,10 @@ from research.platform.queue import task_send
 logger = logging.getLogger(__name__)
 
 COUNTS = (10, 20, 50)  # tasks a check may ask for (the form's choices)
-STALE = timedelta(hours=3)  # a check still under way after this lost its worker
+# A check a worker claimed this long ago and still under way lost its worker (the task's soft limit is 3 h); one no
+# worker has claimed in a day waits behind something that will not end
+STALE = timedelta(hours=3, minutes=10)
+UNCLAIMED = timedelta(days=1)
 ACTIVE = (CorpusHealth.Status.QUEUED, CorpusHealth.Status.GENERATING, CorpusHealth.Status.EVALUATING)
 
 
@@ -47,11 +51,10 @@ def health_check_start(*, actor: Membership, corpus: Corpus, count: int = 20) ->
         raise ValidationError({"count": f"Choose {', '.join(map(str, COUNTS))} tasks."})
     with transaction.atomic():
         Corpus.objects.select_for_update().filter(pk=corpus.pk).exists()  # one start at a time per corpus
-        under_way = CorpusHealth.objects.filter(corpus=corpus, status__in=ACTIVE)
-        under_way.filter(created_at__lt=timezone.now() - STALE).update(
-            status=CorpusHealth.Status.FAILED,
-            error="The worker running this check was lost.",
-            finished_at=timezone.now(),
+        under_way, now = CorpusHealth.objects.filter(corpus=corpus, status__in=ACTIVE), timezone.now()
+        lost = Q(started_at__lt=now - STALE) | Q(started_at__isnull=True, created_at__lt=now - UNCLAIMED)
+        under_way.filter(lost).update(
+            status=CorpusHealth.Status.FAILED, error="The worker running this check was lost.", finished_at=now
         )
         if under_way.exists():
             raise ValidationError("A check of this corpus is already under way: wait for it to end.")
@@ -82,7 +85,7 @@ def health_check_execute(*, check_id: int) -> None:
     """The worker's side: claim the queued check, generate its tasks, run both systems on each (progress saved after
     every task), keep the figures. Whatever fails, fails the check with its cause."""
     claimed = CorpusHealth.objects.filter(pk=check_id, status=CorpusHealth.Status.QUEUED).update(
-        status=CorpusHealth.Status.GENERATING
+        status=CorpusHealth.Status.GENERATING, started_at=timezone.now()
     )
     if not claimed:
         return
@@ -91,7 +94,7 @@ def health_check_execute(*, check_id: int) -> None:
         _execute(check)
     except Exception as error:
         logger.exception("corpus health check %s failed", check_id)
-        CorpusHealth.objects.filter(pk=check_id).update(
+        CorpusHealth.objects.filter(pk=check_id, status__in=ACTIVE).update(
             status=CorpusHealth.Status.FAILED,
             error=f"{type(error).__name__}: {error}"[:2000],
             finished_at=timezone.now(),
@@ -99,7 +102,8 @@ def health_check_execute(*, check_id: int) -> None:
 
 
 def _update(check: CorpusHealth, **fields: Any) -> None:
-    CorpusHealth.objects.filter(pk=check.pk).update(**fields)
+    """Save progress or the end, unless the check was meanwhile failed as lost (a newer check may be running)."""
+    CorpusHealth.objects.filter(pk=check.pk, status__in=ACTIVE).update(**fields)
 
 
 def _execute(check: CorpusHealth) -> None:

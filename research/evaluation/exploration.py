@@ -78,7 +78,7 @@ class ModelExplorer:
         found = self._explore(self.docs[seed])
         chain = [self.docs[seed], *(self.docs[doc_id] for doc_id in found if doc_id != seed)][: FOUND + 1]
         if len(chain) < hops[0]:
-            return "reply"
+            return "explore"
         shown = "\n\n".join(
             f'<document id="{doc.doc_id}" title="{doc.title}">\n{doc.text[:PASSAGE_CHARS]}\n</document>'
             for doc in chain
@@ -88,7 +88,7 @@ class ModelExplorer:
             reply = self.writer.ask(system, f"Seed: {seed}\n\n{shown}", "task", SCHEMA)
         except WriterReplyError:
             return "reply"
-        return task_from_reply(reply, {doc.doc_id for doc in chain}, hops) or "reply"
+        return task_from_reply(reply, {doc.doc_id for doc in chain}, hops, seed=seed) or "reply"
 
     def _explore(self, seed: CorpusDoc) -> list[str]:
         opening = " ".join(sentences(seed.text)[:2]) or seed.text[:300]
@@ -110,9 +110,10 @@ class ModelExplorer:
         return [doc.doc_id for doc in result.documents]
 
 
-def task_from_reply(reply: str, known: set[str], hops: tuple[int, int]) -> GeneratedTask | None:
+def task_from_reply(reply: str, known: set[str], hops: tuple[int, int], *, seed: str) -> GeneratedTask | None:
     """The candidate a model's JSON describes, or None when it is not one: not JSON, a clue or the truth outside the
-    documents shown, fewer or more clues than hops allows, a document twice, the truth in the question."""
+    documents shown, fewer or more clues than hops allows, a document twice, a chain not starting at the seed, a
+    truth quote without the truth, the truth in the question."""
     try:
         data = json.loads(reply[reply.find("{") : reply.rfind("}") + 1])
         clues = tuple(Quote(str(item["doc_id"]), str(item["quote"])) for item in data["clues"])
@@ -123,7 +124,9 @@ def task_from_reply(reply: str, known: set[str], hops: tuple[int, int]) -> Gener
     chain = [clue.doc_id for clue in clues]
     if not hops[0] <= len(clues) <= hops[1] or len(set(chain)) != len(chain) or not question or not truth:
         return None
-    if not set(chain) <= known or truth_quote.doc_id != chain[-1] or answer_found([truth], [question]):
+    if not set(chain) <= known or chain[0] != seed or truth_quote.doc_id != chain[-1]:
+        return None
+    if answer_found([truth], [question]) or not answer_found([truth], [truth_quote.text]):
         return None
     answers = ["" for _ in clues[:-1]] + [truth]
     task = Task(

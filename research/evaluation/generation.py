@@ -39,7 +39,8 @@ SHORTCUT_TOP = 10
 DISTRACTORS_PER_CLUE = 5
 FUZZY_WORDS = 5  # the ordered fuzzy match's window
 COMMON_NAME_SHARE = 0.02  # a name in more documents than this share (and 3) links too much to be a bridge
-DROP_REASONS = ("reply", "quote", "truth", "distractor", "shortcut")  # reply: a model's task was no task
+# explore: the agent found too few documents to chain; reply: a model's task was no task (both --explorer openai)
+DROP_REASONS = ("explore", "reply", "quote", "truth", "distractor", "shortcut")
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"“'(])|\n+")
 _CONNECTOR = r"(?:of|de|du|des|la|le|von|van|der|den|and|&|the|for|y|e)"
@@ -145,14 +146,20 @@ def names(sentence: str) -> list[str]:
 
 
 def truths(sentence: str, avoid: Iterable[str]) -> list[str]:
-    """What the last hop may ask for in ``sentence``: years, numbers, then names; never one of ``avoid``."""
-    avoided = {normalise(name) for name in avoid}
+    """What the last hop may ask for in ``sentence``: years, numbers, then names; never one of ``avoid``, one that
+    holds one of them ("Republic of India" beside "India") or one they hold (masking would leave part of it)."""
+    avoided = [f" {normalise(name)} " for name in avoid]
     found = [
         *_YEAR.findall(sentence),
         *(n for n in _NUMBER.findall(sentence) if not _YEAR.fullmatch(n)),
         *names(sentence),
     ]
-    return [item for item in dict.fromkeys(found) if normalise(item) and normalise(item) not in avoided]
+    kept = []
+    for item in dict.fromkeys(found):
+        padded = f" {normalise(item)} "
+        if padded.strip() and not any(name in padded or padded in name for name in avoided):
+            kept.append(item)
+    return kept
 
 
 def _contains(text: str, phrase: str) -> bool:
@@ -261,7 +268,9 @@ def _chain(corpus: _Corpus, start: str, hops: int, rng: random.Random) -> Genera
         return None
     sentence, truth = rng.choice(endings)
     clues.append(Quote(chain[-1], sentence))
-    return _task(clues, bridges, truth)
+    candidate = _task(clues, bridges, truth)
+    steps = candidate.task.hops or ()
+    return candidate if steps and "___" in steps[-1].question else None  # the truth masked, or no task
 
 
 def _task(clues: list[Quote], bridges: list[str], truth: str) -> GeneratedTask:
@@ -339,7 +348,7 @@ def generate(
     progress: Callable[[int, int], None] = lambda made, tried: None,
     propose: Proposer | None = None,
 ) -> Generation:
-    """Up to ``count`` verified tasks, hop counts spread evenly over ``hops`` (inclusive), each walk from a start
+    """Up to ``count`` verified tasks, walks of each hop count of ``hops`` (inclusive) in turn, each from a start
     document drawn with ``seed``; at most ``attempts`` walks (default 100 per task asked: most candidates fail a
     check, the shortcut check above all)."""
     started = time.perf_counter()
@@ -354,7 +363,7 @@ def generate(
     tries = 0
     while starts and len(result.tasks) < count and tries < limit:
         tries += 1
-        wanted = hop_counts[len(result.tasks) % len(hop_counts)]
+        wanted = hop_counts[tries % len(hop_counts)]  # by attempt: a corpus without long chains still yields
         start = rng.choice(starts)
         candidate = _chain(corpus, start, wanted, rng) if propose is None else propose(start, (wanted, wanted))
         if candidate is None or (not isinstance(candidate, str) and candidate.task.question in seen_questions):

@@ -96,7 +96,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--reward-beta",
             type=float,
-            default=2.0,
+            default=settings.REWARD_BETA,
             help="the reward's F-beta over supporting documents: recall weighs beta squared times precision",
         )
         parser.add_argument(
@@ -109,8 +109,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not 1 <= options["rollouts"] <= MAX_ROLLOUTS:  # (a report's facets may run more; a question may not)
             raise CommandError(f"--rollouts must be between 1 and {MAX_ROLLOUTS}")
-        if not 0 < options["reward_beta"] <= 100:
-            raise CommandError("--reward-beta must be above 0 (and at most 100)")
+        if not 0.1 <= options["reward_beta"] <= 100:
+            raise CommandError("--reward-beta must lie between 0.1 and 100")
         config = _settings(options)
         try:
             config.harness()

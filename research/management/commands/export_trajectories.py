@@ -74,21 +74,32 @@ class Command(BaseCommand):
         except (OSError, json.JSONDecodeError) as error:
             raise CommandError(f"{path}: {error}") from None
         rows = report.get("tasks", []) if isinstance(report, dict) else []
-        if not rows or any("events" not in row.get("agent", {}) for row in rows):
+        if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+            raise CommandError(f"{path}: not an evaluate report (its tasks are not rows)")
+        if not rows or any("events" not in (row.get("agent") or {}) for row in rows):
             raise CommandError(f"{path}: no agent events in it: run evaluate with --trajectories")
-        texts = self._evaluation_chunks(report["settings"])
-        for row in rows:
-            events = [event for data in row["agent"]["events"] if isinstance(event := from_dict(data), Event)]
-            rewards = {r["rollout"]: {name: r[name] for name in TERM_NAMES} for r in row["agent"].get("rollouts", [])}
-            gold = {
-                "answer": row["answer"],
-                "answer_aliases": row.get("answer_aliases", []),
-                "supporting_doc_ids": row["supporting_doc_ids"],
-            }
-            source = {"kind": "evaluation", "path": str(path), "task_id": row["id"]}
-            yield from trajectories(
-                events, question=row["question"], source=source, chunk_text=texts.get, rewards=rewards, gold=gold
-            )
+        texts = self._evaluation_chunks(report.get("settings") or {})
+        for number, row in enumerate(rows, start=1):
+            try:
+                yield from self._of_row(path, row, texts)
+            except (KeyError, TypeError, ValueError, AttributeError) as error:
+                raise CommandError(
+                    f"{path}: task {number} is not an evaluate row ({type(error).__name__}: {error})"
+                ) from None
+
+    def _of_row(self, path: Path, row: dict[str, Any], texts: dict[str, str]) -> Iterator[dict[str, Any]]:
+        """One task row's trajectories (a KeyError or TypeError: the row is not evaluate's)."""
+        events = [event for data in row["agent"]["events"] if isinstance(event := from_dict(data), Event)]
+        rewards = {r["rollout"]: {name: r[name] for name in TERM_NAMES} for r in row["agent"].get("rollouts", [])}
+        gold = {
+            "answer": row["answer"],
+            "answer_aliases": row.get("answer_aliases", []),
+            "supporting_doc_ids": row["supporting_doc_ids"],
+        }
+        source = {"kind": "evaluation", "path": str(path), "task_id": row["id"]}
+        yield from trajectories(
+            events, question=row["question"], source=source, chunk_text=texts.get, rewards=rewards, gold=gold
+        )
 
     def _evaluation_chunks(self, settings: dict[str, Any]) -> dict[str, str]:
         """The evaluation's chunks cut again as it cut them (same corpus, chunk size and token counter)."""

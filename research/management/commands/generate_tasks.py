@@ -95,6 +95,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if options["count"] < 1:
             raise CommandError("--count must be 1 or more")
+        if options["attempts"] is not None and options["attempts"] < 1:
+            raise CommandError("--attempts must be 1 or more")
         hops = _hops(options["hops"])
         # the model's settings first: a missing one is said before the corpus is read and indexed
         model = (_writer(), _explore_backends()) if options["explorer"] == "openai" else None
@@ -109,7 +111,9 @@ class Command(BaseCommand):
             explorer = None
             if model is not None:
                 explorer = ModelExplorer(*model, token_counter(), index, {doc.doc_id: doc for doc in docs})
-            attempts = options["attempts"] or (3 * options["count"] if explorer is not None else None)
+            attempts = options["attempts"]
+            if attempts is None and explorer is not None:
+                attempts = 3 * options["count"]
             result = generate(
                 docs,
                 IndexSearches(index),

@@ -64,9 +64,14 @@ def test_owners_and_editors_start_one_check_at_a_time(team, sent) -> None:  # ty
     )
     with pytest.raises(ValidationError, match="already under way"):
         services.health_check_start(actor=members["owner"], corpus=corpus)
-    CorpusHealth.objects.filter(pk=check.pk).update(created_at=timezone.now() - timedelta(hours=4))
+    CorpusHealth.objects.filter(pk=check.pk).update(created_at=timezone.now() - timedelta(hours=5))
+    with pytest.raises(ValidationError, match="already under way"):  # queued 5 h ago, never claimed: still waits
+        services.health_check_start(actor=members["owner"], corpus=corpus)
+    CorpusHealth.objects.filter(pk=check.pk).update(started_at=timezone.now() - timedelta(hours=4))
     again = services.health_check_start(actor=members["owner"], corpus=corpus)  # the stale one failed first
     assert CorpusHealth.objects.get(pk=check.pk).error == "The worker running this check was lost."
+    services._update(check, status="finished")  # the lost worker ending late does not undo that
+    assert CorpusHealth.objects.get(pk=check.pk).status == "failed"
     other = workspace_create(name="Other", owner=members["viewer"].user)
     outsider = Membership.objects.get(workspace=other)
     with pytest.raises(PermissionDenied):

@@ -96,6 +96,7 @@ def test_sentences_names_and_truths() -> None:
     ]
     assert names("The board approved it.") == []
     assert truths("Pellucid Ports employed 1,850 people in 2023.", ["Pellucid Ports"]) == ["2023", "1,850"]
+    assert truths("The Republic of India joined in 1947.", ["India"]) == ["1947"]  # holds the bridge: no truth
 
 
 def test_a_quote_is_found_as_written_or_by_its_five_word_windows_in_order() -> None:
@@ -129,7 +130,9 @@ def test_generated_chains_hide_their_bridges_and_hold_their_truth() -> None:
     assert {len(task.clues) for task in result.tasks} <= {2, 3}
     summary = result.summary()
     assert summary["tasks"] == len(result.tasks)
-    assert summary["candidates"] >= summary["tasks"] + sum(summary["dropped"].values()) - 0
+    assert summary["candidates"] == summary["tasks"] + sum(summary["dropped"].values())
+    for generated in result.tasks:  # the truth masked in the last clue; nothing of a bridge left unmasked there
+        assert "___" in (generated.task.hops or ())[-1].question
 
 
 def _candidate() -> GeneratedTask:
@@ -189,7 +192,7 @@ def test_the_command_writes_files_evaluate_runs_on(tmp_path: Path) -> None:
     assert len(read) == figures["tasks"] >= 1
     records = [json.loads(line) for line in tasks.read_text().splitlines()]
     assert all(record["clues"] and record["truth_quotes"] and record["hop_count"] >= 2 for record in records)
-    assert set(figures["dropped"]) == {"reply", "quote", "truth", "distractor", "shortcut"}
+    assert set(figures["dropped"]) == {"explore", "reply", "quote", "truth", "distractor", "shortcut"}
     report_path = tmp_path / "report.json"
     call_command(
         "evaluate",
@@ -308,25 +311,36 @@ def test_a_model_writes_candidates_from_what_the_agent_explored_and_code_verifie
         writer = OpenAIWriter(WriterSettings(base_url=server.base_url, model=MODEL))
         backends = EvalSettings(backend="heuristic").backends()
         explorer = ModelExplorer(writer, backends, counter, index, {doc.doc_id: doc for doc in DOCS})
-        result = generate(DOCS, Searches(), count=1, hops=(2, 2), seed=3, attempts=3, propose=explorer.propose)
+        proposed = [explorer.propose("halvorix", (2, 2)) for _ in replies]
         asked = [request["messages"][1]["content"] for request in server.requests]
-    assert result.dropped == {"reply": 1, "quote": 1}
-    (kept,) = result.tasks
+    assert proposed[0] == "reply"
+    invented, good = proposed[1], proposed[2]
+    assert isinstance(invented, GeneratedTask)
+    assert isinstance(good, GeneratedTask)
+    assert verify(invented, TEXTS, Searches())[1] == "quote"
+    kept, reason = verify(good, TEXTS, Searches())
+    assert reason is None
+    assert kept is not None
     assert kept.task.supporting_doc_ids == ("halvorix", "olsted")
-    assert (kept.task.answer, kept.task.id) == ("Delft Polytechnic", "gen-0001-2hop")
-    assert all('<document id="' in text for text in asked)  # the seed and what the agent found, shown to the model
+    assert kept.task.answer == "Delft Polytechnic"
+    assert all(text.startswith("Seed: halvorix") and '<document id="halvorix"' in text for text in asked)
 
 
 def test_a_reply_that_is_no_task_is_refused() -> None:
     known = {"halvorix", "olsted", "glenmorrow"}
-    assert task_from_reply(json.dumps(GOOD), known, (2, 2)) is not None
-    assert task_from_reply("{not json", known, (2, 2)) is None
-    assert task_from_reply(json.dumps(GOOD), {"halvorix"}, (2, 2)) is None  # a document it was not shown
-    assert task_from_reply(json.dumps(GOOD), known, (3, 4)) is None  # too few hops
-    leaked = {**GOOD, "question": "Is it Delft Polytechnic where the chief executive studied?"}
-    assert task_from_reply(json.dumps(leaked), known, (2, 2)) is None  # the truth in the question
-    twice = {**GOOD, "clues": [GOOD["clues"][1], GOOD["clues"][1]]}
-    assert task_from_reply(json.dumps(twice), known, (2, 2)) is None
+
+    def read(reply: object, shown: set[str] = known, hops: tuple[int, int] = (2, 2), seed: str = "halvorix") -> bool:
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        return task_from_reply(text, shown, hops, seed=seed) is not None
+
+    assert read(GOOD)
+    assert not read("{not json")
+    assert not read(GOOD, shown={"halvorix"})  # a document it was not shown
+    assert not read(GOOD, hops=(3, 4))  # too few hops
+    assert not read(GOOD, seed="olsted")  # the chain must start at the seed
+    assert not read({**GOOD, "question": "Is it Delft Polytechnic where the chief executive studied?"})  # leaked
+    assert not read({**GOOD, "truth_quote": {"doc_id": "olsted", "quote": "She served on the board"}})
+    assert not read({**GOOD, "clues": [GOOD["clues"][1], GOOD["clues"][1]]})
 
 
 def test_the_command_explores_with_the_configured_model(tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
@@ -352,6 +366,8 @@ def test_the_command_explores_with_the_configured_model(tmp_path: Path, settings
         asked = len(server.requests)
     figures = json.loads(summary.read_text())
     assert asked == 3  # 3 tries a task with a model
-    assert figures["candidates"] == 1  # the same question twice more: not a candidate again
-    # in a corpus of 8 documents a clue's search returns the truth's holder too, or one search returns them all
-    assert figures["dropped"]["shortcut"] + figures["dropped"]["distractor"] == 1
+    dropped = figures["dropped"]
+    assert figures["candidates"] == sum(dropped.values()) + figures["tasks"] >= 1
+    # a chain not from its seed is no task; in 8 documents one search finds a whole chain, or a clue's search the
+    # truth's holder too (the same question again is no new candidate)
+    assert dropped["reply"] + dropped["shortcut"] + dropped["distractor"] == figures["candidates"]

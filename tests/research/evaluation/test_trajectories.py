@@ -85,6 +85,14 @@ def test_an_evaluation_made_with_trajectories_exports_every_rollout(tmp_path: Pa
     call_command("evaluate", *common, "--rollouts", "2", "--json", str(report))
     with pytest.raises(CommandError, match="run evaluate with --trajectories"):
         call_command("export_trajectories", "--evaluation", str(report), "--jsonl", str(out))
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"settings": {}, "tasks": [{"agent": {"events": []}}]}))
+    with pytest.raises(CommandError, match="dataset cannot be read again"):
+        call_command("export_trajectories", "--evaluation", str(broken), "--jsonl", str(out))
+    settings = json.loads(report.read_text())["settings"]
+    broken.write_text(json.dumps({"settings": settings, "tasks": [{"agent": {"events": []}}]}))
+    with pytest.raises(CommandError, match="task 1 is not an evaluate row"):
+        call_command("export_trajectories", "--evaluation", str(broken), "--jsonl", str(out))
     call_command("evaluate", *common, "--rollouts", "2", "--trajectories", "--json", str(report))
     call_command("export_trajectories", "--evaluation", str(report), "--jsonl", str(out))
     records = [json.loads(line) for line in out.read_text().splitlines()]

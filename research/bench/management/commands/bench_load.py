@@ -62,6 +62,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if not 1 <= options["worker_concurrency"] <= 16:
+            raise CommandError("--worker-concurrency must lie between 1 and 16")
         bench = LoadSettings(
             runs=_counts(options["runs"]),
             viewers=_counts(options["viewers"]),
