@@ -15,6 +15,7 @@ from chromadb.config import Settings
 # errors as they come. Transient: the work is tried again later, never failed for it (research/corpora/tasks.py).
 STORE_UNAVAILABLE: tuple[type[Exception], ...] = (httpx.TransportError,)
 
+
 def _settings() -> Settings:
     """Fresh settings per client: chromadb's HttpClient writes its server into the Settings it is given, so a shared
     object turned every later PersistentClient of the process into a client of that server."""
