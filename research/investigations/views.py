@@ -131,7 +131,9 @@ def _context(membership: Membership, investigation: Investigation, **extra: Any)
         "membership": membership,
         "workspace": membership.workspace,
         "investigation": investigation,
-        "role": access.investigation_role(membership=membership, investigation=investigation),
+        "role": "owner"  # its author and the workspace's owners share, archive and delete it
+        if access.can_manage(membership=membership, investigation=investigation)
+        else access.investigation_role(membership=membership, investigation=investigation),
         "can_edit": access.can_edit(membership=membership, investigation=investigation),
         "can_rerun": access.can_rerun(membership=membership, investigation=investigation),
         "can_manage": access.can_manage(membership=membership, investigation=investigation),
