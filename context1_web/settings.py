@@ -376,8 +376,18 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # A refused request in one line, no warning for an invalid form's 422, Daphne's HTTP/2 notice said plainly
+    "filters": {
+        "request_noise": {"()": "context1_web.log_filters.RequestNoise"},
+        "daphne_start_noise": {"()": "context1_web.log_filters.DaphneStartNoise"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # httpx logs every request at INFO: with a Chroma server, each search and each stored batch wrote lines
-    "loggers": {"django.channels.server": {"level": "WARNING"}, "httpx": {"level": "WARNING"}},
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+        "django.request": {"filters": ["request_noise"]},
+        "daphne.server": {"filters": ["daphne_start_noise"]},
+    },
 }
