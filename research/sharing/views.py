@@ -2,7 +2,9 @@
 public read-only pages behind them, ``/s/<token>/`` (the run's report, or its answer and ranked documents) and
 ``/s/<token>/c/<chunk id>/`` (a cited chunk with its neighbours). Nothing else of the workspace is reachable
 from them: no other run, no corpus, no document beyond the cited chunks, no socket. A revoked, expired or
-unknown token is a 404; every access through a live link is logged with its time and address."""
+unknown token is a 404, all three answered by one page in the product's style that does not say which; every access
+through a live link is logged with its time and address. Revoking asks first: a dialog (htmx) or, without
+JavaScript, a page of its own (GET) whose form does it (POST)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from urllib.parse import quote, urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from research.corpora.viewer import marked
 from research.investigations import selectors as investigations
@@ -59,12 +61,18 @@ def share_link_create(request: WorkspaceRequest, slug: str, investigation_id: in
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 @workspace_view
 def share_link_revoke(request: WorkspaceRequest, slug: str, investigation_id: int, link_id: int) -> HttpResponse:
+    """GET asks (the page a click on "Revoke…" opens without JavaScript), POST revokes."""
     membership = request.membership
     investigation = investigations.investigation_get(membership=membership, investigation_id=investigation_id)
     link = get_object_or_404(ShareLink, pk=link_id, investigation=investigation)
+    if request.method == "GET":
+        if not access.can_manage(membership=membership, investigation=investigation):
+            raise PermissionDenied("Only the investigation's author or a workspace owner may revoke its links.")
+        context = {"workspace": membership.workspace, "investigation": investigation, "link": link}
+        return render(request, "research/share_link_revoke.html", context)
     services.share_link_revoke(actor=membership, link=link)
     if not request.htmx:
         return redirect("investigation_page", slug=slug, investigation_id=investigation.pk)
@@ -79,6 +87,18 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _gone(request: HttpRequest) -> HttpResponse:
+    """A revoked, expired or unknown link: one page for all three (a public URL says nothing of which)."""
+    return _private(render(request, "research/share_link_gone.html", status=404))
+
+
+def _live(token: str) -> ShareLink | None:
+    try:
+        return selectors.share_link_live(token=token)
+    except Http404:
+        return None
+
+
 def _chip_href(doc_id: str, chunk_id: str, text: str) -> str:
     return f"c/{quote(chunk_id, safe='')}/?{urlencode([('quote', text[:500])])}"
 
@@ -86,7 +106,9 @@ def _chip_href(doc_id: str, chunk_id: str, text: str) -> str:
 @never_cache
 @require_GET
 def shared_page(request: HttpRequest, token: str) -> HttpResponse:
-    link = selectors.share_link_live(token=token)
+    link = _live(token)
+    if link is None:
+        return _gone(request)
     services.share_link_access_record(link=link, ip=request.META.get("REMOTE_ADDR"), path=request.path)
     report = selectors.shared_report(link)
     hidden = selectors.hidden_documents(link, report)
@@ -105,7 +127,9 @@ def shared_page(request: HttpRequest, token: str) -> HttpResponse:
 @never_cache
 @require_GET
 def shared_chunk_page(request: HttpRequest, token: str, chunk_id: str) -> HttpResponse:
-    link = selectors.share_link_live(token=token)
+    link = _live(token)
+    if link is None:
+        return _gone(request)
     services.share_link_access_record(link=link, ip=request.META.get("REMOTE_ADDR"), path=request.path)
     report = selectors.shared_report(link)
     found = selectors.shared_chunk(run=link.run, report=report, chunk_id=chunk_id) if report else None

@@ -201,11 +201,13 @@ def _visit_share_link(page: Any, link: str) -> None:
 
 def _revoke(ada: Any, investigation_url: str, link: str, visitor: Any) -> None:
     ada.goto(investigation_url)
-    ada.click("#share-links button:has-text('Revoke')")
+    ada.once("dialog", lambda dialog: dialog.accept())  # it asks first
+    ada.click("#share-links a:has-text('Revoke')")
     ada.wait_for_selector("#share-links .badge:has-text('revoked')")
     assert ShareLink.objects.get().revoked_at is not None
     response = visitor.goto(link)
     assert response.status == 404
+    assert "This link was revoked or does not exist" in visitor.inner_text("main")
     visitor.screenshot(path=str(screenshot_path("share-link-revoked")), full_page=True)
 
 
