@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 
 from research.retrieval.parsing.common import OutputBudget, Source
+from research.retrieval.parsing.fields import title_like
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 
 _SNIFF_CHARS = 65_536
 _DELIMITERS = ",;\t|"
+_SHORT_TEXT = 80  # characters: a cell this long or less can title its row
+_TITLE_CHARS = 120
+_NOT_TEXT = re.compile(r"^[\d\s.,:/+%$€£-]*$|@|://")  # figures, dates, ids, addresses: no title
 
 
 @dataclass
@@ -88,14 +93,13 @@ def _column_names(raw: list[str]) -> list[str]:
 
 
 def _row_documents(table: Table, source: Source, options: ParseOptions, budget: OutputBudget) -> list[ParsedDocument]:
-    title_at = table.column(options.csv_title_column, "csv_title_column") if options.csv_title_column else None
+    title_at = _title_column(table, options)
     documents: list[ParsedDocument] = []
     for number, values in table.rows:
         text = "\n".join(f"{name}: {value}" for name, value in zip(table.header, values, strict=True) if value.strip())
-        title = values[title_at].strip() if title_at is not None else ""
         documents.append(
             ParsedDocument(
-                title=title or f"{source.stem} row {number}",
+                title=_row_title(values[title_at] if title_at is not None else "", source, number),
                 text=budget.charge(text),
                 source_name=source.name,
                 doc_key=f"row-{number}",
@@ -104,6 +108,38 @@ def _row_documents(table: Table, source: Source, options: ParseOptions, budget: 
             )
         )
     return documents
+
+
+def _title_column(table: Table, options: ParseOptions) -> int | None:
+    """The column that titles each row: the corpus's ``csv_title_column``, else a title-like one by its name
+    (``fields.TITLE_COLUMNS``: "Company", "Société", "Titel", ...), else the first short text column (None: no
+    column titles the rows)."""
+    if options.csv_title_column:
+        return table.column(options.csv_title_column, "csv_title_column")
+    named = title_like(table.header)
+    if named is not None:
+        return table.header.index(named)
+    return next((at for at in range(len(table.header)) if _short_text(table, at)), None)
+
+
+def _short_text(table: Table, at: int) -> bool:
+    """Whether the column holds short words in most rows (a city, a label): not figures, dates, ids or addresses,
+    not long free text."""
+    cells = [values[at].strip() for _, values in table.rows[:200]]
+    filled = [cell for cell in cells if cell]
+    wordy = [cell for cell in filled if len(cell) <= _SHORT_TEXT and not _NOT_TEXT.search(cell)]
+    return bool(filled) and 2 * len(filled) >= len(cells) and 4 * len(wordy) >= 3 * len(filled)
+
+
+def _row_title(value: str, source: Source, number: int) -> str:
+    """A row's title: its title cell with its file and row ("Acme GmbH (crm.csv, row 40)"), so a citation says
+    which row of which file; a row without one is "<file stem> row N"."""
+    value = " ".join(value.split())
+    if not value:
+        return f"{source.stem} row {number}"
+    if len(value) > _TITLE_CHARS:
+        value = value[: _TITLE_CHARS - 1].rstrip() + "\u2026"
+    return f"{value} ({source.name.rpartition('/')[2]}, row {number})"
 
 
 def _group_documents(table: Table, source: Source, options: ParseOptions, budget: OutputBudget) -> list[ParsedDocument]:

@@ -14,20 +14,75 @@ def test_it_makes_one_document_per_csv_row_with_a_title_column() -> None:
     outcome = parse_bytes("sales.csv", samples.csv_file(samples.SALES), ParseOptions(csv_title_column="product"))
 
     assert [(d.title, d.doc_key, d.text) for d in outcome.documents] == [
-        ("Widget", "row-1", "product: Widget\nregion: EU\namount: 10"),
-        ("Gadget", "row-2", "product: Gadget\nregion: US\namount: 20"),
-        ("Gizmo", "row-3", "product: Gizmo\nregion: EU\namount: 30"),
+        ("Widget (sales.csv, row 1)", "row-1", "product: Widget\nregion: EU\namount: 10"),
+        ("Gadget (sales.csv, row 2)", "row-2", "product: Gadget\nregion: US\namount: 20"),
+        ("Gizmo (sales.csv, row 3)", "row-3", "product: Gizmo\nregion: EU\namount: 30"),
     ]
     assert outcome.documents[0].metadata == {"row": "1"}
     assert {d.kind for d in outcome.documents} == {"csv"}
     assert outcome.errors == []
 
 
-def test_it_sniffs_the_delimiter_and_titles_rows_by_file_stem_without_title_column() -> None:
+def test_it_sniffs_the_delimiter_and_titles_rows_by_their_title_like_column_without_title_column() -> None:
     outcome = parse_bytes("sales.csv", samples.csv_file(samples.SALES, delimiter=";"))
 
-    assert outcome.documents[1].title == "sales row 2"
+    assert outcome.documents[1].title == "Gadget (sales.csv, row 2)"
     assert outcome.documents[1].text == "product: Gadget\nregion: US\namount: 20"
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        (["id", "Company", "stage"], "Acme GmbH (crm.csv, row 1)"),
+        (["ID", "Société", "étape"], "Acme GmbH (crm.csv, row 1)"),
+        (["nr", "Firmenname", "Phase"], "Acme GmbH (crm.csv, row 1)"),
+        (["id", "ACCOUNT NAME", "stage"], "Acme GmbH (crm.csv, row 1)"),
+        (["id", "Nombre", "etapa"], "Acme GmbH (crm.csv, row 1)"),
+    ],
+)
+def test_a_csv_row_is_titled_by_its_title_like_column_with_its_row(header: list[str], expected: str) -> None:
+    rows = [header, ["40", "Acme GmbH", "won"], ["41", "Bolt SA", "lost"]]
+
+    outcome = parse_bytes("crm.csv", samples.csv_file(rows))
+
+    assert [d.title for d in outcome.documents] == [
+        expected,
+        expected.replace("Acme GmbH", "Bolt SA").replace("1)", "2)"),
+    ]
+    assert outcome.documents[0].metadata == {"row": "1"}
+
+
+def test_a_title_column_wins_over_a_company_column() -> None:
+    rows = [["company", "title", "salary"], ["Acme GmbH", "Sales engineer", "60000"]]
+
+    [document] = parse_bytes("jobs.csv", samples.csv_file(rows)).documents
+
+    assert document.title == "Sales engineer (jobs.csv, row 1)"
+
+
+def test_without_a_title_like_column_a_csv_row_is_titled_by_its_first_short_text_column() -> None:
+    rows = [
+        ["id", "amount", "summary", "city", "joined"],
+        [
+            "1",
+            "10",
+            "A long free-text summary of this customer's history and all of its support tickets.",
+            "Lyon",
+            "2024-01-02",
+        ],
+        ["2", "20", "", "Brest", "2024-02-03"],
+    ]
+
+    outcome = parse_bytes("accounts.csv", samples.csv_file(rows))
+
+    assert [d.title for d in outcome.documents] == ["Lyon (accounts.csv, row 1)", "Brest (accounts.csv, row 2)"]
+
+
+def test_a_csv_row_without_any_text_column_or_with_a_blank_title_keeps_its_file_and_row() -> None:
+    numbers = parse_bytes("figures.csv", samples.csv_file([["id", "amount"], ["1", "10"]])).documents
+    blank = parse_bytes("crm.csv", samples.csv_file([["company", "stage"], ["", "won"]])).documents
+
+    assert [d.title for d in numbers + blank] == ["figures row 1", "crm row 1"]
 
 
 def test_it_reads_tab_separated_files() -> None:
@@ -62,9 +117,9 @@ def test_it_reports_ragged_csv_rows_and_keeps_the_others() -> None:
 
     assert outcome.errors == ["row 2: 4 values but the header has 3 columns"]
     assert [(d.doc_key, d.title, d.text) for d in outcome.documents] == [
-        ("row-1", "Ann", "name: Ann\nage: 30\ncity: Paris"),
-        ("row-3", "Cid", "name: Cid"),
-        ("row-5", "Dee", "name: Dee\nage: 50"),
+        ("row-1", "Ann (people.csv, row 1)", "name: Ann\nage: 30\ncity: Paris"),
+        ("row-3", "Cid (people.csv, row 3)", "name: Cid"),
+        ("row-5", "Dee (people.csv, row 5)", "name: Dee\nage: 50"),
     ]
 
 
