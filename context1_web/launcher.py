@@ -83,16 +83,46 @@ def ensure_secret_key(env: dict[str, str], data_dir: Path) -> None:
         key_file.chmod(0o600)
 
 
-def _run_step(argv: list[str], env: dict[str, str], what: str) -> None:
+def _output_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.strip()]
+
+
+MIGRATE_HEADINGS = ("Operations to perform:", "Apply all migrations:", "Running migrations:")
+MIGRATIONS_NAMED = 3  # a start that applies more (a new database) counts them
+
+
+def migration_summary(output: str) -> list[str]:
+    """What `migrate` did, in one line: "Database up to date", or the migrations it applied (counted when many);
+    anything else it said (a warning) follows."""
+    applied: list[str] = []
+    said: list[str] = []
+    up_to_date = False
+    for line in output.splitlines():
+        text = line.strip()
+        if text.startswith("Applying "):
+            applied.append(text.removeprefix("Applying ").split("...")[0])
+        elif text == "No migrations to apply.":
+            up_to_date = True
+        elif text and not text.startswith(MIGRATE_HEADINGS):
+            said.append(line.rstrip())
+    if len(applied) > MIGRATIONS_NAMED:
+        return [f"Applied {len(applied)} migrations ({applied[0]} ... {applied[-1]})", *said]
+    if applied:
+        return [f"Applied {', '.join(applied)}", *said]
+    return ["Database up to date", *said] if up_to_date else said
+
+
+def _run_step(
+    argv: list[str], env: dict[str, str], what: str, summarise: Callable[[str], list[str]] = _output_lines
+) -> None:
     print(f"==> {what}", flush=True)
     result = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600, check=False)
     output = result.stdout.decode(errors="replace").strip()
     if result.returncode != 0:
         last = output.splitlines()[-1] if output else "no output"
         raise StartupError(f"{what} failed: {last}")
-    for line in output.splitlines():
-        if line.strip() and not line.startswith("  Applying"):
-            print(f"    {line}", flush=True)
+    for line in summarise(output):
+        print(f"    {line}", flush=True)
 
 
 class Stack:
@@ -107,7 +137,7 @@ class Stack:
         python = sys.executable
         if settings.REDIS.socket_path is not None:
             self._start_redis(env, settings.REDIS.socket_path, settings.DATA_DIR / "redis")
-        _run_step([python, "manage.py", "migrate", "--noinput"], env, "migrating the database")
+        _run_step([python, "manage.py", "migrate", "--noinput"], env, "migrating the database", migration_summary)
         _run_step([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], env, "collecting static files")
         _run_step([python, "manage.py", "seed_demo"], env, "seeding the demo workspace")
         daphne = [python, "-m", "daphne", "-b", self.host, "-p", str(self.port), "context1_web.asgi:application"]
@@ -191,10 +221,20 @@ def _configure() -> tuple[dict[str, str], str, int]:
     return env, host, port
 
 
-def _print_demo_login(login_file: Path) -> None:
-    lines = login_file.read_text().splitlines() if login_file.is_file() else []
-    if len(lines) >= 2:
-        print(f"==> log in as {lines[0]} with password {lines[1]}", flush=True)
+def _read_login(login_file: Path) -> str | None:
+    return login_file.read_text() if login_file.is_file() else None
+
+
+def demo_login_lines(login_file: Path, *, before: str | None) -> list[str]:
+    """The demo login, said after the start: its password when this start wrote it (``before``: the file's text
+    before seeding), else where it is kept."""
+    text = _read_login(login_file)
+    lines = text.splitlines() if text is not None else []
+    if len(lines) < 2:
+        return []
+    if text != before:
+        return [f"log in as {lines[0]} with password {lines[1]} (kept in {login_file})"]
+    return [f"Demo login: see {login_file}"]
 
 
 def main() -> int:
@@ -216,10 +256,13 @@ def main() -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: stack.stopping.set())
     status = 0
+    login_file = Path(env["DATA_DIR"]) / "demo_login.txt"
+    login_before = _read_login(login_file)
     try:
         stack.start(env)
         print(f"==> Context-1 Web is running at http://{host}:{port}/  (Ctrl-C stops everything)", flush=True)
-        _print_demo_login(Path(env["DATA_DIR"]) / "demo_login.txt")
+        for line in demo_login_lines(login_file, before=login_before):
+            print(f"==> {line}", flush=True)
         status = stack.wait()
     except StartupError as error:
         print(f"error: {error}", file=sys.stderr, flush=True)

@@ -77,3 +77,56 @@ DIE_WITH_THIS = (
     "import os, subprocess, sys; "
     "sys.exit(subprocess.call([sys.executable, '-m', 'context1_web.die_with_parent', str(os.getpid()), *sys.argv[1:]]))"
 )
+
+
+FRESH_MIGRATE = """Operations to perform:
+  Apply all migrations: admin, auth, research
+Running migrations:
+  Applying contenttypes.0001_initial... OK
+  Applying auth.0001_initial... OK
+  Applying research.0001_initial... OK
+  Applying research.0002_runs... OK
+  Applying research.0003_reports... OK
+  Applying research.0004_schedules... OK
+"""
+
+
+def test_a_migrate_with_nothing_to_do_says_the_database_is_up_to_date() -> None:
+    output = (
+        "Operations to perform:\n  Apply all migrations: admin, auth, research\nRunning migrations:\n"
+        "  No migrations to apply.\n"
+    )
+    assert launcher.migration_summary(output) == ["Database up to date"]
+
+
+def test_a_migrate_names_the_migrations_it_applied_or_counts_many() -> None:
+    assert launcher.migration_summary(FRESH_MIGRATE) == [
+        "Applied 6 migrations (contenttypes.0001_initial ... research.0004_schedules)"
+    ]
+    two = "Running migrations:\n  Applying research.0019_x... OK\n  Applying research.0020_y... OK\n"
+    assert launcher.migration_summary(two) == ["Applied research.0019_x, research.0020_y"]
+
+
+def test_a_migrate_keeps_what_else_it_says() -> None:
+    output = (
+        "Running migrations:\n  No migrations to apply.\n"
+        "  Your models in app(s): 'research' have changes that are not yet reflected in a migration.\n"
+    )
+    assert launcher.migration_summary(output) == [
+        "Database up to date",
+        "  Your models in app(s): 'research' have changes that are not yet reflected in a migration.",
+    ]
+
+
+def test_the_demo_password_is_printed_at_the_first_start_only(tmp_path: Path) -> None:
+    login_file = tmp_path / "demo_login.txt"
+    assert launcher.demo_login_lines(login_file, before=None) == []  # no demo login on file: nothing to point at
+    login_file.write_text("demo\ns3cret\n")
+    assert launcher.demo_login_lines(login_file, before=None) == [
+        f"log in as demo with password s3cret (kept in {login_file})"
+    ]
+    assert launcher.demo_login_lines(login_file, before="demo\ns3cret\n") == [f"Demo login: see {login_file}"]
+    # a new database gets a new password: said again, once
+    assert launcher.demo_login_lines(login_file, before="demo\nold\n") == [
+        f"log in as demo with password s3cret (kept in {login_file})"
+    ]
