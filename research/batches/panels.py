@@ -12,6 +12,7 @@ from research.batches.forms import BatchForm
 from research.batches.selectors import batch_list
 from research.models import Membership
 from research.platform.panels import render_panel
+from research.platform.submissions import submission_token
 
 CARD = "research/partials/batches.html"
 register = template.Library()
@@ -27,5 +28,6 @@ def batches_card(context: Context, membership: Membership, form: BatchForm | str
         "batch_form": form or BatchForm(workspace=workspace),
         "batches": batch_list(workspace=workspace),
         "checkable": bool(checkable),
+        "submission": submission_token(),  # one per drawing: a double-click starts one batch
     }
     return render_panel(context, CARD, values)

@@ -18,6 +18,7 @@ from research.batches.forms import BatchForm
 from research.models import IcpBatch, Membership
 from research.platform.http import apply_errors
 from research.platform.quotas import with_retry_after
+from research.platform.submissions import submission_once
 from research.workspaces.icp import icp_context  # the ICP card the batch form lives in
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
@@ -30,21 +31,26 @@ def batch_create(request: WorkspaceRequest, slug: str) -> HttpResponse:
     membership = request.membership
     form = BatchForm(request.POST, request.FILES, workspace=membership.workspace)
     refused: ValidationError | None = None
-    if form.is_valid():
-        upload = form.cleaned_data["file"]
-        try:
-            batch = services.batch_create(
-                actor=membership,
-                file_name=upload.name or "companies.csv",
-                data=upload.read(),
-                corpora=list(form.cleaned_data["corpora"]),
-            )
-        except ValidationError as error:
-            apply_errors(form, error)
-            refused = error
-        else:
-            url = reverse("batch_page", kwargs={"slug": slug, "batch_id": batch.pk})
+    with submission_once(request, scope=f"batch:{membership.pk}") as submission:
+        if submission.repeated:  # sent twice: the first one's batch (the workspace page while it is starting)
+            url = submission.first_url or reverse("workspace_detail", kwargs={"slug": slug}) + "#icp"
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            try:
+                batch = services.batch_create(
+                    actor=membership,
+                    file_name=upload.name or "companies.csv",
+                    data=upload.read(),
+                    corpora=list(form.cleaned_data["corpora"]),
+                )
+            except ValidationError as error:
+                apply_errors(form, error)
+                refused = error
+            else:
+                url = reverse("batch_page", kwargs={"slug": slug, "batch_id": batch.pk})
+                submission.done(url)
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {
         "membership": membership,
         "workspace": membership.workspace,

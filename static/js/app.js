@@ -22,6 +22,14 @@
     var banner = document.getElementById("request-error");
     if (banner) banner.hidden = true;
   });
+  // A form's button that htmx disabled while it was sent (hx-disabled-elt) stays disabled when the answer sent the
+  // browser elsewhere; the page brought back by the back button gets it back (a repeat is caught by the server).
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    document.querySelectorAll("form[hx-disabled-elt] button[disabled]").forEach(function (button) {
+      button.disabled = false;
+    });
+  });
 
   function count(field) {
     var limit = Number(field.getAttribute("data-limit"));

@@ -88,7 +88,7 @@ def _watch(page, base: str, slug: str, corpus: Corpus, paths: list[Path], worker
     page.locator("#id_max_turns").dispatch_event("change")
     expect(page.locator("#run-estimate")).to_contain_text("for 2 rollouts")
     page.screenshot(path=str(screenshot_path("run-form")), full_page=True)
-    page.click("text=Start run")
+    page.dblclick("text=Start run")  # a double-click starts one run (the button is off while it is sent)
     page.wait_for_url(f"{base}/w/{slug}/runs/*/")
     run = Run.objects.get()
 

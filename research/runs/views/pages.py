@@ -25,6 +25,7 @@ from research.demo.seed import demo_questions, workspace_has_demo_corpus
 from research.models import Membership, Run, RunStatus, RunTemplate
 from research.platform.http import apply_errors
 from research.platform.quotas import with_retry_after
+from research.platform.submissions import submission_once, submission_token
 from research.reporting.kinds import KINDS, kind_of, run_facets
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
@@ -50,6 +51,7 @@ def _form_context(membership: Membership, form: RunForm) -> dict[str, Any]:
         "estimate": _estimate(form),
         "question_max": limits.QUESTION_MAX,
         "icp_count": len(membership.workspace.icp or []),
+        "submission": submission_token(),  # one per drawing: a double-click starts one run
     }
 
 
@@ -92,10 +94,15 @@ def run_index(request: WorkspaceRequest, slug: str) -> HttpResponse:
         if not membership.can_edit:
             raise PermissionDenied("Only owners and editors can start runs.")
         form = RunForm(request.POST, workspace=membership.workspace)
-        run, refused = _start(membership, form)
-        if run is not None:
-            url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        with submission_once(request, scope=f"run:{membership.pk}") as submission:
+            if submission.repeated:  # sent twice: the first one's run (the list while it is still starting)
+                url = submission.first_url or reverse("run_index", kwargs={"slug": slug})
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            run, refused = _start(membership, form)
+            if run is not None:
+                url = reverse("run_page", kwargs={"slug": slug, "run_id": run.pk})
+                submission.done(url)
+                return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     context = {**_form_context(membership, form), "runs": _history(membership), "suggestions": _suggestions(form)}
     partial = request.htmx and request.method == "POST"
     template = "research/run_list.html#run_form" if partial else "research/run_list.html"
