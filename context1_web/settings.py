@@ -113,6 +113,7 @@ TEMPLATES = [
                     "invitations",
                     "schedules",
                     "sharing",
+                    "timeline",
                     "web_sources",
                 )
             }

@@ -16,6 +16,7 @@ from research.platform import views as platform
 from research.runs import urls as runs
 from research.schedules import urls as schedules
 from research.sharing import urls as sharing
+from research.timeline import urls as timeline
 from research.web_sources import urls as web_sources
 from research.workspaces import urls as workspaces
 
@@ -38,5 +39,6 @@ urlpatterns = [
     path(WORKSPACE, include(investigations)),
     path(f"{INVESTIGATION}links/", include(sharing)),
     path(f"{INVESTIGATION}", include(schedules)),
+    path(f"{INVESTIGATION}", include(timeline)),
     path(f"{WORKSPACE}invitations/", include(invitations)),
 ]

@@ -1,0 +1,32 @@
+"""The timeline of an investigation, read from the stored reports of its finished runs."""
+
+from __future__ import annotations
+
+from research.models import Investigation, Run, RunStatus
+from research.protocol.report import Report
+from research.reporting.selectors import report_of, report_shown
+from research.writing.timeline import RunReport, Timeline, timeline
+
+RUNS_READ = 60  # the newest finished runs a timeline reads (a weekly schedule's year and more)
+
+
+def report_for(run: Run, *, internal: bool = True) -> Report | None:
+    """The one place a run's report is read for its timeline: as stored, or as it may leave the workspace
+    (``internal=False``: without what only our own notes back). Analysts' edits, once they exist, apply here."""
+    return report_of(run) if internal else report_shown(run)
+
+
+def finished_runs(*, investigation: Investigation) -> list[Run]:
+    """The investigation's newest finished runs (at most ``RUNS_READ``), oldest first."""
+    runs = investigation.runs.filter(status=RunStatus.FINISHED).order_by("-created_at", "-id")[:RUNS_READ]
+    return list(reversed(runs))
+
+
+def investigation_timeline(*, investigation: Investigation, internal: bool = True) -> Timeline:
+    """``investigation`` must come from ``investigations.selectors.investigation_get`` (what the member may read)."""
+    reports = []
+    for run in finished_runs(investigation=investigation):
+        report = report_for(run, internal=internal)
+        if report is not None:
+            reports.append(RunReport(run_id=run.pk, seen=(run.finished_at or run.created_at).date(), report=report))
+    return timeline(reports)
