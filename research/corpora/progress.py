@@ -8,15 +8,14 @@ documents after each line (and polls while a file of it is unfinished), so per-f
 from __future__ import annotations
 
 import logging
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from research.corpora.estimate import LARGE_FILE_CHUNKS, embedding_estimate
 from research.models import TERMINAL_STAGES, Stage, UploadFile, Workspace
-from research.platform.realtime import publish, workspace_group
+from research.platform.realtime import LiveProgress, publish, workspace_group
 
 logger = logging.getLogger(__name__)
 
@@ -24,13 +23,14 @@ logger = logging.getLogger(__name__)
 # (parsed, embedded) follow within seconds and reach an open corpus page by its poll.
 TOLD_STAGES = (Stage.STORED, Stage.CHUNKED, Stage.SEARCHABLE, Stage.INDEXED, Stage.EXPANDED, Stage.FAILED)
 ONGOING_SHOWN = 20  # the unfinished files a page lists when it opens (their corpus pages show every one)
-QUIET_AFTER_FAILURE_S = 30.0  # after a failed push, skip pushes this long (an unreachable Redis costs nothing)
 
 
 @dataclass
-class _Channel:
-    warned: bool = False
-    quiet_until: float = 0.0
+class _Channel(LiveProgress):
+    """This process's pushes of ingestion lines (research/platform/realtime.py: said once when they fail)."""
+
+    goes_on: str = "ingestion goes on, and open corpus pages catch up by polling"
+    logger: logging.Logger = field(default=logger)
 
 
 _channel = _Channel()
@@ -79,22 +79,8 @@ def ongoing(workspace: Workspace, *, limit: int = ONGOING_SHOWN) -> list[dict[st
 
 
 def _publish(workspace_id: int, html: str) -> None:
-    if time.monotonic() < _channel.quiet_until:
-        return
-    try:
-        publish(workspace_group(workspace_id), {"type": "html", "html": html})
-    except Exception as error:  # the database row is the truth; a lost push only delays the page
-        _channel.quiet_until = time.monotonic() + QUIET_AFTER_FAILURE_S
-        if _channel.warned:
-            logger.debug("live progress push failed again: %s", error)
-            return
-        _channel.warned = True
-        logger.warning(
-            "live progress is off: cannot reach the channel layer (%s: %s); ingestion goes on, and open corpus"
-            " pages catch up by polling",
-            type(error).__name__,
-            error,
-        )
+    # the database row is the truth; a lost push only delays the page
+    _channel.push(lambda: publish(workspace_group(workspace_id), {"type": "html", "html": html}))
 
 
 def _worth_telling(item: UploadFile) -> bool:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -11,6 +14,7 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 
 # Close code in the private range for a socket the user may not (or may no longer) read: pages say why it stopped.
 CLOSE_FORBIDDEN = 4403
+QUIET_AFTER_FAILURE_S = 30.0  # after a failed push, skip pushes this long (an unreachable Redis costs nothing)
 
 
 def workspace_group(workspace_id: int) -> str:
@@ -31,6 +35,43 @@ def _layer() -> BaseChannelLayer:
 def publish(group: str, payload: dict[str, Any]) -> None:
     """Send ``payload`` to every socket in ``group`` (at most once: the database stays the source of truth)."""
     async_to_sync(_layer().group_send)(group, {"type": "group.message", "payload": payload})
+
+
+@dataclass
+class LiveProgress:
+    """Pushes that may fail without harm, since the database stays the truth: a process with no channel layer to
+    reach (`manage.py ingest` or `report` outside `make run`, a Redis away) says so once, in one warning line without
+    a traceback naming what ``goes_on``, then only at debug level; after each failure it skips pushes for
+    ``quiet_s``. A push that gets through again ends the outage (a later one is said again)."""
+
+    goes_on: str  # what still happens without live progress, said in the warning
+    logger: logging.Logger
+    quiet_s: float = QUIET_AFTER_FAILURE_S
+    warned: bool = False
+    quiet_until: float = 0.0
+
+    def push(self, send: Callable[[], None]) -> None:
+        """Call ``send`` (a publish) unless in a quiet spell; a failure is said as above, never raised."""
+        if time.monotonic() < self.quiet_until:
+            return
+        try:
+            send()
+        except Exception as error:  # whatever the layer raises, live progress is only a view
+            self.quiet_until = time.monotonic() + self.quiet_s
+            if self.warned:
+                self.logger.debug("live progress push failed again: %s", error)
+                return
+            self.warned = True
+            self.logger.warning(
+                "live progress is off: cannot reach the channel layer (%s: %s); %s",
+                type(error).__name__,
+                error,
+                self.goes_on,
+            )
+        else:
+            if self.warned:
+                self.logger.info("live progress is back: the channel layer answers again")
+            self.warned = False
 
 
 def run_events_message(messages: Sequence[dict[str, Any]]) -> dict[str, Any]:

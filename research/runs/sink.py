@@ -24,7 +24,7 @@ from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from research.models import Run
-from research.platform.realtime import Publisher
+from research.platform.realtime import LiveProgress, Publisher
 from research.protocol.events import AnyEvent, Event, TurnRecorded
 from research.protocol.retry import Retry
 from research.runs.journal import Held, LeasedBatch, StoredEvent, events_store_leased, leases_held
@@ -118,6 +118,10 @@ class JournalWriter:
         self._queue: queue.SimpleQueue[Entry] = queue.SimpleQueue()
         self._sinks: set[JournalSink] = set()
         self._lock = threading.Lock()
+        # Every round tries (no quiet spell): once Redis is back, the next round's events are live again.
+        self._live = LiveProgress(
+            goes_on="runs go on and their events are stored; run pages show them", logger=logger, quiet_s=0.0
+        )
         self._thread = threading.Thread(target=self._run, name="run-journal", daemon=True)
         self._thread.start()
 
@@ -184,10 +188,9 @@ class JournalWriter:
             for sink in batches:
                 sink.fail(error)
             return
-        try:
-            publisher.run_events_many([(run_id, [event.message() for event in events]) for run_id, events in stored])
-        except Exception:  # the events are stored: sockets catch up from the database
-            logger.warning("publishing the events of %s runs failed", len(stored), exc_info=True)
+        # The events are stored: sockets catch up from the database (RunConsumer's replay and tail check).
+        messages = [(run_id, [event.message() for event in events]) for run_id, events in stored]
+        self._live.push(lambda: publisher.run_events_many(messages))
 
     def _heartbeat(self) -> None:
         """Renew every registered run's lease (and record its tokens); notice cancels and lost leases."""
