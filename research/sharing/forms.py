@@ -15,8 +15,15 @@ from research.sharing.services import LABEL_MAX
 EXPIRIES = {"never": None, "1": 1, "7": 7, "30": 30, "90": 90}
 
 
+class SharedRunField(RunChoiceField):
+    """Short enough for the select's width on a phone: only finished runs are offered, so no status."""
+
+    def label_from_instance(self, obj: Run) -> str:
+        return f"Run {obj.pk} · {obj.created_at:%Y-%m-%d}"
+
+
 class ShareLinkForm(forms.Form):
-    run = RunChoiceField(queryset=Run.objects.none(), label="Run to share")
+    run = SharedRunField(queryset=Run.objects.none(), label="Run to share")
     expires = forms.ChoiceField(
         choices=[("7", "in 7 days"), ("1", "in 1 day"), ("30", "in 30 days"), ("90", "in 90 days"), ("never", "never")],
         label="Expires",
