@@ -17,7 +17,9 @@ pytestmark = [pytest.mark.services, pytest.mark.embedded]
 # Start-up noise a clean start must not print (issue 11 (10)): Celery's warning about running as root, the
 # embedded Redis's banner and memory-overcommit advice, the embedding model's "Loading weights" progress bars
 # (logged as WARNING), bm25s's DEBUG lines, the routine BM25 refresh tasks, a 404 for /favicon.ico, and Celery's
-# banners (the worker's ASCII art with its transport URL and queue table, beat's "LocalTime -> ... Configuration").
+# banners (the worker's ASCII art with its transport URL and queue table, beat's "LocalTime -> ... Configuration");
+# and (issue 34) Daphne's HTTP/2 notice (said as "Serving HTTP/1.1 and WebSocket") and migrate's headings (said as
+# "Database up to date" or the migrations applied).
 NOISE = (
     "-------------- celery@",
     "[config]",
@@ -34,6 +36,8 @@ NOISE = (
     "Building index from",
     "ingest_refresh_sparse[",
     "Not Found: /favicon.ico",
+    "HTTP/2 support not enabled",
+    "Running migrations:",
 )
 
 
@@ -60,7 +64,10 @@ def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory
         assert checks["database"]["detail"] == "sqlite"
         assert checks["chroma"]["detail"] == "chroma embedded"
         assert (data_dir / "db.sqlite3").exists()
-        assert "log in as demo with password" in log.read_text()
+        login_file = (data_dir / "demo_login.txt").resolve()
+        password = login_file.read_text().splitlines()[1]
+        assert f"log in as demo with password {password} (kept in {login_file})" in log.read_text()
+        assert log.read_text().count(password) == 1  # the first start shows it once
         assert httpx.get(f"{base}/favicon.ico", timeout=10, follow_redirects=True).status_code == 200
         processes.wait_for(
             lambda: "celery@" in log.read_text() and " ready." in log.read_text(),
@@ -82,6 +89,8 @@ def test_it_starts_from_a_clean_data_folder_and_stops_on_ctrl_c(tmp_path_factory
     assert code == 0, output[-3000:]
     assert "==> stopped" in output
     assert "warm-up research.platform.warmup.load_embedder done" in output  # MiniLM was loaded
+    assert "    Applied " in output  # the migrations of a new database
+    assert "daphne.server: Serving HTTP/1.1 and WebSocket" in output
     assert [line for line in output.splitlines() if any(noise in line for noise in NOISE)] == []
     assert not processes.port_open(port)
     assert not (data_dir / "run" / "redis.sock").exists() or not _socket_answers(data_dir / "run" / "redis.sock")
