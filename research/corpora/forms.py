@@ -1,4 +1,5 @@
-"""Forms of the corpus pages: a new corpus with its parsing options, renaming it, an upload of files."""
+"""Forms of the corpus pages: a new corpus with its parsing options, changing those options, renaming it, an upload
+of files."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import Any
 from django import forms
 
 
-class CorpusForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Corpus name")
-    description = forms.CharField(max_length=2000, required=False, label="Description (optional)")
+class ParsingForm(forms.Form):
+    """How the corpus reads CSV and JSON files (``Corpus.parse_options``): set with a new corpus, changed on its
+    page (a file already ingested takes a change when it is ingested again)."""
+
     csv_mode = forms.ChoiceField(
         choices=[("row", "one document per row"), ("table", "one document per table (or per group)")],
         initial="row",
@@ -43,6 +45,21 @@ class CorpusForm(forms.Form):
         if fields:
             options["json_metadata_fields"] = fields
         return options
+
+    @staticmethod
+    def initial_of(parse_options: dict[str, object]) -> dict[str, object]:
+        """The form's initial values from a corpus's stored options."""
+        initial = {key: value for key, value in parse_options.items() if key != "json_metadata_fields"}
+        metadata = parse_options.get("json_metadata_fields")
+        if isinstance(metadata, list | tuple):
+            initial["json_metadata_fields"] = ", ".join(str(name) for name in metadata)
+        return initial
+
+
+class CorpusForm(ParsingForm):
+    name = forms.CharField(max_length=120, label="Corpus name")
+    description = forms.CharField(max_length=2000, required=False, label="Description (optional)")
+    field_order = ["name", "description"]
 
 
 class CorpusRenameForm(forms.Form):

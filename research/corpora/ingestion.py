@@ -237,7 +237,9 @@ def upload_file_ingest(*, upload_file_id: int, refine: bool = True) -> bool:
         fail(item, error.reason)
         return True
     renew(item)  # parsing may take up to PARSE_TIMEOUT
-    advance(item, Stage.PARSED, warnings=outcome.errors[:50])
+    # the fields a record format was read from ride along with the row's problems (the page says which were chosen)
+    chosen: list[object] = [{"fields": outcome.fields}] if outcome.fields else []
+    advance(item, Stage.PARSED, warnings=[*outcome.errors[:50], *chosen])
     documents = [doc for doc in outcome.documents if doc.text.strip()]
     if not documents:
         fail(item, "no text found in this file")

@@ -103,7 +103,7 @@ def upload_list(*, corpus: Corpus, limit: int = 10) -> list[Upload]:
     files = UploadFile.objects.filter(upload__in=uploads).select_related("upload__corpus__workspace").order_by("id")
     by_upload: dict[int, list[UploadFile]] = {}
     for item in files:
-        item.estimate = embedding_estimate(item.chunks_added)  # type: ignore[attr-defined]
+        _annotate(item)
         by_upload.setdefault(item.upload_id, []).append(item)
     for upload in uploads:
         upload.file_list = by_upload.get(upload.pk, [])  # type: ignore[attr-defined]
@@ -136,8 +136,34 @@ def upload_file_get(*, corpus: Corpus, file_id: int) -> UploadFile:
     )
     if item is None:
         raise Http404("No such file")
-    item.estimate = embedding_estimate(item.chunks_added)  # type: ignore[attr-defined]
+    _annotate(item)
     return item
+
+
+def _annotate(item: UploadFile) -> None:
+    """What a file's row shows beside its stage: its embedding estimate, its problems (``warnings``' lines), which
+    fields a record format was read from ("text from 'texte', title from 'titre'", stored in ``warnings`` as
+    ``{"fields": ...}`` by the ingestion) and whether it can be ingested again (its bytes are kept)."""
+    item.estimate = embedding_estimate(item.chunks_added)  # type: ignore[attr-defined]
+    warnings = item.warnings if isinstance(item.warnings, list) else []
+    item.problems = [line for line in warnings if isinstance(line, str)]  # type: ignore[attr-defined]
+    chosen: dict[str, str] = next(
+        (entry["fields"] for entry in warnings if isinstance(entry, dict) and "fields" in entry), {}
+    )
+    item.fields_line = fields_line(chosen)  # type: ignore[attr-defined]
+    item.can_reingest = item.done and bool(item.stored_path)  # type: ignore[attr-defined]
+
+
+def fields_line(chosen: dict[str, str]) -> str:
+    """Which fields a file's parts were read from, in words: "text from 'texte', title from 'titre'"."""
+    parts = []
+    for role in ("text", "title", "date"):
+        name = chosen.get(role)
+        if name == "*":
+            parts.append(f"{role} from every field (a record)")
+        elif name:
+            parts.append(f"{role} from '{name}'")
+    return ", ".join(parts)
 
 
 def document_texts(*, corpus: Corpus) -> list[tuple[str, str, str]]:

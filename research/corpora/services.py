@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils.text import slugify
 
 from research.corpora import quota, selectors, storage, task_names
-from research.models import Corpus, CorpusKind, Document, Membership, Stage, Upload, UploadFile
+from research.models import TERMINAL_STAGES, Corpus, CorpusKind, Document, Membership, Stage, Upload, UploadFile
 from research.platform.composition import corpus_index, corpus_index_drop
 
 
@@ -84,6 +84,38 @@ def corpus_rename(*, actor: Membership, corpus: Corpus, name: str, description: 
         _free_name(actor, corpus.name, renaming=corpus)  # a concurrent create took the name: say so
         raise
     return corpus
+
+
+def corpus_parsing_set(*, actor: Membership, corpus: Corpus, parse_options: dict[str, object]) -> Corpus:
+    """Change how the corpus reads CSV and JSON files (the JSON text, title and metadata fields, the CSV title
+    column, ...). Files already ingested keep their documents until they are ingested again
+    (``upload_file_reingest``)."""
+    _require_editor(actor)
+    if corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("That corpus is not in your workspace.")
+    corpus.parse_options = {**corpus.parse_options, **parse_options}
+    for key in ("csv_title_column", "csv_group_by", "json_metadata_fields"):  # optional: blank clears them
+        if key not in parse_options:
+            corpus.parse_options.pop(key, None)
+    corpus.save(update_fields=["parse_options"])
+    return corpus
+
+
+def upload_file_reingest(*, actor: Membership, item: UploadFile) -> None:
+    """Queue a finished file to be ingested again from its stored bytes, with the corpus's parsing options as they
+    are now (its documents are replaced, unchanged ones kept, vanished ones removed). Refused for a file whose bytes
+    are gone (a failed file, an expanded archive, a file whose documents were all deleted): upload it again."""
+    _require_editor(actor)
+    if item.upload.corpus.workspace_id != actor.workspace_id:
+        raise PermissionDenied("That file is not in your workspace.")
+    with transaction.atomic():
+        again = UploadFile.objects.filter(pk=item.pk, stage__in=TERMINAL_STAGES).exclude(stored_path="")
+        if not again.update(stage=Stage.QUEUED, error="", warnings=[], claimed_until=None):
+            raise ValidationError(
+                f"{item.name} cannot be ingested again: it is still being ingested, or its bytes are no longer kept"
+                " (upload it again)."
+            )
+        transaction.on_commit(lambda: task_names.ingest_files_enqueue([item.pk]))
 
 
 def _refuse_while_in_use(corpus: Corpus) -> None:

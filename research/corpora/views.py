@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from research.corpora import quota, selectors, services
-from research.corpora.forms import CorpusForm, CorpusRenameForm, UploadForm
+from research.corpora.forms import CorpusForm, CorpusRenameForm, ParsingForm, UploadForm
 from research.corpora.panels import CARD as CORPORA_CARD
 from research.corpora.panels import corpora_context
 from research.corpora.viewer import chunks_shown
@@ -24,7 +24,11 @@ from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 
 def _corpus_context(
-    membership: Membership, corpus: Corpus, form: UploadForm | None = None, rename: CorpusRenameForm | None = None
+    membership: Membership,
+    corpus: Corpus,
+    form: UploadForm | None = None,
+    rename: CorpusRenameForm | None = None,
+    parsing: ParsingForm | None = None,
 ) -> dict[str, Any]:
     uploads = selectors.upload_list(corpus=corpus)
     documents = selectors.document_list(corpus=corpus)
@@ -41,6 +45,7 @@ def _corpus_context(
         "usage": quota.usage(corpus.workspace_id),
         "upload_form": form or UploadForm(),
         "rename_form": rename or CorpusRenameForm(initial=initial),
+        "parsing_form": parsing or ParsingForm(initial=ParsingForm.initial_of(corpus.parse_options)),
     }
 
 
@@ -121,6 +126,39 @@ def _corpus_rename(request: WorkspaceRequest, membership: Membership, corpus: Co
     return render(request, "research/corpus_detail.html", context, status=422)
 
 
+@login_required
+@require_POST
+@workspace_view
+def corpus_parsing(request: WorkspaceRequest, slug: str, corpus_slug: str) -> HttpResponse:
+    """Change how the corpus reads CSV and JSON files; its files take the change when ingested again."""
+    membership = request.membership
+    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    form = ParsingForm(request.POST)
+    if form.is_valid():
+        services.corpus_parsing_set(actor=membership, corpus=corpus, parse_options=form.parse_options())
+        messages.success(request, "Parsing options saved. Ingest a file again to read it with them.")
+        return _go(request, reverse("corpus_detail", kwargs={"slug": slug, "corpus_slug": corpus.slug}))
+    context = {**_corpus_context(membership, corpus, parsing=form), "parsing_open": True}
+    return render(request, "research/corpus_detail.html", context, status=422)
+
+
+@login_required
+@require_POST
+@workspace_view
+def upload_file_reingest(request: WorkspaceRequest, slug: str, corpus_slug: str, file_id: int) -> HttpResponse:
+    """Ingest a finished file again from its stored bytes, with the corpus's parsing options as they are now."""
+    membership = request.membership
+    corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
+    item = selectors.upload_file_get(corpus=corpus, file_id=file_id)
+    try:
+        services.upload_file_reingest(actor=membership, item=item)
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    else:
+        messages.success(request, f"{item.name} is queued to be ingested again.")
+    return _go(request, reverse("corpus_detail", kwargs={"slug": slug, "corpus_slug": corpus.slug}))
+
+
 def _delete_confirmation(
     request: WorkspaceRequest, membership: Membership, corpus: Corpus, error: str = "", status: int = 200
 ) -> HttpResponse:
@@ -193,7 +231,7 @@ def upload_file_row(request: WorkspaceRequest, slug: str, corpus_slug: str, file
     membership = request.membership
     corpus = selectors.corpus_get(membership=membership, slug=corpus_slug)
     item = selectors.upload_file_get(corpus=corpus, file_id=file_id)
-    return render(request, "research/partials/upload_file.html", {"file": item})
+    return render(request, "research/partials/upload_file.html", {"file": item, "membership": membership})
 
 
 def _document(

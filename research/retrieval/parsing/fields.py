@@ -44,3 +44,17 @@ def title_like(names: Iterable[str]) -> str | None:
         if found is not None:
             return found
     return None
+
+
+def first_named(keys: Iterable[str], wanted: Iterable[str]) -> list[str]:
+    """``keys`` that match one of ``wanted`` (compared folded), in ``wanted``'s order (an exact match first)."""
+    by_fold: dict[str, list[str]] = {}
+    for key in keys:
+        by_fold.setdefault(folded(key), []).append(key)
+    found: list[str] = []
+    for name in wanted:
+        matches = by_fold.get(folded(name), [])
+        for key in [key for key in matches if key == name] + [key for key in matches if key != name]:
+            if key not in found:
+                found.append(key)
+    return found

@@ -13,9 +13,12 @@ objects) is read as their text joined."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from research.retrieval.parsing.common import OutputBudget, Source
+from research.retrieval.parsing.fields import first_named
 from research.retrieval.parsing.text import header_date
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 
@@ -33,6 +36,7 @@ DATE_FIELDS: tuple[str, ...] = (
     "created_at",
 )
 DATE_FIELDS += ("posted_at", "published_on", "sent_at", "timestamp", "date_publication", "date_parution", "publie_le")
+DATE_FIELDS += ("datum", "veroeffentlicht", "ver\u00f6ffentlicht", "fecha", "fecha_publicacion", "data_pubblicazione")
 
 
 # What exports call an item's text and its title, when they do not call them "text" and "title".
@@ -48,7 +52,31 @@ TEXT_FIELDS: tuple[str, ...] = (
     "commentary",
 )
 TEXT_FIELDS += ("texte", "contenu", "corps", "resume", "r\u00e9sum\u00e9", "extrait")
-TITLE_FIELDS = ("headline", "name", "subject", "heading", "titre", "intitule", "intitul\u00e9", "objet", "sujet", "nom")
+TEXT_FIELDS += ("inhalt", "nachricht", "beschreibung", "texto", "contenido", "cuerpo", "descripcion", "mensaje")
+TEXT_FIELDS += ("testo", "contenuto", "descrizione", "messaggio", "tekst", "inhoud", "beschrijving", "conteudo")
+TITLE_FIELDS: tuple[str, ...] = (
+    "headline",
+    "name",
+    "subject",
+    "heading",
+    "titre",
+    "intitule",
+    "intitul\u00e9",
+    "objet",
+    "sujet",
+    "nom",
+)
+TITLE_FIELDS += (
+    "titel",
+    "ueberschrift",
+    "\u00fcberschrift",
+    "betreff",
+    "titulo",
+    "asunto",
+    "titolo",
+    "oggetto",
+    "naam",
+)
 # Who wrote an item: its document's publisher (research.reporting.selectors.PUBLISHER_FIELDS).
 # Not "company": a review's or a CRM row's company is whom it is about, not who wrote it.
 AUTHOR_FIELDS: tuple[str, ...] = (
@@ -62,23 +90,58 @@ AUTHOR_FIELDS: tuple[str, ...] = (
 )
 AUTHOR_FIELDS += ("auteur", "expediteur", "exp\u00e9diteur", "employeur", "editeur", "\u00e9diteur")
 DEFAULT_TEXT, DEFAULT_TITLE = "text", "title"
+RECORD = "*"  # an item read as a record: its text is every field ("name: value" lines)
+_PROSE_WORDS = 4  # a string field of this many words or more can be an item's text when no name says which
+
+
+@dataclass(frozen=True)
+class _Fields:
+    """The fields one item was read from (the date's None when it has none)."""
+
+    text: str
+    title: str | None
+    date: str | None
 
 
 class ItemError(ValueError):
     """One JSON item cannot become a document; the others are still kept."""
 
 
+class NoTextError(ItemError):
+    """An item with no field to read its text from (no string field but its title): ``fields`` are those it has."""
+
+    def __init__(self, fields: list[str]) -> None:
+        super().__init__(f"no text field (its fields: {', '.join(fields)})")
+        self.fields = fields
+
+
 def parse_json(source: Source, options: ParseOptions, budget: OutputBudget) -> ParseOutcome:
     lines = source.extension in _LINE_EXTENSIONS
     documents: list[ParsedDocument] = []
     errors: list[str] = []
+    used: dict[str, Counter[str]] = {"text": Counter(), "title": Counter(), "date": Counter()}
+    without_text: dict[str, None] = {}  # the fields of the items that had no text field, in order
     items = _line_items(source.text) if lines else _file_items(source.text)
     for label, key, item in items:
         try:
-            documents.append(_document(item, key, source, options, budget))
+            document, fields = _document(item, key, source, options, budget)
+        except NoTextError as error:
+            without_text.update(dict.fromkeys(error.fields))
+            errors.append(f"{label}: {error}")
         except ItemError as error:
             errors.append(f"{label}: {error}")
-    return ParseOutcome(source_name=source.name, documents=documents, errors=errors)
+        else:
+            documents.append(document)
+            for role, name in (("text", fields.text), ("title", fields.title), ("date", fields.date)):
+                if name is not None:
+                    used[role][name] += 1
+    if not documents and without_text and options.json_text_field == DEFAULT_TEXT:
+        raise ParseError(
+            f"no text field in the file's items (their fields: {', '.join(without_text)});"
+            " name it in the corpus's JSON text field"
+        )
+    chosen = {role: counts.most_common(1)[0][0] for role, counts in used.items() if counts}
+    return ParseOutcome(source_name=source.name, documents=documents, errors=errors, fields=chosen)
 
 
 def _file_items(text: str) -> Iterator[tuple[str, str, object]]:
@@ -121,29 +184,28 @@ def _line_items(text: str) -> Iterator[tuple[str, str, object]]:
         yield f"line {number}", f"item-{number}", value
 
 
-def _document(item: object, key: str, source: Source, options: ParseOptions, budget: OutputBudget) -> ParsedDocument:
+def _document(
+    item: object, key: str, source: Source, options: ParseOptions, budget: OutputBudget
+) -> tuple[ParsedDocument, _Fields]:
     if isinstance(item, ItemError):
         raise item
     if not isinstance(item, dict):
         raise ItemError(f"not an object but {type(item).__name__}")
-    text_field = _field(item, options.json_text_field, DEFAULT_TEXT, TEXT_FIELDS)
-    title_field = _field(item, options.json_title_field, DEFAULT_TITLE, TITLE_FIELDS)
-    text = _scalar(item, text_field)
-    if text is None and text_field == DEFAULT_TEXT and set(item) - {title_field}:
-        text = _record(item)  # a field besides its title
+    fields = _fields_of(item, options)
+    text = _record(item) if fields.text == RECORD else _scalar(item, fields.text)
     if text is None:
-        raise ItemError(f"no {text_field!r} field")
+        raise NoTextError(list(item))
     if not text.strip():
-        raise ItemError(f"the {text_field!r} field is empty")
-    title = _scalar(item, title_field) or ""
+        raise ItemError(f"the {fields.text!r} field is empty")
+    title = (_scalar(item, fields.title) if fields.title else None) or ""
     metadata = {name: value for name in options.json_metadata_fields if (value := _any(item, name)) is not None}
-    dated = next((found for name in DATE_FIELDS if (found := _date_of(item, name))), None)
-    if dated and "date" not in metadata:
-        metadata["date"] = dated
-    author = next((found for name in AUTHOR_FIELDS if isinstance(found := item.get(name), str) and found.strip()), None)
+    if fields.date and "date" not in metadata:
+        metadata["date"] = str(_date_of(item, fields.date))
+    authors = first_named(item, AUTHOR_FIELDS)
+    author = next((found for name in authors if isinstance(found := item.get(name), str) and found.strip()), None)
     if author and "publisher" not in metadata:
         metadata["publisher"] = " ".join(author.split())
-    return ParsedDocument(
+    document = ParsedDocument(
         title=title.strip() or (f"{source.stem} {key.replace('-', ' ')}" if key else source.stem),
         text=budget.charge(text),
         source_name=source.name,
@@ -151,13 +213,56 @@ def _document(item: object, key: str, source: Source, options: ParseOptions, bud
         metadata=metadata,
         kind="json",
     )
+    return document, fields
 
 
-def _field(item: dict[str, object], mapped: str, default: str, others: tuple[str, ...]) -> str:
-    """The field to read: the member's mapping, or for the default one missing, the first of ``others`` there."""
-    if mapped != default or mapped in item:
-        return mapped
-    return next((name for name in others if isinstance(item.get(name), str)), mapped)
+def _fields_of(item: dict[str, object], options: ParseOptions) -> _Fields:
+    """Which fields hold the item's text, title and date: the corpus's mapping where it names one (a mapped text
+    field the item lacks is an ItemError naming the fields it has), else the names exports give them in any case
+    and several languages (``TEXT_FIELDS``, ...), else for the text the longest string field of a few words, else
+    every field as a record (``RECORD``) when the item has a string field and a field besides its title."""
+    title = _mapped(item, options.json_title_field) if options.json_title_field != DEFAULT_TITLE else None
+    if title is None:
+        title = next((name for name in first_named(item, (DEFAULT_TITLE, *TITLE_FIELDS)) if _texty(item[name])), None)
+    date = next((name for name in first_named(item, DATE_FIELDS) if _date_of(item, name)), None)
+    if options.json_text_field != DEFAULT_TEXT:
+        text = _mapped(item, options.json_text_field)
+        if text is None:
+            raise ItemError(f"no {options.json_text_field!r} field (its fields: {', '.join(item)})")
+        return _Fields(text, title, date)
+    known = [name for name in first_named(item, (DEFAULT_TEXT, *TEXT_FIELDS)) if name != title]
+    text = next((name for name in known if _texty(item[name])), None) or _prose(item, {title, date})
+    if text is None:
+        besides = set(item) - {title}
+        has_text = any(isinstance(value, str) and value.strip() for _, value in _flat(item))
+        text = RECORD if besides and has_text else DEFAULT_TEXT
+    return _Fields(text, title, date)
+
+
+def _mapped(item: dict[str, object], name: str) -> str | None:
+    """The field the corpus's mapping names: by its exact name or dotted path, else by its name in any case."""
+    if _lookup(item, name) is not _MISSING:
+        return name
+    return next(iter(first_named(item, (name,))), None)
+
+
+def _texty(value: object) -> bool:
+    """Whether a field's value reads as text: a string, or a chat export's list of pieces."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, list) and bool(value) and all(isinstance(piece, str | dict) for piece in value)
+
+
+def _prose(item: dict[str, object], others: set[str | None]) -> str | None:
+    """The longest string field of a few words or more (not the title, date or author): the item's text when no
+    name says which field holds it ("remarque_commerciale", "notes")."""
+    authors = set(first_named(item, AUTHOR_FIELDS))
+    strings = [
+        (len(value), name)
+        for name, value in item.items()
+        if name not in others and name not in authors and isinstance(value, str) and len(value.split()) >= _PROSE_WORDS
+    ]
+    return max(strings)[1] if strings else None
 
 
 def _record(item: dict[str, object]) -> str | None:

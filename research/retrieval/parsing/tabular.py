@@ -34,11 +34,13 @@ class Table:
 
 def parse_csv(source: Source, options: ParseOptions, budget: OutputBudget) -> ParseOutcome:
     table = read_table(source.text, tab_separated=source.extension == ".tsv")
-    if options.csv_mode == "row":
-        documents = _row_documents(table, source, options, budget)
-    else:
+    if options.csv_mode == "table":
         documents = _group_documents(table, source, options, budget)
-    return ParseOutcome(source_name=source.name, documents=documents, errors=table.errors)
+        return ParseOutcome(source_name=source.name, documents=documents, errors=table.errors)
+    title_at = _title_column(table, options)
+    documents = _row_documents(table, source, title_at, budget)
+    fields = {"title": table.header[title_at]} if title_at is not None else {}
+    return ParseOutcome(source_name=source.name, documents=documents, errors=table.errors, fields=fields)
 
 
 def read_table(text: str, *, tab_separated: bool = False) -> Table:
@@ -92,8 +94,7 @@ def _column_names(raw: list[str]) -> list[str]:
     return names
 
 
-def _row_documents(table: Table, source: Source, options: ParseOptions, budget: OutputBudget) -> list[ParsedDocument]:
-    title_at = _title_column(table, options)
+def _row_documents(table: Table, source: Source, title_at: int | None, budget: OutputBudget) -> list[ParsedDocument]:
     documents: list[ParsedDocument] = []
     for number, values in table.rows:
         text = "\n".join(f"{name}: {value}" for name, value in zip(table.header, values, strict=True) if value.strip())

@@ -40,6 +40,9 @@ class ParseOutcome:
     source_name: str
     documents: list[ParsedDocument]
     errors: list[str] = field(default_factory=list)
+    # which field each part was read from, where a record format chose ("text": "texte", "title": "titre", "date":
+    # "date_publication"; a text of "*": every field, as a record), so the file's row can say so
+    fields: dict[str, str] = field(default_factory=dict)
 
 
 class ParseError(Exception):

@@ -207,3 +207,25 @@ def test_an_upload_to_a_corpus_deleted_meanwhile_is_refused_and_stores_nothing(
     assert refused.value.message_dict == {"upload": ["“Market” was deleted meanwhile; nothing was uploaded."]}
     assert not UploadFile.objects.exists()
     assert not storage.corpus_folder(stale.pk).exists()
+
+
+def test_a_file_whose_bytes_are_gone_cannot_be_ingested_again(owner: Membership) -> None:
+    ingested(owner, "Feeds", {"scores.jsonl": b'{"id": 1, "score": 0.5}\n'})
+    item = UploadFile.objects.get()
+    assert (item.stage, item.stored_path) == (Stage.FAILED, "")
+    assert "their fields: id, score" in item.error
+
+    with pytest.raises(ValidationError, match="its bytes are no longer kept"):
+        services.upload_file_reingest(actor=owner, item=item)
+
+
+def test_changing_the_parsing_options_keeps_the_others_and_clears_blank_optional_ones(owner: Membership) -> None:
+    corpus = services.corpus_create(
+        actor=owner, name="Sheets", parse_options={"csv_mode": "table", "csv_group_by": "region", "chunk": 1}
+    )
+
+    services.corpus_parsing_set(
+        actor=owner, corpus=corpus, parse_options={"csv_mode": "row", "json_text_field": "body"}
+    )
+
+    assert Corpus.objects.get(pk=corpus.pk).parse_options == {"csv_mode": "row", "json_text_field": "body", "chunk": 1}

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import json
+
 import lxml.html
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -341,3 +343,35 @@ def test_live_activity_shows_the_work_under_way_when_a_page_opens(make_user, mak
         notices = lxml.html.fromstring(login(ada).get(url).content).get_element_by_id("notices")
         assert [li.get("class") for li in notices.findall("li")] == ["muted placeholder"]
         assert "Nothing under way" in notices.text_content()
+
+
+def _file_row(page: bytes, item: UploadFile) -> str:
+    return " ".join(lxml.html.fromstring(page).get_element_by_id(f"file-{item.pk}").text_content().split())
+
+
+def test_a_jsonl_files_detected_fields_are_said_and_a_changed_mapping_re_ingests_it(  # type: ignore[no-untyped-def]
+    make_user, make_workspace, login, django_capture_on_commit_callbacks
+) -> None:
+    ada, vic = make_user(), make_user()
+    workspace = make_workspace(ada, members={vic: "viewer"})
+    owner = Membership.objects.get(user=ada)
+    line = {"titre": "Prix 2026", "texte": "Le prix passe à 59 EUR.", "note_interne": "Remise de 10 % accordée."}
+    corpus = _ingested(owner, "Presse", {"presse.jsonl": json.dumps(line).encode()})
+    item = UploadFile.objects.get()
+    url = f"/w/{workspace.slug}/c/{corpus.slug}/"
+    assert item.stage == Stage.INDEXED
+    assert "text from 'texte', title from 'titre'" in _file_row(login(ada).get(url).content, item)
+
+    mapping = {"csv_mode": "row", "json_title_field": "titre", "json_text_field": "note_interne"}
+    assert login(vic).post(f"{url}parsing/", mapping).status_code == 403
+    assert login(vic).post(f"{url}files/{item.pk}/reingest/").status_code == 403
+    assert login(ada).post(f"{url}parsing/", mapping)["Location"] == url
+    assert Corpus.objects.get(pk=corpus.pk).parse_options["json_text_field"] == "note_interne"
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = login(ada).post(f"{url}files/{item.pk}/reingest/")
+    assert (response.status_code, response["Location"], len(callbacks)) == (302, url, 1)
+    assert UploadFile.objects.get(pk=item.pk).stage == Stage.QUEUED
+    ingestion.upload_file_ingest_safely(upload_file_id=item.pk)
+
+    assert [d.chunks.get().text for d in corpus.documents.all()] == ["Remise de 10 % accordée."]
+    assert "text from 'note_interne', title from 'titre'" in _file_row(login(ada).get(url).content, item)

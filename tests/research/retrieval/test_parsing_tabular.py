@@ -50,6 +50,7 @@ def test_a_csv_row_is_titled_by_its_title_like_column_with_its_row(header: list[
         expected.replace("Acme GmbH", "Bolt SA").replace("1)", "2)"),
     ]
     assert outcome.documents[0].metadata == {"row": "1"}
+    assert outcome.fields == {"title": header[1]}
 
 
 def test_a_title_column_wins_over_a_company_column() -> None:
@@ -149,7 +150,8 @@ def test_it_maps_json_array_fields_and_reports_an_item_without_text() -> None:
         ("item-1", "First", "Alpha text", {"year": "2024", "meta.author": "Ann"}),
         ("item-2", "Second", "Beta text", {"year": "2023"}),
     ]
-    assert outcome.errors == ["item 3: no 'body' field"]
+    assert outcome.errors == ["item 3: no 'body' field (its fields: heading)"]
+    assert outcome.fields == {"text": "body", "title": "heading"}
     assert {d.kind for d in outcome.documents} == {"json"}
 
 
@@ -192,7 +194,10 @@ def test_it_reports_items_of_the_wrong_shape() -> None:
     [
         (b'{"text": "unfinished', "invalid JSON: Unterminated string starting at: line 1 column 10 (char 9)"),
         (b"42", "the JSON file holds neither an object nor an array of objects"),
-        (b'[{"title": "no text"}]', "nothing usable in the file: item 1: no 'text' field"),
+        (
+            b'[{"title": "no text"}]',
+            "no text field in the file's items (their fields: title); name it in the corpus's JSON text field",
+        ),
         (b"[" * 100_000, "invalid JSON: nested too deeply"),
     ],
 )
@@ -201,3 +206,48 @@ def test_it_refuses_unusable_json(data: bytes, reason: str) -> None:
         parse_bytes("bad.json", data)
 
     assert caught.value.reason == reason
+
+
+def _lines(*items: dict[str, object]) -> bytes:
+    return "\n".join(json.dumps(item, ensure_ascii=False) for item in items).encode()
+
+
+def test_a_jsonl_files_text_title_and_date_fields_are_found_in_any_language_and_case_and_said() -> None:
+    data = _lines(
+        {"Titel": "Umsatz 2026", "Inhalt": "Die Firma wuchs um 40 Prozent.", "Datum": "2026-05-04", "id": 1},
+        {"Titel": "Neue CTO", "Inhalt": "Eine neue CTO kam im Juni.", "Datum": "2026-06-01", "id": 2},
+    )
+
+    outcome = parse_bytes("presse.jsonl", data)
+
+    assert [(d.title, d.text, d.metadata) for d in outcome.documents] == [
+        ("Umsatz 2026", "Die Firma wuchs um 40 Prozent.", {"date": "2026-05-04"}),
+        ("Neue CTO", "Eine neue CTO kam im Juni.", {"date": "2026-06-01"}),
+    ]
+    assert outcome.fields == {"text": "Inhalt", "title": "Titel", "date": "Datum"}
+    assert outcome.errors == []
+
+
+@pytest.mark.parametrize("name", ["texte", "Body", "description", "CONTENT", "contenu", "inhalt", "Texto"])
+def test_a_jsonl_text_field_not_called_text_is_read(name: str) -> None:
+    outcome = parse_bytes("items.jsonl", _lines({"titre": "Prix", name: "Le prix passe à 59 EUR par mois."}))
+
+    assert [(d.title, d.text) for d in outcome.documents] == [("Prix", "Le prix passe à 59 EUR par mois.")]
+    assert outcome.fields == {"text": name, "title": "titre"}
+
+
+def test_an_unknown_text_field_is_the_longest_string_field() -> None:
+    note = "Le client a demandé une démo de la version hébergée en France avant la fin du trimestre."
+    outcome = parse_bytes("crm.jsonl", _lines({"id": 7, "ref": "T-7", "remarque_commerciale": note}))
+
+    assert [d.text for d in outcome.documents] == [note]
+    assert outcome.fields == {"text": "remarque_commerciale"}
+
+
+def test_a_jsonl_file_without_a_string_field_fails_naming_the_fields_it_has() -> None:
+    with pytest.raises(ParseError) as caught:
+        parse_bytes("scores.jsonl", _lines({"id": 1, "score": 0.5}, {"id": 2, "score": 0.7, "ok": True}))
+
+    assert caught.value.reason == (
+        "no text field in the file's items (their fields: id, score, ok); name it in the corpus's JSON text field"
+    )

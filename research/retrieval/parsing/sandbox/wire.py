@@ -49,7 +49,8 @@ def reply_from_json(text: str) -> ParseOutcome:
 def _outcome(raw: Any) -> ParseOutcome:
     documents = [_document(item) for item in raw["documents"]]
     errors = [_text(error) for error in raw["errors"]]
-    return ParseOutcome(source_name=_text(raw["source_name"]), documents=documents, errors=errors)
+    fields = {_text(role): _text(name) for role, name in dict(raw.get("fields", {})).items()}
+    return ParseOutcome(source_name=_text(raw["source_name"]), documents=documents, errors=errors, fields=fields)
 
 
 def _document(raw: Any) -> ParsedDocument:
