@@ -193,6 +193,12 @@ def _lock_corpora(corpora: Sequence[Corpus]) -> None:
         raise ValidationError({"corpora": f"{names} was deleted meanwhile; choose the corpora again."})
 
 
+def estimate_offline() -> bool:
+    """Whether the search agent is the offline heuristic one (``INFERENCE_BACKEND=heuristic``): it calls no model,
+    so an estimate of model calls and tokens says what a run would take with the model, not what it costs here."""
+    return bool(settings.INFERENCE_BACKEND == "heuristic")
+
+
 def run_cost(*, rollouts: int, budget: int, max_turns: int, facets: int = 0) -> RunEstimate:
     """The estimate the form shows before starting (search results sized by this deployment's settings); a
     report runs one rollout per facet (``facets``) instead of the rollouts asked for."""

@@ -75,6 +75,7 @@ def _estimate(form: RunForm) -> dict[str, Any]:
             "cost": cost,
             "rollouts": facets or values["rollouts"],
             "facets": facets,
+            "offline": services.estimate_offline(),
         }
     except ValidationError as error:
         return {"errors": [message for messages in error.message_dict.values() for message in messages]}
