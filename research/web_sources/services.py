@@ -156,7 +156,7 @@ def _download(page: WebPage, document: Document | None, user: User | None) -> Fe
             page.url, etag=page.etag if document else "", last_modified=page.last_modified if document else ""
         )
     except Refused as error:
-        return _record(page, "refused", str(error))
+        return _record(page, "refused", str(error), note=allow_note(error))
     except WebError as error:
         return _record(page, "failed", str(error), keep=document)
     if got.not_modified and document is not None:
@@ -174,8 +174,21 @@ def _document(page: WebPage) -> Document | None:
     return Document.objects.filter(pk=page.document_id).first()
 
 
-def _record(page: WebPage, outcome: str, reason: str, *, keep: Document | None = None) -> Fetched:
-    page.outcome, page.reason, page.fetched_at = outcome, reason[:2000], timezone.now()
+def allow_note(error: Refused) -> str:
+    """For a page the address rules refused (a private address, another port): the setting that allows it and how
+    to change it, for the page's row (the run's model is told the refusal alone)."""
+    if not error.allowable:
+        return ""
+    return (
+        f"To allow it, a server administrator adds {error.allowable} to WEB_FETCH_ALLOWED_HOSTS (a comma-separated "
+        "list in the server's environment or .env), restarts the web server and the worker, and adds the page again."
+    )
+
+
+def _record(page: WebPage, outcome: str, reason: str, *, keep: Document | None = None, note: str = "") -> Fetched:
+    """Store what became of the page (``note``: said on its row only) and return it."""
+    stored = f"{reason.rstrip('.')}. {note}" if note else reason
+    page.outcome, page.reason, page.fetched_at = outcome, stored[:2000], timezone.now()
     page.save(update_fields=["outcome", "reason", "fetched_at"])
     return Fetched(page.url, outcome, reason, keep)
 
@@ -269,8 +282,10 @@ def url_ingest(*, page_id: int, sitemap: bool, limit: int, user_id: int | None) 
 def _sitemap_ingest(page: WebPage, limit: int, user: User | None) -> list[Fetched]:
     try:
         listed = _sitemap(page.url, limit)
-    except WebError as error:  # Refused is one
-        return [_record(page, "refused" if isinstance(error, Refused) else "failed", str(error))]
+    except Refused as error:
+        return [_record(page, "refused", str(error), note=allow_note(error))]
+    except WebError as error:
+        return [_record(page, "failed", str(error))]
     urls: list[str] = []
     for listed_url in listed:
         try:

@@ -14,7 +14,13 @@ class WebError(RuntimeError):
 
 
 class Refused(WebError):
-    """A request the rules do not allow (scheme, address, port, robots.txt, size, type); never retried."""
+    """A request the rules do not allow (scheme, address, port, robots.txt, size, type); never retried.
+    ``allowable``: when the address rules refused it, the allow-list entry (``host`` or ``host:port``) that would
+    let it through; "" otherwise."""
+
+    def __init__(self, message: str, allowable: str = "") -> None:
+        super().__init__(message)
+        self.allowable = allowable
 
 
 @dataclass(frozen=True)

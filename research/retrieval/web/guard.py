@@ -119,7 +119,10 @@ def target(
     port = parts.port or DEFAULT_PORTS[scheme]
     allowed = allow.allows(host, port)
     if port != DEFAULT_PORTS[scheme] and not allowed:
-        raise Refused(f"port {port} is not the standard port of {scheme} ({allowed_by} may list {host}:{port})")
+        raise Refused(
+            f"port {port} is not the standard port of {scheme} ({allowed_by} may list {host}:{port})",
+            allowable=f"{host}:{port}",
+        )
     addresses = resolve(host, port)
     if not addresses:
         raise Refused(f"{host} does not resolve")
@@ -128,6 +131,7 @@ def target(
         if private:
             raise Refused(
                 f"{host} resolves to {private[0]}, a private, local or reserved address "
-                f"({allowed_by} lists the hosts that may be)"
+                f"({allowed_by} lists the hosts that may be)",
+                allowable=host,
             )
     return Target(url=parts.geturl(), scheme=scheme, host=host, port=port, addresses=tuple(addresses))
