@@ -26,7 +26,15 @@ from django.urls import reverse
 from django.utils import timezone
 
 from research.investigations.services import investigation_rerun
-from research.models import TERMINAL_RUN_STATUSES, FireOutcome, Membership, Run, Schedule, ScheduleFire
+from research.models import (
+    TERMINAL_RUN_STATUSES,
+    FireOutcome,
+    Investigation,
+    Membership,
+    Run,
+    Schedule,
+    ScheduleFire,
+)
 from research.notifications.services import notifications_create
 from research.platform.queue import task_send
 from research.platform.quotas import OverLimit
@@ -104,10 +112,15 @@ def _fire(schedule_id: int, due_at: datetime, now: datetime, tick: Tick) -> None
         tick.failed.append(schedule_id)
 
 
+def _busy(investigation: Investigation) -> Run | None:
+    """The investigation's oldest run still queued or running (a fire then does not start another)."""
+    going = Run.objects.filter(investigation=investigation).exclude(status__in=TERMINAL_RUN_STATUSES)
+    return going.order_by("created_at").first()
+
+
 def _start(schedule: Schedule) -> tuple[str, str, Run | None]:
     investigation = schedule.investigation
-    going = Run.objects.filter(investigation=investigation).exclude(status__in=TERMINAL_RUN_STATUSES)
-    busy = going.order_by("created_at").first()
+    busy = _busy(investigation)
     if busy is not None:
         started = timezone.localtime(busy.created_at).strftime("%Y-%m-%d %H:%M")
         return FireOutcome.SKIPPED, f"run {busy.pk} (started {started}) is still {busy.status}", None
@@ -123,6 +136,37 @@ def _start(schedule: Schedule) -> tuple[str, str, Run | None]:
         messages = error.messages if isinstance(error, ValidationError) else [str(error)]
         return FireOutcome.FAILED, " ".join(messages), None
     return FireOutcome.STARTED, "", run
+
+
+class RunStillGoing(ValidationError):
+    """Run now refused: a run of the investigation is still queued or running (or was started this moment)."""
+
+
+def schedule_run_now(*, actor: Membership, schedule: Schedule) -> Run:
+    """Start the schedule's run now (the card's "Run now"), as ``actor``, the way a due time starts it: the
+    investigation's saved configuration through ``investigation_rerun``, refused while a run of it is still going,
+    within the member's and the workspace's run limits (``OverLimit``); recorded as a fire of this moment, and its
+    digest follows when it ends. The schedule's next times do not move. Only who may manage the schedule may
+    (PermissionDenied); a refusal is a ValidationError with the reason and never pauses the schedule."""
+    investigation = schedule.investigation
+    if not access.can_rerun(membership=actor, investigation=investigation):
+        raise PermissionDenied("Only the investigation's editors who may start runs can run its schedule now.")
+    busy = _busy(investigation)
+    if busy is not None:
+        raise RunStillGoing(f"Not started: run {busy.pk} of this investigation is still {busy.status}.")
+    now = timezone.now()
+    with transaction.atomic():
+        # one conditional UPDATE, as a tick claims a due time: of two presses at once, one starts a run
+        claimed = Schedule.objects.filter(pk=schedule.pk, last_fired_at=schedule.last_fired_at).update(
+            last_fired_at=now
+        )
+        if claimed != 1:
+            raise RunStillGoing("Not started: the schedule was started at this moment already.")
+        run = investigation_rerun(actor=actor, investigation=investigation, schedule=schedule)
+        reason = f"run now by {actor.user.get_username()}"
+        ScheduleFire.objects.create(schedule=schedule, due_at=now, outcome=FireOutcome.STARTED, reason=reason, run=run)
+    schedule.last_fired_at = now
+    return run
 
 
 def _pause(schedule: Schedule, reason: str) -> None:

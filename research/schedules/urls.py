@@ -16,6 +16,7 @@ urlpatterns = [
     path("schedule/pause/", views.schedule_pause, name="schedule_pause"),
     path("schedule/delete/", views.schedule_delete, name="schedule_delete"),
     path("schedule/test-email/", views.schedule_test_email, name="schedule_test_email"),
+    path("schedule/run-now/", views.schedule_run_now, name="schedule_run_now"),
     path("schedule/mute/", views.schedule_mute, name="schedule_mute"),
     path("digests/<int:digest_id>/", views.digest_page, name="digest_page"),
 ]

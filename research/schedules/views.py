@@ -23,7 +23,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from research.investigations.selectors import investigation_get, investigation_runs
 from research.models import Investigation, Membership, Schedule
 from research.platform.http import apply_errors, user_of
-from research.schedules import digests, selectors, services
+from research.platform.quotas import with_retry_after
+from research.schedules import digests, firing, selectors, services
 from research.schedules.forms import ScheduleForm
 from research.schedules.panels import CARD, schedule_context
 from research.workspaces import access
@@ -132,6 +133,24 @@ def schedule_test_email(request: WorkspaceRequest, slug: str, investigation_id: 
     if sent.error:
         return _card(request, membership, investigation, status=422, error=f"Not sent: {sent.error}")
     return _card(request, membership, investigation, message=f"A test e-mail went to {user.email}.")
+
+
+@login_required
+@require_POST
+@workspace_view
+def schedule_run_now(request: WorkspaceRequest, slug: str, investigation_id: int) -> HttpResponse:
+    """Start the schedule's run now, as a due time would (research/schedules/firing.py); the card links to it
+    (without JavaScript: the run's page). A run still going answers 409, a run limit 429, with the reason."""
+    membership, investigation = _managed(request, slug, investigation_id)
+    try:
+        run = firing.schedule_run_now(actor=membership, schedule=_schedule(investigation))
+    except ValidationError as error:
+        status = 409 if isinstance(error, firing.RunStillGoing) else 422
+        response = _card(request, membership, investigation, status=status, error=" ".join(error.messages))
+        return with_retry_after(response, error) if request.htmx else response  # (a redirect stays one)
+    if not request.htmx:
+        return redirect("run_page", slug=membership.workspace.slug, run_id=run.pk)
+    return _card(request, membership, investigation, started_run=run)
 
 
 @login_required
