@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -26,6 +27,7 @@ from research.models import (
 
 # A file unfinished for longer is stuck (its worker died), not busy: it blocks neither deleting nor re-indexing.
 STUCK_AFTER = timedelta(minutes=30)
+_READ_BY_OPTIONS = frozenset({".csv", ".tsv", ".json", ".jsonl", ".ndjson"})  # files the parsing options shape
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,9 @@ def _annotate(item: UploadFile) -> None:
         (entry["fields"] for entry in warnings if isinstance(entry, dict) and "fields" in entry), {}
     )
     item.fields_line = fields_line(chosen)  # type: ignore[attr-defined]
-    item.can_reingest = item.done and bool(item.stored_path)  # type: ignore[attr-defined]
+    # what a change of the corpus's parsing options changes: CSV and JSON files (any finished file may be, though)
+    tabular = posixpath.splitext(item.name)[1].lower() in _READ_BY_OPTIONS
+    item.can_reingest = item.done and bool(item.stored_path) and tabular  # type: ignore[attr-defined]
 
 
 def fields_line(chosen: dict[str, str]) -> str:
