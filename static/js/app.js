@@ -1,5 +1,6 @@
 // Site-wide behaviour: say when a request failed (htmx does not swap 5xx answers), count characters in fields
-// that have a limit (data-limit), so a long paste is never cut silently, and show a form's fields for its choice.
+// that have a limit (data-limit), so a long paste is never cut silently, show a form's fields for its choice, and
+// send files dropped on an upload form's drop area (data-drop-zone).
 (function () {
   "use strict";
 
@@ -92,4 +93,43 @@
     document.addEventListener("DOMContentLoaded", setup);
     document.addEventListener("htmx:afterSwap", setup);
   });
+
+  // The upload form's drop area ([data-drop-zone] around its file input): files dropped on it go into that input
+  // and the form is sent as if chosen and submitted (htmx then shows each file's row, its progress and errors).
+  // Without JavaScript the area is only the input and its button.
+  function dropZone(event) {
+    var types = event.dataTransfer ? Array.prototype.slice.call(event.dataTransfer.types || []) : [];
+    if (types.indexOf("Files") < 0) return null;
+    return event.target.closest ? event.target.closest("[data-drop-zone]") : null;
+  }
+  ["dragenter", "dragover"].forEach(function (kind) {
+    document.addEventListener(kind, function (event) {
+      var zone = dropZone(event);
+      if (!zone) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "copy";
+      zone.classList.add("dragging");
+    });
+  });
+  document.addEventListener("dragleave", function (event) {
+    var zone = dropZone(event);
+    if (zone && !zone.contains(event.relatedTarget)) zone.classList.remove("dragging");
+  });
+  document.addEventListener("drop", function (event) {
+    var zone = dropZone(event);
+    if (!zone) return;
+    event.preventDefault();
+    zone.classList.remove("dragging");
+    var input = zone.querySelector("input[type=file]");
+    if (!input || !event.dataTransfer.files.length) return;
+    input.files = event.dataTransfer.files;
+    // requestSubmit fires the submit event htmx sends the form on (submit() would skip it and reload the page)
+    if (input.form.requestSubmit) input.form.requestSubmit();
+    else input.form.dispatchEvent(new Event("submit", { cancelable: true, bubbles: true }));
+  });
+  function showDropHints() {
+    document.querySelectorAll("[data-drop-zone] [data-drop-hint]").forEach(function (hint) { hint.hidden = false; });
+  }
+  document.addEventListener("DOMContentLoaded", showDropHints);
+  document.addEventListener("htmx:afterSwap", showDropHints);
 })();

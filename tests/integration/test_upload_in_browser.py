@@ -1,4 +1,5 @@
-"""Upload through the browser into a real Celery worker, and watch it live on the corpus and workspace pages."""
+"""Upload through the browser into a real Celery worker, and watch it live on the corpus and workspace pages; a file
+dropped on the upload form's drop area goes the same way."""
 
 from __future__ import annotations
 
@@ -24,12 +25,14 @@ FILES = {
     "empty.txt": b"",
     "long.txt": LONG.encode(),
 }
+DROPPED = "Hooli opened a Lisbon office in May 2026 with 40 engineers."
 FINAL = {
     "globex.txt": Stage.INDEXED,
     "initech.md": Stage.INDEXED,
     "broken.pdf": Stage.FAILED,
     "empty.txt": Stage.FAILED,
     "long.txt": Stage.FAILED,
+    "hooli.txt": Stage.INDEXED,  # dropped on the drop area
 }
 
 
@@ -49,6 +52,33 @@ def _page(context: BrowserContext, url: str, errors: list[str]) -> Page:
     page.on("console", record)
     page.goto(url)
     return page
+
+
+def _drop_a_file(page: Page, name: str, text: str) -> None:
+    """Drop a file on the upload form's drop area as a drag from the desktop does: a DataTransfer holding it."""
+    transfer = page.evaluate_handle(
+        "([name, text]) => { const t = new DataTransfer();"
+        " t.items.add(new File([text], name, {type: 'text/plain'})); return t; }",
+        [name, text],
+    )
+    for kind in ("dragenter", "dragover", "drop"):
+        page.dispatch_event("[data-drop-zone]", kind, {"dataTransfer": transfer})
+
+
+def _drop_and_look(page: Page) -> None:
+    """The drop area at a desktop's and a phone's width, then a file dropped on it, ingested like a chosen one."""
+    zone = page.locator("[data-drop-zone]")
+    expect(zone).to_be_visible(timeout=5_000)
+    expect(zone).to_contain_text("drop files here")
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        zone.scroll_into_view_if_needed()
+        page.screenshot(path=str(screenshot_path(f"corpus-drop-area-{width}")))
+    _drop_a_file(page, "hooli.txt", DROPPED)
+    row = page.locator("#upload-list li.file:has-text('hooli.txt')")
+    expect(row.locator(".stage[data-stage='indexed']")).to_have_count(1, timeout=120_000)
+    expect(page.locator("#corpus-summary")).to_contain_text("3 documents", timeout=30_000)
+    page.screenshot(path=str(screenshot_path("corpus-after-drop-390")), full_page=True)
 
 
 def test_a_person_uploads_files_and_every_open_page_follows_without_errors(  # type: ignore[no-untyped-def]
@@ -103,6 +133,7 @@ def test_a_person_uploads_files_and_every_open_page_follows_without_errors(  # t
         workspace_page.screenshot(path=str(screenshot_path("workspace-live-activity")), full_page=True)
         activity = workspace_page.inner_text("#notices")
         other_text = other_page.inner_text("main")
+        _drop_and_look(page)
         context.close()
     assert "1 new or changed document, 0 unchanged, 1 chunk" in uploads
     assert "over the limit of 4 per file (MAX_FILE_CHUNKS)" in uploads
@@ -116,4 +147,4 @@ def test_a_person_uploads_files_and_every_open_page_follows_without_errors(  # t
     assert "globex.txt" not in other_text.split("Live activity")[0]  # the other corpus's page shows no foreign rows
     assert errors == []  # no htmx:oobErrorNoTarget (nor any htmx error) on any of the three pages
     assert dict(UploadFile.objects.values_list("name", "stage")) == FINAL
-    assert Document.objects.filter(corpus=corpus).count() == 2
+    assert Document.objects.filter(corpus=corpus).count() == 3
