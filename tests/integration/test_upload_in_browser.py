@@ -25,14 +25,15 @@ FILES = {
     "empty.txt": b"",
     "long.txt": LONG.encode(),
 }
-DROPPED = "Hooli opened a Lisbon office in May 2026 with 40 engineers."
+# a JSON Lines export whose fields are French: its row says which it was read from
+DROPPED = '{"titre": "Hooli à Lisbonne", "texte": "Hooli a ouvert un bureau à Lisbonne en mai 2026."}\n'
 FINAL = {
     "globex.txt": Stage.INDEXED,
     "initech.md": Stage.INDEXED,
     "broken.pdf": Stage.FAILED,
     "empty.txt": Stage.FAILED,
     "long.txt": Stage.FAILED,
-    "hooli.txt": Stage.INDEXED,  # dropped on the drop area
+    "hooli.jsonl": Stage.INDEXED,  # dropped on the drop area
 }
 
 
@@ -74,10 +75,12 @@ def _drop_and_look(page: Page) -> None:
         page.set_viewport_size({"width": width, "height": 900})
         zone.scroll_into_view_if_needed()
         page.screenshot(path=str(screenshot_path(f"corpus-drop-area-{width}")))
-    _drop_a_file(page, "hooli.txt", DROPPED)
-    row = page.locator("#upload-list li.file:has-text('hooli.txt')")
+    _drop_a_file(page, "hooli.jsonl", DROPPED)
+    row = page.locator("#upload-list li.file:has-text('hooli.jsonl')")
     expect(row.locator(".stage[data-stage='indexed']")).to_have_count(1, timeout=120_000)
+    expect(row).to_contain_text("text from 'texte', title from 'titre'")
     expect(page.locator("#corpus-summary")).to_contain_text("3 documents", timeout=30_000)
+    page.click("text=How CSV and JSON files are read")
     page.screenshot(path=str(screenshot_path("corpus-after-drop-390")), full_page=True)
 
 
