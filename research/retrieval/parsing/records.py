@@ -91,7 +91,10 @@ AUTHOR_FIELDS: tuple[str, ...] = (
 AUTHOR_FIELDS += ("auteur", "expediteur", "exp\u00e9diteur", "employeur", "editeur", "\u00e9diteur")
 DEFAULT_TEXT, DEFAULT_TITLE = "text", "title"
 RECORD = "*"  # an item read as a record: its text is every field ("name: value" lines)
-_PROSE_WORDS = 4  # a string field of this many words or more can be an item's text when no name says which
+# A string field of this many words or more, holding most of the item's characters, is its text when no name says
+# which field is; a company card's one-line tagline beside its figures is not (the card is read as a record).
+_PROSE_WORDS = 12
+_PROSE_SHARE = 2 / 3
 
 
 @dataclass(frozen=True)
@@ -254,15 +257,21 @@ def _texty(value: object) -> bool:
 
 
 def _prose(item: dict[str, object], others: set[str | None]) -> str | None:
-    """The longest string field of a few words or more (not the title, date or author): the item's text when no
-    name says which field holds it ("remarque_commerciale", "notes")."""
+    """The longest string field, when it is prose (``_PROSE_WORDS``) holding most of the item's characters (not
+    counting its title, date or author): the item's text when no name says which field holds it
+    ("remarque_commerciale", "notes"); None when the item is rather a record of short fields."""
     authors = set(first_named(item, AUTHOR_FIELDS))
-    strings = [
-        (len(value), name)
-        for name, value in item.items()
-        if name not in others and name not in authors and isinstance(value, str) and len(value.split()) >= _PROSE_WORDS
-    ]
-    return max(strings)[1] if strings else None
+    sizes = {
+        name: len(str(value))
+        for name, value in _flat(item)
+        if name not in others and name not in authors and isinstance(value, str | int | float)
+    }
+    strings = [(len(value), name) for name, value in item.items() if name in sizes and isinstance(value, str)]
+    if not strings:
+        return None
+    size, name = max(strings)
+    prose = len(str(item[name]).split()) >= _PROSE_WORDS and size >= _PROSE_SHARE * sum(sizes.values())
+    return name if prose else None
 
 
 def _record(item: dict[str, object]) -> str | None:

@@ -242,6 +242,9 @@ def test_an_unknown_text_field_is_the_longest_string_field() -> None:
 
     assert [d.text for d in outcome.documents] == [note]
     assert outcome.fields == {"text": "remarque_commerciale"}
+    card = {"nom": "Samvida", "effectif": 240, "slogan": "Le logiciel de paie des PME indiennes", "ville": "Pune"}
+    [record] = parse_bytes("cards.jsonl", _lines(card)).documents  # a tagline beside figures: a record
+    assert record.text == "nom: Samvida\neffectif: 240\nslogan: Le logiciel de paie des PME indiennes\nville: Pune"
 
 
 def test_a_jsonl_file_without_a_string_field_fails_naming_the_fields_it_has() -> None:
