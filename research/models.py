@@ -404,6 +404,38 @@ class Investigation(models.Model):
         return self.title
 
 
+class EditKind(models.TextChoices):
+    STRIKE = "strike", "Struck a claim"
+    PIN = "pin", "Pinned a claim"
+    NOTE = "note", "Added a note"
+    OVERRIDE = "override", "Overrode a verdict"
+
+
+class ReportEdit(models.Model):
+    """An analyst's edit of an investigation's reports (research/writing/edits.py applies them to every run's
+    report when it is read): a claim struck or pinned (known by ``claim_key``, its evidence), a note, a verdict
+    overridden."""
+
+    investigation = models.ForeignKey(Investigation, on_delete=models.CASCADE, related_name="edits")
+    run = models.ForeignKey("Run", null=True, on_delete=models.SET_NULL, related_name="+")  # where it was made
+    kind = models.CharField(max_length=10, choices=EditKind.choices)
+    claim_key = models.CharField(max_length=64, blank=True)
+    claim_text = models.TextField(blank=True)  # the claim as it read when edited (the edits list shows it)
+    facet = models.CharField(max_length=80, blank=True)  # pin: its section; note: its section ("" the report)
+    criterion = models.CharField(max_length=200, blank=True)  # override: the criterion's name
+    verdict = models.CharField(max_length=10, blank=True)  # override: the analyst's verdict
+    text = models.TextField(blank=True)  # strike: the reason; note and override: the note
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["investigation", "created_at"], name="report_edit_by_investigation")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.investigation_id}"
+
+
 class InvestigationMember(models.Model):
     """A member an investigation of visibility "members" is shared with, and their role in it."""
 

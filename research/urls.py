@@ -9,6 +9,7 @@ from django.urls import include, path
 from research.batches import urls as batches
 from research.corpora import urls as corpora
 from research.corpus_health import urls as corpus_health
+from research.edits import urls as edits
 from research.investigations import urls as investigations
 from research.invitations import urls as invitations
 from research.notifications import urls as notifications
@@ -36,6 +37,7 @@ urlpatterns = [
     path(f"{WORKSPACE}c/<slug:corpus_slug>/web/", include(web_sources)),
     path(f"{WORKSPACE}c/<slug:corpus_slug>/health/", include(corpus_health)),
     path(WORKSPACE, include(runs)),
+    path(WORKSPACE, include(edits)),
     path(WORKSPACE, include(investigations)),
     path(f"{INVESTIGATION}links/", include(sharing)),
     path(f"{INVESTIGATION}", include(schedules)),

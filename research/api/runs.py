@@ -19,6 +19,7 @@ from research.api.auth import require, same_workspace
 from research.api.errors import Problem
 from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn, RunList, RunOut, SourceOut, Usage
 from research.api.tokens import Access
+from research.edits.selectors import report_edited
 from research.models import ApiScope, Corpus, Run, RunEvent, RunStatus
 from research.protocol.report import Report
 from research.reporting.exports import as_dict, export_response
@@ -156,7 +157,7 @@ def run_detail(request: HttpRequest, run_id: int) -> dict[str, Any]:
 
 
 def _answer(run: Run) -> Answer | None:
-    report = report_of(run)
+    report = report_edited(run, report_of(run))
     if report is None:
         return None
     claims = list(dict.fromkeys([*report.summary, *(claim for section in report.sections for claim in section.claims)]))
@@ -182,7 +183,7 @@ def run_cancel(request: HttpRequest, run_id: int) -> dict[str, Any]:
 
 
 def _report(run: Run, internal: bool) -> Report:
-    report = report_shown(run, internal=internal)
+    report = report_edited(run, report_shown(run, internal=internal))
     if report is None:
         raise Problem("not-found", f"Run {run.pk} has no report ({run.status}).")
     return report

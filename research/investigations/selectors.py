@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
+from research.edits.selectors import edit_rows, report_edited
 from research.models import Chunk, Corpus, Document, Investigation, Membership, Run, RunStatus
 from research.protocol.report import Citation
 from research.reporting.kinds import kind_of
@@ -95,13 +96,14 @@ class StoredEvidence:
 
 
 def runs_compare(*, older: Run, newer: Run) -> RunDiff:
-    """What changed from ``older`` to ``newer`` (their stored reports and rankings, and what the newer run's
-    corpora hold now)."""
+    """What changed from ``older`` to ``newer`` (their stored reports with the investigation's edits applied, their
+    rankings, and what the newer run's corpora hold now)."""
     if older.created_at > newer.created_at:
         older, newer = newer, older
+    rows = edit_rows(investigation_id=newer.investigation_id) if newer.investigation_id else []
     return run_diff(
-        report_of(older),
-        report_of(newer),
+        report_edited(older, report_of(older), rows),
+        report_edited(newer, report_of(newer), rows),
         older_ranking=run_ranking(older),
         newer_ranking=run_ranking(newer),
         stored=StoredEvidence(list(newer.corpora.all())),

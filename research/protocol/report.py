@@ -28,6 +28,7 @@ class Claim:
     citations: tuple[Citation, ...]
     date: str | None = None  # the newest date of its sources, ISO-8601, when they have one
     stale: bool = False  # every source is older than the report's freshness window
+    pinned_by: str = ""  # an analyst pinned it to its section (research/writing/edits.py): who
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -36,6 +37,38 @@ class Removed:
 
     text: str
     reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Struck:
+    """A claim an analyst struck from the report, with their reason: kept out of its sections while its quotes
+    are unchanged (research/writing/edits.py)."""
+
+    text: str
+    section: str  # the title of the section it stood in ("" for the summary)
+    reason: str
+    by: str
+    at: str  # ISO-8601
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnalystNote:
+    """An analyst's note on a report: on one section (its facet) or on the whole report (facet "")."""
+
+    facet: str
+    text: str
+    by: str
+    at: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Override:
+    """An analyst's override of an ICP verdict: what the judge decided, and the analyst's note."""
+
+    verdict: Verdict  # the judge's verdict, replaced by the analyst's
+    note: str
+    by: str
+    at: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,6 +108,7 @@ class CriterionResult:
     citations: tuple[Citation, ...] = ()
     weight: float = 1.0
     description: str = ""
+    override: Override | None = None  # an analyst overrode the judge's verdict (``verdict`` is theirs)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,6 +124,8 @@ class Report:
     criteria: tuple[CriterionResult, ...] = ()  # an ICP check's verdicts
     fit_score: float | None = None  # an ICP check: the weighted share of decided criteria that match
     coverage: float | None = None  # an ICP check: the share of criteria decided
+    struck: tuple[Struck, ...] = ()  # claims analysts struck (research/writing/edits.py applies their edits)
+    analyst_notes: tuple[AnalystNote, ...] = ()
 
 
 def claims_of(report: Report) -> list[Claim]:
@@ -111,7 +147,13 @@ def to_dict(report: Report) -> dict[str, Any]:
 
 def claim_from_dict(data: dict[str, Any]) -> Claim:
     citations = tuple(Citation(**citation) for citation in data.get("citations", ()))
-    return Claim(text=data["text"], citations=citations, date=data.get("date"), stale=bool(data.get("stale", False)))
+    return Claim(
+        text=data["text"],
+        citations=citations,
+        date=data.get("date"),
+        stale=bool(data.get("stale", False)),
+        pinned_by=str(data.get("pinned_by") or ""),
+    )
 
 
 def report_from_dict(data: dict[str, Any]) -> Report:
@@ -141,6 +183,8 @@ def report_from_dict(data: dict[str, Any]) -> Report:
         criteria=tuple(_criterion(item) for item in data.get("criteria", ())),
         fit_score=_fraction(data.get("fit_score")),
         coverage=_fraction(data.get("coverage")),
+        struck=tuple(Struck(**item) for item in data.get("struck", ())),
+        analyst_notes=tuple(AnalystNote(**item) for item in data.get("analyst_notes", ())),
     )
 
 
@@ -155,7 +199,16 @@ def _criterion(data: dict[str, Any]) -> CriterionResult:
         citations=tuple(Citation(**citation) for citation in data.get("citations", ())),
         weight=float(data.get("weight", 1.0)),
         description=data.get("description", ""),
+        override=_override(data.get("override")),
     )
+
+
+def _override(data: dict[str, Any] | None) -> Override | None:
+    if data is None:
+        return None
+    if data["verdict"] not in ("match", "no_match", "unknown"):
+        raise ValueError(f"unknown verdict {data['verdict']!r}")
+    return Override(verdict=data["verdict"], note=data.get("note", ""), by=data.get("by", ""), at=data.get("at", ""))
 
 
 def _fraction(value: Any) -> float | None:

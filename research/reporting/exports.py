@@ -27,7 +27,10 @@ from research.protocol.report import Citation, Claim, Report, to_dict
 from research.reporting.kinds import KINDS
 from research.reporting.presenting import VERDICTS
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+# Inline: what could open emphasis, code, a link or image, HTML or a table cell anywhere in a line; at a line's
+# start also what opens a heading, quote, list or rule. Periods, hyphens and parentheses elsewhere stay as written.
+_MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~])")
+_MARKDOWN_LEADING = re.compile(r"^([#>+=-]|\d+(?=[.)]))")
 
 
 def _title(report: Report) -> str:
@@ -50,8 +53,16 @@ def as_json(report: Report) -> str:
 
 
 def md_escape(text: str) -> str:
-    """Text shown literally by a Markdown renderer (every special character backslash-escaped, lines joined)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+    """Text shown literally by a Markdown renderer, lines joined: the characters that could start markup escaped
+    (a document cannot inject links, images, HTML or headings), "4.6" and "B2B-ready" left as they are."""
+    text = _MARKDOWN_INLINE.sub(r"\\\1", " ".join(text.split()))
+    return _MARKDOWN_LEADING.sub(_leading, text)
+
+
+def _leading(found: re.Match[str]) -> str:
+    """ "1." becomes "1\\." (an ordered list's number keeps its digits), "#" "\\#"."""
+    mark = found.group(1)
+    return mark + "\\" if mark.isdigit() else "\\" + mark
 
 
 @dataclass(frozen=True)
@@ -67,21 +78,45 @@ def _titles(report: Report) -> dict[str, tuple[str, str | None]]:
 
 
 def claim_blocks(report: Report) -> Iterator[tuple[str | None, Claim | None]]:
-    """(section title, claim) in reading order: the summary, then each section (a section with no claim
-    yields ``(title, None)``)."""
+    """(section title, claim) in reading order: the summary (headed "Executive summary" above a report's sections,
+    untitled for a question's answer), then each section (a section with no claim yields ``(title, None)``);
+    analysts' pins and overrides are said in the claim's text."""
     disagree = {claim.text: group.about for s in report.sections for group in s.conflicts for claim in group.claims}
+    summary = "Executive summary" if report.sections else None
     for claim in report.summary:
-        yield None, claim
+        yield summary, claim
     for section in report.sections:
         if not section.claims:
             yield section.title, None
         for claim in section.claims:
             about = disagree.get(claim.text)
             marked = f"{claim.text} (sources disagree on “{about}”: see the other figure)" if about else claim.text
+            marked += f" (pinned to this section by {claim.pinned_by})" if claim.pinned_by else ""
             yield section.title, dataclasses.replace(claim, text=marked)
     for item in report.criteria:  # an ICP check: each criterion's verdict, cited like a claim
         verdict = VERDICTS.get(item.verdict, item.verdict)
+        if item.override:
+            judged = VERDICTS.get(item.override.verdict, item.override.verdict)
+            verdict += f" (overridden by {item.override.by}: {item.override.note}; the judge said {judged})"
         yield "Criteria", Claim(text=f"{item.name}: {verdict}. {item.reason}", citations=item.citations)
+
+
+def lists_before(report: Report) -> list[tuple[str, list[str]]]:
+    """The headed lists shown above the claims: the analysts' notes ("Pricing: ... (alice, 2026-12-06)")."""
+    titles = {section.facet: section.title for section in report.sections}
+    notes = [
+        f"{titles.get(note.facet, 'Report') if note.facet else 'Report'}: {note.text} ({note.by}, {note.at[:10]})"
+        for note in report.analyst_notes
+    ]
+    return [("Analysts' notes", notes)] if notes else []
+
+
+def lists_after(report: Report) -> list[tuple[str, list[str]]]:
+    """The headed lists shown below the claims: what the citation check removed, what analysts struck."""
+    removed = [f"{item.text} — {item.reason}" for item in report.removed]
+    struck = [f"{item.text} (struck by {item.by}, {item.at[:10]}: {item.reason})" for item in report.struck]
+    found = [("Removed by the citation check", removed), ("Struck by analysts", struck)]
+    return [(title, lines) for title, lines in found if lines]
 
 
 def fit_line(report: Report) -> str | None:
@@ -105,18 +140,21 @@ def notes(report: Report) -> list[Note]:
     return found
 
 
-def markdown(report: Report, *, heading: str) -> str:
-    """The report as Markdown: claims with footnote markers, the footnotes, the removed claims, the evidence."""
-    all_notes = iter(notes(report))
-    lines = [
-        f"# {md_escape(heading)}",
-        "",
-        f"*{_title(report)}: {md_escape(report.subject)}*",
-    ]
-    lines += ["", f"Writer: {report.writer}. Every claim below is backed by a quote found in the cited document.", ""]
+def _markdown_head(report: Report, *, heading: str, byline: str) -> list[str]:
+    lines = [f"# {md_escape(heading)}", ""] + ([f"*{md_escape(byline)}*", ""] if byline else [])
+    lines += [f"Writer: {report.writer}. Every claim below is backed by a quote found in the cited document.", ""]
     lines += [f"> {md_escape(note)}" for note in report.notes]
     if (fit := fit_line(report)) is not None:
         lines += ["", f"**{md_escape(fit)}**"]
+    for title, items in lists_before(report):
+        lines += ["", f"## {title}", ""] + [f"- {md_escape(item)}" for item in items]
+    return lines
+
+
+def markdown(report: Report, *, heading: str, byline: str = "") -> str:
+    """The report as Markdown: claims with footnote markers, the footnotes, the removed claims, the evidence."""
+    all_notes = iter(notes(report))
+    lines = _markdown_head(report, heading=heading, byline=byline)
     current: str | None = None
     for section, claim in claim_blocks(report):
         if section != current and section is not None:
@@ -132,9 +170,8 @@ def markdown(report: Report, *, heading: str) -> str:
     for note in notes(report):
         where = md_escape(note.citation.source) + (f", {note.date[:10]}" if note.date else "")
         lines.append(f"[^{note.number}]: {md_escape(note.title)} ({where}): “{md_escape(note.citation.quote)}”")
-    if report.removed:
-        lines += ["", "## Removed by the citation check", ""]
-        lines += [f"- {md_escape(item.text)} — {md_escape(item.reason)}" for item in report.removed]
+    for title, items in lists_after(report):
+        lines += ["", f"## {title}", ""] + [f"- {md_escape(item)}" for item in items]
     lines += ["", "## Evidence", "", "| # | Quote | Document | Date |", "| --- | --- | --- | --- |"]
     for note in notes(report):
         row = (str(note.number), md_escape(note.citation.quote), md_escape(note.title), (note.date or "")[:10])
@@ -142,16 +179,25 @@ def markdown(report: Report, *, heading: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def word(report: Report, *, heading: str) -> bytes:
-    """The report as a Word document (python-docx): claims with note numbers, notes, removed claims, evidence."""
-    document = WordDocument()
+def _word_head(document: DocxDocument, report: Report, *, heading: str, byline: str, author: str) -> None:
+    properties = document.core_properties
+    properties.author, properties.title, properties.subject = author, heading, report.subject
+    properties.comments = properties.keywords = properties.last_modified_by = ""  # python-docx's template's own
     document.add_heading(heading, level=0)
-    document.add_paragraph().add_run(f"{_title(report)}: {report.subject}").italic = True
+    if byline:
+        document.add_paragraph().add_run(byline).italic = True
     document.add_paragraph(f"Writer: {report.writer}. Every claim is backed by a quote found in the cited document.")
     for note in report.notes:
         document.add_paragraph(note, style="Intense Quote")
     if (fit := fit_line(report)) is not None:
         document.add_paragraph().add_run(fit).bold = True
+    _word_lists(document, lists_before(report))
+
+
+def word(report: Report, *, heading: str, byline: str = "", author: str = "Context-1 Web") -> bytes:
+    """The report as a Word document (python-docx): claims with note numbers, notes, removed claims, evidence."""
+    document = WordDocument()
+    _word_head(document, report, heading=heading, byline=byline, author=author)
     numbers = iter(notes(report))
     current: str | None = None
     for section, claim in claim_blocks(report):
@@ -173,11 +219,15 @@ def word(report: Report, *, heading: str) -> bytes:
     return buffer.getvalue()
 
 
+def _word_lists(document: DocxDocument, lists: list[tuple[str, list[str]]]) -> None:
+    for title, items in lists:
+        document.add_heading(title, level=1)
+        for item in items:
+            document.add_paragraph(item, style="List Bullet")
+
+
 def _word_evidence(document: DocxDocument, report: Report) -> None:
-    if report.removed:
-        document.add_heading("Removed by the citation check", level=1)
-        for item in report.removed:
-            document.add_paragraph(f"{item.text} — {item.reason}", style="List Bullet")
+    _word_lists(document, lists_after(report))
     document.add_heading("Evidence", level=1)
     table = document.add_table(rows=1, cols=4)
     for cell, text in zip(table.rows[0].cells, ("#", "Quote", "Document", "Date"), strict=True):
@@ -222,14 +272,16 @@ class _Pdf(FPDF):
         self.paragraph(text, size=12, bold=True, gap=1)
 
 
-def pdf(report: Report, *, heading: str) -> bytes:
+def pdf(report: Report, *, heading: str, byline: str = "", author: str = "Context-1 Web") -> bytes:
     """The report as PDF (fpdf2 with the bundled DejaVu font): claims with note numbers, the notes, removed
     claims and the evidence, as in the Markdown and Word exports."""
     document = _Pdf()
     document.set_title(heading)
+    document.set_author(author)
     document.add_page()
     document.paragraph(heading, size=16, bold=True)
-    document.paragraph(f"{_title(report)}: {report.subject}", size=11)
+    if byline:
+        document.paragraph(byline, size=11)
     document.paragraph(
         f"Writer: {report.writer}. Every claim is backed by a quote found in the cited document.", size=9
     )
@@ -237,9 +289,17 @@ def pdf(report: Report, *, heading: str) -> bytes:
         document.paragraph(note, size=9)
     if (fit := fit_line(report)) is not None:
         document.paragraph(fit, bold=True)
+    _pdf_lists(document, lists_before(report))
     _pdf_claims(document, report)
     _pdf_evidence(document, report)
     return bytes(document.output())
+
+
+def _pdf_lists(document: _Pdf, lists: list[tuple[str, list[str]]]) -> None:
+    for title, items in lists:
+        document.heading(title)
+        for item in items:
+            document.paragraph(f"\u2022 {item}", size=9)
 
 
 def _pdf_claims(document: _Pdf, report: Report) -> None:
@@ -257,10 +317,7 @@ def _pdf_claims(document: _Pdf, report: Report) -> None:
 
 
 def _pdf_evidence(document: _Pdf, report: Report) -> None:
-    if report.removed:
-        document.heading("Removed by the citation check")
-        for item in report.removed:
-            document.paragraph(f"\u2022 {item.text} \u2014 {item.reason}", size=9)
+    _pdf_lists(document, lists_after(report))
     all_notes = notes(report)
     if not all_notes:
         return
@@ -282,24 +339,30 @@ MEDIA_TYPES = {
 }
 
 
-def export(report: Report, fmt: str, *, heading: str) -> bytes:
+def export(report: Report, fmt: str, *, heading: str, byline: str = "", author: str = "Context-1 Web") -> bytes:
     """``report`` as a file of format ``fmt`` (a key of ``MEDIA_TYPES``)."""
     if fmt == "md":
-        return markdown(report, heading=heading).encode()
+        return markdown(report, heading=heading, byline=byline).encode()
     if fmt == "docx":
-        return word(report, heading=heading)
+        return word(report, heading=heading, byline=byline, author=author)
     if fmt == "pdf":
-        return pdf(report, heading=heading)
+        return pdf(report, heading=heading, byline=byline, author=author)
     if fmt == "json":
         return as_json(report).encode()
     raise ValueError(f"unknown export format {fmt!r}")
 
 
+def export_heading(report: Report) -> str:
+    """What an export is titled: "Competitor report: Halyard Systems", "Answer: who founded ...?"."""
+    return f"{_title(report)}: {report.subject}" if report.subject else _title(report)
+
+
 def export_response(report: Report, fmt: str, *, run_id: int, workspace_name: str, internal: bool) -> HttpResponse:
-    """The download of a run's report as ``fmt`` (the page's and the API's): headed with the run and workspace,
-    named ``run-<id>-report[-with-internal].<fmt>``."""
-    heading = f"Run {run_id}: {workspace_name}"
-    response = HttpResponse(export(report, fmt, heading=heading), content_type=MEDIA_TYPES[fmt])
+    """The download of a run's report as ``fmt`` (the page's and the API's): titled with what was written and about
+    what, the run and workspace below, the workspace its author; named ``run-<id>-report[-with-internal].<fmt>``."""
+    byline = f"Run {run_id} · {workspace_name}"
+    body = export(report, fmt, heading=export_heading(report), byline=byline, author=workspace_name)
+    response = HttpResponse(body, content_type=MEDIA_TYPES[fmt])
     suffix = "-with-internal" if internal else ""
     response["Content-Disposition"] = f'attachment; filename="run-{run_id}-report{suffix}.{fmt}"'
     return response

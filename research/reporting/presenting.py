@@ -7,7 +7,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from research.protocol.report import Citation, Claim, Conflict, CriterionResult, Removed, Report, Section, Source
+from research.protocol.report import (
+    AnalystNote,
+    Citation,
+    Claim,
+    Conflict,
+    CriterionResult,
+    Override,
+    Removed,
+    Report,
+    Section,
+    Source,
+    Struck,
+)
+from research.writing.edits import claim_key
 
 
 def quote_href(doc_id: str, chunk_id: str, text: str) -> str:
@@ -30,6 +43,8 @@ class ClaimView:
     date: str | None
     stale: bool
     chips: tuple[ChipView, ...]
+    key: str = ""  # research/writing/edits.py's claim_key: what an analyst's edit names
+    pinned_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -45,6 +60,7 @@ class SectionView:
     claims: tuple[ClaimView, ...]  # the section's claims but those its conflicts show
     not_found: bool
     conflicts: tuple[ConflictView, ...] = ()
+    notes: tuple[AnalystNote, ...] = ()  # analysts' notes on this section
 
 
 VERDICTS = {"match": "Match", "no_match": "No match", "unknown": "Unknown"}
@@ -59,6 +75,8 @@ class CriterionView:
     reason: str
     weight: float
     chips: tuple[ChipView, ...]
+    override: Override | None = None
+    judged_label: str = ""  # the judge's verdict an analyst overrode
 
 
 @dataclass(frozen=True)
@@ -76,6 +94,8 @@ class ReportView:
     sources: tuple[SourceView, ...]
     removed: tuple[Removed, ...]
     criteria: tuple[CriterionView, ...] = ()
+    struck: tuple[Struck, ...] = ()
+    notes: tuple[AnalystNote, ...] = ()  # analysts' notes on the whole report
 
     @property
     def fit_percent(self) -> int | None:
@@ -129,12 +149,21 @@ class ReportView:
             )
 
         def claim(item: Claim) -> ClaimView:
-            return ClaimView(item.text, item.date, item.stale, chips(item.citations))
+            return ClaimView(item.text, item.date, item.stale, chips(item.citations), claim_key(item), item.pinned_by)
 
         def criterion(item: CriterionResult) -> CriterionView:
             label = VERDICTS.get(item.verdict, item.verdict)
+            judged = VERDICTS.get(item.override.verdict, item.override.verdict) if item.override else ""
             return CriterionView(
-                item.name, item.description, item.verdict, label, item.reason, item.weight, chips(item.citations)
+                item.name,
+                item.description,
+                item.verdict,
+                label,
+                item.reason,
+                item.weight,
+                chips(item.citations),
+                item.override,
+                judged,
             )
 
         def conflict(item: Conflict) -> ConflictView:
@@ -143,8 +172,9 @@ class ReportView:
         def section(item: Section) -> SectionView:
             in_conflict = {c.text for group in item.conflicts for c in group.claims}
             plain = tuple(claim(c) for c in item.claims if c.text not in in_conflict)
+            notes = tuple(note for note in report.analyst_notes if note.facet == item.facet)
             return SectionView(
-                item.facet, item.title, plain, item.not_found, tuple(conflict(c) for c in item.conflicts)
+                item.facet, item.title, plain, item.not_found, tuple(conflict(c) for c in item.conflicts), notes
             )
 
         sources = tuple(SourceView(numbers[s.doc_id], s, source_href(s.doc_id)) for s in report.sources)
@@ -155,4 +185,6 @@ class ReportView:
             sources=sources,
             removed=report.removed,
             criteria=tuple(criterion(c) for c in report.criteria),
+            struck=report.struck,
+            notes=tuple(note for note in report.analyst_notes if not note.facet),
         )

@@ -23,6 +23,7 @@ urlpatterns = [
     path("runs/new/estimate/", pages.run_form_estimate, name="run_form_estimate"),
     path(f"{RUN}/", pages.run_page, name="run_page"),
     path(f"{RUN}/graph/", pages.run_graph_part, name="run_graph"),
+    path(f"{RUN}/answer/", pages.run_answer, name="run_answer"),
     path(f"{RUN}/stop/", pages.run_stop, name="run_stop"),
     path(f"{RUN}/d/<str:doc_id>/", pages.run_document, name="run_document"),
     path(f"{RUN}/report.<str:fmt>", exports.report_export, name="report_export"),

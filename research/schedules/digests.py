@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
+from research.edits.selectors import report_edited
 from research.investigations.selectors import previous_finished_run, run_ranking, runs_compare
 from research.models import Digest, Membership, NotifyMode, Run, RunStatus, ScheduleMute
 from research.notifications.services import notifications_create
@@ -114,9 +115,10 @@ def digest_body(
 
 
 def _diff(run: Run, previous: Run | None) -> tuple[RunDiff, tuple[Report | None, Report | None]]:
-    newer = report_of(run)
+    """What changed since ``previous``, the analysts' edits applied to both reports (a struck claim is no news)."""
+    newer = report_edited(run, report_of(run))
     if previous is not None:
-        return runs_compare(older=previous, newer=run), (report_of(previous), newer)
+        return runs_compare(older=previous, newer=run), (report_edited(previous, report_of(previous)), newer)
     # The first scheduled run: everything it found is new.
     empty = Report(template=run.template, writer="", subject=run.subject) if newer else None
     by_section = kind_of(run.template).compared_by_section

@@ -8,6 +8,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
+from research.edits.selectors import report_edited
 from research.models import Chunk, Document, Investigation, Run, ShareLink
 from research.models import Report as StoredReport
 from research.platform.tokens import TOKEN_MAX, token_digest
@@ -33,9 +34,9 @@ def share_links_of(*, investigation: Investigation) -> list[ShareLink]:
 
 
 def shared_report(link: ShareLink) -> Report | None:
-    """The run's report as the link shows it: without what only our own notes back, unless the link was made
-    to include internal sources (None when the run has no report)."""
-    report = report_of(link.run)
+    """The run's report as the link shows it, the analysts' edits applied: without what only our own notes back,
+    unless the link was made to include internal sources (None when the run has no report)."""
+    report = report_edited(link.run, report_of(link.run))
     if report is None or link.include_internal:
         return report
     return outward(report, internal_cited(link.run, report)).report

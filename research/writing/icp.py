@@ -455,7 +455,17 @@ def _saying(rule: StatementRule, found: Sequence[Sentence]) -> list[Sentence]:
     return [] if "|" in phrase else [s for s in found if phrase in f" {fold(s.text)} "]
 
 
-def fit_score(judged: Sequence[Judged]) -> float | None:
+class Weighed(Protocol):
+    """A criterion's verdict and weight (a ``Judged``, or a stored ``CriterionResult`` an analyst overrode)."""
+
+    @property
+    def verdict(self) -> str: ...
+
+    @property
+    def weight(self) -> float: ...
+
+
+def fit_score(judged: Sequence[Weighed]) -> float | None:
     """The weighted share of the decided criteria that match (None when none is decided)."""
     decided = [item for item in judged if item.verdict != "unknown"]
     total = sum(item.weight for item in decided)
@@ -464,7 +474,7 @@ def fit_score(judged: Sequence[Judged]) -> float | None:
     return sum(item.weight for item in decided if item.verdict == "match") / total
 
 
-def coverage(judged: Sequence[Judged]) -> float:
+def coverage(judged: Sequence[Weighed]) -> float:
     """The share of criteria decided (match or no match)."""
     return sum(1 for item in judged if item.verdict != "unknown") / len(judged) if judged else 0.0
 

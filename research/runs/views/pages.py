@@ -8,6 +8,7 @@ event it rendered.
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 from typing import Any
 
@@ -22,11 +23,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from research.corpora.viewer import chunks_shown
 from research.demo.seed import demo_questions, workspace_has_demo_corpus
+from research.edits import selectors as edits
 from research.models import Membership, Run, RunStatus, RunTemplate
 from research.platform.http import apply_errors
 from research.platform.quotas import with_retry_after
 from research.platform.submissions import submission_once, submission_token
 from research.reporting.kinds import KINDS, kind_of, run_facets
+from research.reporting.presenting import ReportView
 from research.runs import limits, selectors, services
 from research.runs.forms import RunForm
 from research.runs.live.fragments import elapsed, state_context, status_context
@@ -161,6 +164,18 @@ def _stored_state(run: Run) -> RunState:
     return run_state(selectors.run_events_all(run_id=run.pk), question=run.question)
 
 
+def _answer_edited(membership: Membership, run: Run, state: RunState) -> dict[str, Any]:
+    """The written report as the investigation's analysts left it (research/edits), and what the member may edit."""
+    answer = state.answer
+    if answer.status != "written" or answer.report is None:
+        return {"answer": answer}
+    rows = edits.edit_rows(investigation_id=run.investigation_id) if run.investigation_id else []
+    edited = edits.report_edited(run, answer.report.report, rows)
+    view = ReportView.of(edited) if edited is not None else answer.report
+    editing = edits.editing(membership=membership, run=run, report=answer.report.report, rows=rows)
+    return {"answer": dataclasses.replace(answer, report=view), "editing": editing}
+
+
 def _run_of(request: WorkspaceRequest, slug: str, run_id: int) -> tuple[Membership, Run]:
     membership = request.membership
     return membership, selectors.run_get(membership=membership, run_id=run_id)
@@ -184,6 +199,7 @@ def run_page(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
         "facets": bool(facets),
         "state": state,
         **state_context(state),
+        **_answer_edited(membership, run, state),
         **status_context(_status(run), reason),
         "started_at": started,
         "ended_at": ended,
@@ -192,6 +208,18 @@ def run_page(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
         "socket": None if run.done else f"/ws/runs/{run.pk}/?after={state.last_seq}&format=html",
     }
     return render(request, "research/run_detail.html", context)
+
+
+@login_required
+@require_GET
+@workspace_view
+def run_answer(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
+    """The answer or report alone, with the analysts' edits (the page fetches it once written, and after an edit)."""
+    membership, run = _run_of(request, slug, run_id)
+    state = _stored_state(run)
+    context = {"membership": membership, "workspace": membership.workspace, "run": run, "final_status": state.status}
+    context |= _answer_edited(membership, run, state)
+    return render(request, "research/partials/run_parts.html#answer", context)
 
 
 @login_required

@@ -9,11 +9,12 @@ import lxml.html
 import pytest
 from django.urls import reverse
 from docx import Document as WordDocument
+from markdown_it import MarkdownIt
 from pypdf import PdfReader
 
 from research.models import Chunk, Document, Membership, Run
-from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Source
-from research.reporting.exports import pdf
+from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Section, Source
+from research.reporting.exports import markdown, md_escape, pdf
 from research.reporting.services import report_save
 from research.runs import services as runs
 
@@ -55,11 +56,32 @@ def test_markdown_export_has_claims_footnotes_removed_claims_and_evidence(report
     assert response.status_code == 200
     assert response["Content-Disposition"] == f'attachment; filename="run-{run.pk}-report.md"'
     text = response.content.decode()
-    assert "- Dana Okonkwo sponsors \\[Project\\]\\(http://evil\\.example\\) Halyard since 2024\\.[^1]" in text
-    assert "[^1]: Press release (press\\.txt, 2024-05-01):" in text
+    assert "- Dana Okonkwo sponsors \\[Project\\](http://evil.example) Halyard since 2024.[^1]" in text
+    assert "[^1]: Press release (press.txt, 2024-05-01):" in text
     assert "## Removed by the citation check" in text
     assert "| 1 | Dana Okonkwo" in text
-    assert "](http://evil" not in text  # document text cannot make a link in the export
+    html = MarkdownIt("commonmark").render(text)
+    assert "<a " not in html  # document text cannot make a link in the export
+    assert text.startswith(f"# Answer: Who sponsors Halyard?\n\n*Run {run.pk} · {workspace.name}*")
+
+
+@pytest.mark.parametrize(
+    ("text", "escaped"),
+    [
+        ("Rated 4.6 by B2B-ready teams (2026).", "Rated 4.6 by B2B-ready teams (2026)."),
+        ("# Heading? *bold* and `code` <b>x</b>", "\\# Heading? \\*bold\\* and \\`code\\` \\<b\\>x\\</b\\>"),
+        ("1. first", "1\\. first"),
+        ("- item | cell", "\\- item \\| cell"),
+        ("![img](http://x.example/a.png)", "!\\[img\\](http://x.example/a.png)"),
+    ],
+)
+def test_markdown_escapes_only_what_could_start_markup(text: str, escaped: str) -> None:
+    assert md_escape(text) == escaped
+    html = MarkdownIt("commonmark").render(f"- {md_escape(text)}")
+    assert "<a " not in html
+    assert "<img" not in html
+    assert "<b>" not in html
+    assert "<h1" not in html
 
 
 def test_word_export_opens_and_holds_the_claims_and_evidence(reported, login) -> None:  # type: ignore[no-untyped-def]
@@ -67,6 +89,8 @@ def test_word_export_opens_and_holds_the_claims_and_evidence(reported, login) ->
     response = login(ada).get(_export(workspace, run, "docx"))
     assert response.status_code == 200
     document = WordDocument(io.BytesIO(response.content))
+    assert document.core_properties.author == workspace.name  # not python-docx's template's "python-docx"
+    assert document.core_properties.title == "Answer: Who sponsors Halyard?"
     paragraphs = [p.text for p in document.paragraphs]
     assert any(text.startswith("Dana Okonkwo sponsors") and text.endswith("[1]") for text in paragraphs)
     assert "Evidence" in paragraphs
@@ -136,3 +160,16 @@ def test_the_viewer_marks_the_cited_quote_in_its_chunk(reported, login) -> None:
     assert "Quoted by the answer" in page.xpath("//blockquote[@class='cited-quote']")[0].text_content()
     plain = login(vic).get(url, {"highlight": "press#0", "quote": "not in the text at all"})
     assert b'class="quote"' not in plain.content
+
+
+def test_a_reports_summary_has_its_heading_above_the_sections() -> None:
+    claim = Claim(text="Halyard raised EUR 12 million.", citations=(Citation(chunk_id="p#0", doc_id="p", quote="q"),))
+    report = Report(
+        template="competitor",
+        writer="extractive",
+        subject="Halyard",
+        summary=(claim,),
+        sections=(Section(facet="news", title="News", claims=(claim,)),),
+    )
+    text = markdown(report, heading="Competitor report: Halyard")
+    assert text.index("## Executive summary") < text.index("- Halyard raised EUR 12 million.") < text.index("## News")

@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from research.investigations import services
 from research.models import Investigation, Visibility
-from tests.research.investigations.conftest import Team
+from research.writing.edits import claim_key
+from tests.research.investigations.conftest import Team, claim
 from tests.research.timeline.conftest import finished_with
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +76,16 @@ def test_who_may_not_read_the_investigation_gets_404(team: Team, login: Callable
     response = login(team.member(who).user).get(_url(team, investigation, "timeline_export", fmt="md"))
     assert response.status_code == 404
     assert "Okonkwo" not in response.content.decode()
+
+
+def test_a_claim_an_analyst_struck_is_no_event(team: Team, login: Callable[[User], Client]) -> None:
+    investigation = _watched(team)
+    run = investigation.runs.order_by("created_at").first()
+    assert run is not None
+    client = login(team.author.user)
+    key = claim_key(claim(HIRE, doc="leadership"))
+    url = reverse("edit_strike", kwargs={"slug": team.workspace.slug, "run_id": run.pk})
+    assert client.post(url, {"key": key, "reason": "He declined the offer"}).status_code == 302
+    page = client.get(_url(team, investigation)).content.decode()
+    card = page[page.index('id="timeline"') :]
+    assert HIRE not in card[: card.index("</section>")]
