@@ -44,6 +44,8 @@ def _report(page: Page, base: str, slug: str) -> None:
     page.wait_for_url(f"{base}/w/{slug}/runs/*/")
     expect(page.locator("#answer-heading")).to_contain_text("Report: Halvorix", timeout=90_000)
     expect(page.locator("#run-status")).to_contain_text("Finished")
+    # written live, the report fetched itself again with what the member may edit (research/edits)
+    expect(page.locator("#answer")).to_contain_text("Save this run as an investigation to strike", timeout=15_000)
     page.screenshot(path=str(screenshot_path("report-written")), full_page=True)
     answer = page.inner_text("#answer")
     assert "Executive summary" in answer
@@ -59,6 +61,34 @@ def _report(page: Page, base: str, slug: str) -> None:
     chip.click()
     page.wait_for_selector("mark.quote")
     assert "dollars" in page.inner_text("mark.quote") or "seats" in page.inner_text("mark.quote")
+
+
+def _edit(page: Page, base: str, slug: str) -> None:
+    """Saved as an investigation, a claim struck leaves its section at once (no reload), a note appears in its
+    section, and the export lists the strike and the note."""
+    page.go_back()
+    run_page = page.url
+    page.click("text=Save as an investigation…")
+    page.click("#run-save button:has-text('Save')")
+    page.wait_for_url(f"{base}/w/{slug}/investigations/*/")
+    page.goto(run_page)
+    claim = page.locator("#facet-pricing li.claim").first
+    text = claim.locator(".claim-text").inner_text()
+    claim.locator("summary:has-text('Edit')").click()
+    claim.locator("input[name=reason]").fill("An old price list")
+    claim.locator("button:has-text('Strike')").click()
+    expect(page.locator("#answer details.struck summary")).to_contain_text("1 claim struck by analysts")
+    assert text not in page.inner_text("#facet-pricing")
+    page.locator("#facet-pricing summary:has-text('Add a note')").click()
+    page.fill("#facet-pricing textarea[name=text]", "Ask their sales team for the 2027 list")
+    page.click("#facet-pricing button:has-text('Add note')")
+    expect(page.locator("#facet-pricing .analyst-note")).to_contain_text("Ask their sales team")
+    page.screenshot(path=str(screenshot_path("report-edited")), full_page=True)
+    with page.expect_download() as download:
+        page.click("#answer a:has-text('Markdown')")
+    exported = Path(download.value.path()).read_text()
+    assert "## Struck by analysts" in exported
+    assert "Ask their sales team for the 2027 list" in exported
 
 
 def _icp(page: Page, base: str, slug: str) -> None:
@@ -128,6 +158,7 @@ def test_a_member_makes_a_competitor_report(  # type: ignore[no-untyped-def]
             try:
                 log_in(page, stack.base, user="ada", password=PASSWORD)
                 _report(page, stack.base, workspace.slug)
+                _edit(page, stack.base, workspace.slug)
                 _icp(page, stack.base, workspace.slug)
                 _batch(page, stack.base, workspace.slug, tmp_path)
             except Exception:
