@@ -210,7 +210,9 @@ def timeline(reports: Iterable[RunReport]) -> Timeline:
             found = list(plan_prices(claim.text, company=company))
             for plan, price in found:
                 prices.add(plan, price, claim, item, when=_when(claim, year) or _run_day(item.seen))
-            kind = event_kind(claim.text, facet, dated=_text_when(claim, year) is not None, priced=bool(found))
+            said = _text_when(claim, year)
+            precise = said is not None and said.label != str(said.start.year)
+            kind = event_kind(claim.text, facet, dated=said is not None, priced=bool(found), day_or_month=precise)
             if kind:
                 events.add(kind, claim, item, when=_when(claim, year))
     subject = ordered[-1].report.subject if ordered else ""
@@ -222,11 +224,23 @@ def timeline(reports: Iterable[RunReport]) -> Timeline:
     )
 
 
-def event_kind(text: str, facet: str, *, dated: bool = False, priced: bool = False) -> str:
+# Advice and guesses are no event ("Buyers should model both price lists", "signals that it may"), nor is a launch
+# named only to date something else ("the biggest change since we launched"); what lies ahead is one only with its
+# day or month ("will close its Toronto office on 1 December 2026", not "will introduce a tier in 2026").
+_NOT_HAPPENED = re.compile(
+    r"\b(?:should|would|could|might|(?-i:may)|prepare|tracking\s+signals|devrait)\b"
+    r"|\bsince\s+(?:we|it|they|the\s+company)\s+\w+",
+    re.IGNORECASE,
+)
+_AHEAD = re.compile(r"\b(?:will|shall|plans?\s+to|expected\s+to|(?:is|are)\s+preparing|va\s+\w+er)\b", re.IGNORECASE)
+
+
+def event_kind(text: str, facet: str, *, dated: bool = False, priced: bool = False, day_or_month: bool = False) -> str:
     """The kind of event ``text`` tells (a key of ``KIND_LABELS``), or "" when it tells none. ``dated``: its
     words give a date (a pricing or news claim without an event's words is an event only then); ``priced``: it
-    states a plan's price (a price history's, not an event)."""
-    if _ROW.match(text) or priced:
+    states a plan's price (a price history's, not an event); ``day_or_month``: its words name a day or a month
+    (what lies ahead is an event only then)."""
+    if _ROW.match(text) or priced or _NOT_HAPPENED.search(text) or (_AHEAD.search(text) and not day_or_month):
         return ""
     for key, _, pattern in KINDS:
         if pattern.search(text):

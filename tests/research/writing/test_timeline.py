@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
+
 from research.protocol.report import Citation, Claim, Report, Section
 from research.writing.timeline import RunReport, event_kind, plan_prices, timeline
 
@@ -116,3 +118,20 @@ def test_the_prices_of_a_sentence_by_plan() -> None:
     ]
     assert plan_prices("Annual commitments from $30,000 receive discounted rates.") == []
     assert plan_prices("Fernhollow closed its Series B $48M round in July 2025.") == []  # an amount, not a price
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Buyers renewing pod-based Halvorix contracts in 2026 should model both price lists before committing.",
+        "CI is tracking signals that Halvorix will introduce a usage-based tier in 2026.",
+        "It is the biggest change to Halvorix since we launched, and it is the foundation for what we build next.",
+        "Halvorix is preparing the largest change to its price list since it launched its database in 2020.",
+    ],
+)
+def test_advice_plans_and_looking_ahead_are_no_event(text: str) -> None:
+    assert event_kind(text, "news", dated=True) == ""
+    assert event_kind("Halvorix launched Serverless on 10 June 2026.", "news", dated=True) == "launch"
+    assert event_kind("Halvorix raised $30 million in May 2026.", "funding", dated=True) == "funding"  # the month
+    ahead = "Halvorix will close its Toronto office on 1 December 2026."
+    assert event_kind(ahead, "news", dated=True, day_or_month=True) == "news"  # announced, with its day
