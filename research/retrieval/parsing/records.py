@@ -234,7 +234,10 @@ def _fields_of(item: dict[str, object], options: ParseOptions) -> _Fields:
             raise ItemError(f"no {options.json_text_field!r} field (its fields: {', '.join(item)})")
         return _Fields(text, title, date)
     known = [name for name in first_named(item, (DEFAULT_TEXT, *TEXT_FIELDS)) if name != title]
-    text = next((name for name in known if _texty(item[name])), None) or _prose(item, {title, date})
+    # a known field with text, else a known one that is empty or not text (the item fails, saying so: a chat
+    # export's service message with an empty "text" is no document), else prose under another name
+    text = next((name for name in known if _texty(item[name])), None) or next(iter(known), None)
+    text = text or _prose(item, {title, date})
     if text is None:
         besides = set(item) - {title}
         has_text = any(isinstance(value, str) and value.strip() for _, value in _flat(item))

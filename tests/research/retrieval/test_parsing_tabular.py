@@ -247,6 +247,14 @@ def test_an_unknown_text_field_is_the_longest_string_field() -> None:
     assert record.text == "nom: Samvida\neffectif: 240\nslogan: Le logiciel de paie des PME indiennes\nville: Pune"
 
 
+def test_an_item_with_an_empty_text_field_is_no_document_not_a_record_of_its_other_fields() -> None:
+    service = {"id": 20499, "type": "service", "actor": "Jasmine Tan", "action": "pin_message", "text": ""}
+    outcome = parse_bytes("chat.jsonl", _lines({"text": "Merlintide hired a CFO."}, service))
+
+    assert [d.text for d in outcome.documents] == ["Merlintide hired a CFO."]
+    assert outcome.errors == ["line 2: the 'text' field is empty"]
+
+
 def test_a_jsonl_file_without_a_string_field_fails_naming_the_fields_it_has() -> None:
     with pytest.raises(ParseError) as caught:
         parse_bytes("scores.jsonl", _lines({"id": 1, "score": 0.5}, {"id": 2, "score": 0.7, "ok": True}))
