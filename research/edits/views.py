@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from research.edits import selectors, services
 from research.edits.forms import NoteForm, OverrideForm, PinForm, StrikeForm
-from research.models import Run
+from research.models import Membership, Run
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 EDITED = "report-edited"  # the htmx event the run page's report listens for
@@ -48,77 +48,43 @@ def _answered(
     return redirect(reverse("run_page", kwargs={"slug": slug, "run_id": run.pk}) + "#answer")
 
 
-@login_required
-@require_POST
-@workspace_view
-def edit_strike(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
-    actor = request.membership
-    return _answered(
-        request,
-        slug,
-        run_id,
-        StrikeForm(request.POST),
-        lambda run, data: services.claim_strike(actor=actor, run=run, key=data["key"], reason=data["reason"]),
-    )
+Act = Callable[[Membership, Run, dict[str, Any]], object]
 
 
-@login_required
-@require_POST
-@workspace_view
-def edit_pin(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
-    actor = request.membership
-    return _answered(
-        request,
-        slug,
-        run_id,
-        PinForm(request.POST),
-        lambda run, data: services.claim_pin(actor=actor, run=run, key=data["key"], facet=data["facet"]),
-    )
+def _edit_view(form_class: type[forms.Form], act: Act) -> Callable[..., HttpResponse]:
+    """A POST view that checks ``form_class`` and calls ``act(member, run, cleaned data)``."""
 
+    @login_required
+    @require_POST
+    @workspace_view
+    def view(request: WorkspaceRequest, /, slug: str, run_id: int, **extra: Any) -> HttpResponse:
+        actor = request.membership
+        form = form_class(request.POST)
+        return _answered(request, slug, run_id, form, lambda run, data: act(actor, run, data | extra))
 
-@login_required
-@require_POST
-@workspace_view
-def edit_note(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
-    actor = request.membership
-    return _answered(
-        request,
-        slug,
-        run_id,
-        NoteForm(request.POST),
-        lambda run, data: services.note_add(actor=actor, run=run, facet=data["facet"], text=data["text"]),
-    )
-
-
-@login_required
-@require_POST
-@workspace_view
-def edit_override(request: WorkspaceRequest, slug: str, run_id: int) -> HttpResponse:
-    actor = request.membership
-    return _answered(
-        request,
-        slug,
-        run_id,
-        OverrideForm(request.POST),
-        lambda run, data: services.verdict_override(
-            actor=actor, run=run, criterion=data["criterion"], verdict=data["verdict"], note=data["note"]
-        ),
-    )
+    return view
 
 
 class _Nothing(forms.Form):
     pass
 
 
-@login_required
-@require_POST
-@workspace_view
-def edit_undo(request: WorkspaceRequest, slug: str, run_id: int, edit_id: int) -> HttpResponse:
-    actor = request.membership
-    return _answered(
-        request,
-        slug,
-        run_id,
-        _Nothing(request.POST),
-        lambda run, data: services.edit_undo(actor=actor, run=run, edit_id=edit_id),
-    )
+edit_strike = _edit_view(
+    StrikeForm,
+    lambda actor, run, data: services.claim_strike(actor=actor, run=run, key=data["key"], reason=data["reason"]),
+)
+edit_pin = _edit_view(
+    PinForm, lambda actor, run, data: services.claim_pin(actor=actor, run=run, key=data["key"], facet=data["facet"])
+)
+edit_note = _edit_view(
+    NoteForm, lambda actor, run, data: services.note_add(actor=actor, run=run, facet=data["facet"], text=data["text"])
+)
+edit_override = _edit_view(
+    OverrideForm,
+    lambda actor, run, data: services.verdict_override(
+        actor=actor, run=run, criterion=data["criterion"], verdict=data["verdict"], note=data["note"]
+    ),
+)
+edit_undo = _edit_view(
+    _Nothing, lambda actor, run, data: services.edit_undo(actor=actor, run=run, edit_id=data["edit_id"])
+)
