@@ -19,12 +19,12 @@ from research.api.auth import require, same_workspace
 from research.api.errors import Problem
 from research.api.schemas import Answer, AnswerClaim, Citation, RunDetail, RunIn, RunList, RunOut, SourceOut, Usage
 from research.api.tokens import Access
-from research.edits.selectors import report_edited
+from research.edits.selectors import report_edited, report_shown_edited
 from research.models import ApiScope, Corpus, Run, RunEvent, RunStatus
 from research.protocol.report import Report
 from research.reporting.exports import as_dict, export_response
 from research.reporting.kinds import kind_of
-from research.reporting.selectors import report_of, report_shown
+from research.reporting.selectors import report_of
 from research.runs import selectors, services
 from research.webhooks.services import webhook_attach, webhook_shown, webhook_validate
 
@@ -183,7 +183,7 @@ def run_cancel(request: HttpRequest, run_id: int) -> dict[str, Any]:
 
 
 def _report(run: Run, internal: bool) -> Report:
-    report = report_edited(run, report_shown(run, internal=internal))
+    report = report_shown_edited(run, internal=internal)
     if report is None:
         raise Problem("not-found", f"Run {run.pk} has no report ({run.status}).")
     return report

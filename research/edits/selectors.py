@@ -8,7 +8,9 @@ from django.http import Http404
 
 from research.models import EditKind, Investigation, Membership, ReportEdit, Run
 from research.protocol.report import Report
+from research.reporting.internal import outward
 from research.reporting.presenting import VERDICTS
+from research.reporting.selectors import internal_cited, report_of
 from research.workspaces import access
 from research.writing.edits import Edit, apply_edits
 
@@ -37,6 +39,16 @@ def report_edited(run: Run, report: Report | None, rows: list[ReportEdit] | None
         return report
     rows = edit_rows(investigation_id=run.investigation_id) if rows is None else rows
     return apply_edits(report, [_edit(row) for row in rows])
+
+
+def report_shown_edited(run: Run, *, internal: bool = False) -> Report | None:
+    """The run's report as it leaves the product (an export, the API, the timeline's downloads): the edits applied to
+    the stored report first (a claim's key holds all its citations), then, unless ``internal``, without what only our
+    own notes back (research/reporting/internal.py)."""
+    edited = report_edited(run, report_of(run))
+    if edited is None or internal:
+        return edited
+    return outward(edited, internal_cited(run, edited)).report
 
 
 def run_get(*, membership: Membership, run_id: int) -> Run:

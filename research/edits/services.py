@@ -4,6 +4,8 @@ run's stored report (the claim, section or criterion must be there)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -83,7 +85,7 @@ def claim_strike(*, actor: Membership, run: Run, key: str, reason: str) -> Repor
 def claim_pin(*, actor: Membership, run: Run, key: str, facet: str) -> ReportEdit:
     investigation = _investigation(actor, run)
     report = _report(run)
-    claim = _claim(report, key)
+    claim = _claim(dataclasses.replace(report, summary=()), key)  # a claim the summary alone states has no section
     facet = _facet(report, facet)
     return _save(actor, run, investigation, kind=EditKind.PIN, claim_key=key, claim_text=claim.text, facet=facet)
 

@@ -49,6 +49,7 @@ class Struck:
     reason: str
     by: str
     at: str  # ISO-8601
+    doc_ids: tuple[str, ...] = ()  # the documents it cited (a copy without our internal notes leaves it out)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,7 +184,7 @@ def report_from_dict(data: dict[str, Any]) -> Report:
         criteria=tuple(_criterion(item) for item in data.get("criteria", ())),
         fit_score=_fraction(data.get("fit_score")),
         coverage=_fraction(data.get("coverage")),
-        struck=tuple(Struck(**item) for item in data.get("struck", ())),
+        struck=tuple(Struck(**{**item, "doc_ids": tuple(item.get("doc_ids", ()))}) for item in data.get("struck", ())),
         analyst_notes=tuple(AnalystNote(**item) for item in data.get("analyst_notes", ())),
     )
 

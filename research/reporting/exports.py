@@ -30,7 +30,7 @@ from research.reporting.presenting import VERDICTS
 # Inline: what could open emphasis, code, a link or image, HTML or a table cell anywhere in a line; at a line's
 # start also what opens a heading, quote, list or rule. Periods, hyphens and parentheses elsewhere stay as written.
 _MARKDOWN_INLINE = re.compile(r"([\\`*_\[\]<>|~])")
-_MARKDOWN_LEADING = re.compile(r"^([#>+=-]|\d+(?=[.)]))")
+_MARKDOWN_LEADING = re.compile(r"^([#>+=-]|\d+(?=[.)](?:\s|$)))")
 
 
 def _title(report: Report) -> str:
@@ -86,8 +86,10 @@ def claim_blocks(report: Report) -> Iterator[tuple[str | None, Claim | None]]:
     for claim in report.summary:
         yield summary, claim
     for section in report.sections:
-        if not section.claims:
+        if not section.claims and section.not_found:
             yield section.title, None
+        elif not section.claims:
+            yield section.title, Claim(text="Every claim here was struck or moved by analysts.", citations=())
         for claim in section.claims:
             about = disagree.get(claim.text)
             marked = f"{claim.text} (sources disagree on “{about}”: see the other figure)" if about else claim.text

@@ -62,8 +62,9 @@ def _criterion(item: CriterionResult, internal: frozenset[str]) -> CriterionResu
 def outward(report: Report, internal: Iterable[str]) -> Outward:
     """``report`` without the documents ``internal`` names (doc ids); the same report when it cites none."""
     hidden = frozenset(internal)
+    struck = tuple(item for item in report.struck if not hidden & set(item.doc_ids))  # its words may quote them
     if not hidden & {c.doc_id for c in citations_of(report)}:
-        return Outward(report, 0)
+        return Outward(dataclasses.replace(report, struck=struck), 0)
     summary = _claims(report.summary, hidden)
     sections = tuple(_section(section, hidden) for section in report.sections)
     criteria = tuple(_criterion(item, hidden) for item in report.criteria)
@@ -77,6 +78,7 @@ def outward(report: Report, internal: Iterable[str]) -> Outward:
         sections=sections,
         criteria=criteria,
         removed=(),
+        struck=struck,
         sources=tuple(source for source in report.sources if source.doc_id not in hidden),
         notes=(*report.notes, note) if left_out else report.notes,
     )

@@ -178,6 +178,7 @@ class ReportView:
             )
 
         sources = tuple(SourceView(numbers[s.doc_id], s, source_href(s.doc_id)) for s in report.sources)
+        facets = {section.facet for section in report.sections}
         return cls(
             report=report,
             summary=tuple(claim(c) for c in report.summary),
@@ -186,5 +187,5 @@ class ReportView:
             removed=report.removed,
             criteria=tuple(criterion(c) for c in report.criteria),
             struck=report.struck,
-            notes=tuple(note for note in report.analyst_notes if not note.facet),
+            notes=tuple(note for note in report.analyst_notes if note.facet not in facets),  # the report's own
         )

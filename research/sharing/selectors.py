@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -12,7 +13,7 @@ from research.edits.selectors import report_edited
 from research.models import Chunk, Document, Investigation, Run, ShareLink
 from research.models import Report as StoredReport
 from research.platform.tokens import TOKEN_MAX, token_digest
-from research.protocol.report import Report, citations_of
+from research.protocol.report import Claim, Report, citations_of
 from research.reporting.internal import outward
 from research.reporting.selectors import internal_among, internal_cited, passage_digest, report_of
 
@@ -34,12 +35,35 @@ def share_links_of(*, investigation: Investigation) -> list[ShareLink]:
 
 
 def shared_report(link: ShareLink) -> Report | None:
-    """The run's report as the link shows it, the analysts' edits applied: without what only our own notes back,
-    unless the link was made to include internal sources (None when the run has no report)."""
+    """The run's report as the link shows it: the analysts' edits applied but not their notes, names or struck claims
+    (a link is public; an overridden verdict stays marked as set by an analyst), and without what only our own notes
+    back unless the link was made to include internal sources (None when the run has no report)."""
     report = report_edited(link.run, report_of(link.run))
-    if report is None or link.include_internal:
+    if report is None:
+        return None
+    report = _anonymous(report)
+    if link.include_internal:
         return report
     return outward(report, internal_cited(link.run, report)).report
+
+
+def _anonymous(report: Report) -> Report:
+    def unpinned(claims: tuple[Claim, ...]) -> tuple[Claim, ...]:
+        return tuple(dataclasses.replace(claim, pinned_by="") for claim in claims)
+
+    return dataclasses.replace(
+        report,
+        summary=unpinned(report.summary),
+        sections=tuple(dataclasses.replace(s, claims=unpinned(s.claims)) for s in report.sections),
+        criteria=tuple(
+            dataclasses.replace(item, override=dataclasses.replace(item.override, note="", by="an analyst", at=""))
+            if item.override
+            else item
+            for item in report.criteria
+        ),
+        struck=(),
+        analyst_notes=(),
+    )
 
 
 def hidden_documents(link: ShareLink, report: Report | None) -> frozenset[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
+from research.reporting.exports import md_escape
 from research.writing.timeline import Event, PricePoint, Timeline, When, sources
 
 DATED_FROM = {"text": "its words", "quote": "its quote", "source": "its source's date", "run": "the run's day"}
@@ -17,26 +18,33 @@ def _date(when: When | None) -> str:
 
 
 def _quotes(event: Event | PricePoint) -> list[str]:
-    return [f"  - “{c.quote}” ({c.source or c.doc_id})" for c in event.citations]
+    return [f"  - “{md_escape(c.quote)}” ({md_escape(c.source or c.doc_id)})" for c in event.citations]
 
 
 def timeline_markdown(timeline: Timeline, *, heading: str) -> str:
-    lines = [f"# {heading}", "", f"Read from {len(timeline.runs)} finished run(s): {_runs(timeline.runs)}.", ""]
+    """Every text from a document or a user escaped (``md_escape``): it cannot make a link, an image or HTML."""
+    lines = [
+        f"# {md_escape(heading)}",
+        "",
+        f"Read from {len(timeline.runs)} finished run(s): {_runs(timeline.runs)}.",
+        "",
+    ]
     lines += ["## Events (newest first)", ""]
     for event in timeline.events:
         dated = f" (date from {DATED_FROM[event.when.dated_from]})" if event.when else ""
-        lines.append(f"- **{_date(event.when)}** · {event.kind_label}{dated}: {event.text}")
+        lines.append(f"- **{_date(event.when)}** · {event.kind_label}{dated}: {md_escape(event.text)}")
         lines.append(f"  first seen in run {event.first_run} on {event.first_seen.isoformat()}")
         lines += _quotes(event)
     if not timeline.events:
         lines.append("No dated events in these runs' reports.")
     lines += ["", "## Prices (oldest first)", ""]
     for history in timeline.plans:
-        lines += [f"### {history.plan}" + (" (changed)" if history.changed else ""), ""]
+        lines += [f"### {md_escape(history.plan)}" + (" (changed)" if history.changed else ""), ""]
         for point in history.points:
+            dated = DATED_FROM[point.when.dated_from]
             lines.append(
-                f"- **{point.price}** · {_date(point.when)} (date from {DATED_FROM[point.when.dated_from]}), "
-                f"first seen in run {point.first_run} on {point.first_seen.isoformat()}: {point.text}"
+                f"- **{md_escape(point.price)}** · {_date(point.when)} (date from {dated}), "
+                f"first seen in run {point.first_run} on {point.first_seen.isoformat()}: {md_escape(point.text)}"
             )
             lines += _quotes(point)
         lines.append("")

@@ -65,20 +65,20 @@ def apply_edits(report: Report, edits: Sequence[Edit]) -> Report:
     strikes, pins = _latest(edits, "strike", "claim_key"), _latest(edits, "pin", "claim_key")
     facets = {section.facet for section in report.sections}
     pins = {key: edit for key, edit in pins.items() if edit.facet in facets}
-    struck: dict[str, Struck] = {}
+    struck: dict[tuple[str, str], Struck] = {}  # by claim and wording: claims that share their quotes go together
 
     def kept(claims: Sequence[Claim], where: str) -> list[Claim]:
         found = []
         for claim in claims:
             key = claim_key(claim)
             if key in strikes:
-                edit = strikes[key]
-                struck.setdefault(key, Struck(text=claim.text, section=where, reason=edit.text, by=edit.by, at=edit.at))
+                edit, docs = strikes[key], tuple(dict.fromkeys(c.doc_id for c in claim.citations))
+                gone = Struck(text=claim.text, section=where, reason=edit.text, by=edit.by, at=edit.at, doc_ids=docs)
+                struck.setdefault((key, fold(claim.text)), gone)
             else:
                 found.append(claim)
         return found
 
-    summary = kept(report.summary, "")
     placed: dict[str, list[Claim]] = {section.facet: [] for section in report.sections}
     for section in report.sections:
         for claim in kept(section.claims, section.title):
@@ -86,6 +86,7 @@ def apply_edits(report: Report, edits: Sequence[Edit]) -> Report:
             placed[pin.facet if pin else section.facet].append(
                 dataclasses.replace(claim, pinned_by=pin.by) if pin else claim
             )
+    summary = kept(report.summary, "")  # after the sections: a struck claim is listed under its section's title
     sections = tuple(_section(section, placed[section.facet]) for section in report.sections)
     criteria = _overridden(report.criteria, _latest(edits, "override", "criterion"))
     rescored = criteria != report.criteria

@@ -8,9 +8,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.views.decorators.http import require_GET
 
-from research.edits.selectors import report_edited
+from research.edits.selectors import report_shown_edited
 from research.reporting.exports import MEDIA_TYPES, export_response
-from research.reporting.selectors import report_shown
 from research.runs.selectors import run_get
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
@@ -27,7 +26,7 @@ def report_export(request: WorkspaceRequest, slug: str, run_id: int, fmt: str) -
     if fmt not in MEDIA_TYPES:
         raise Http404("Unknown export format")
     with_internal = request.GET.get("internal") == "1"
-    report = report_edited(run, report_shown(run, internal=with_internal))
+    report = report_shown_edited(run, internal=with_internal)
     if report is None:
         raise Http404("This run has no written report")
     return export_response(report, fmt, run_id=run.pk, workspace_name=membership.workspace.name, internal=with_internal)

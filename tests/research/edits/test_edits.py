@@ -16,11 +16,12 @@ from research.investigations import services as investigations
 from research.investigations.selectors import runs_compare
 from research.models import Investigation, ReportEdit, Run
 from research.protocol.events import ReportWritten
-from research.protocol.report import CriterionResult, Report
+from research.protocol.report import Citation, Claim, CriterionResult, Report, Section, Source
 from research.reporting.selectors import report_of
 from research.reporting.services import report_save
 from research.runs.journal import events_store
 from research.schedules.digests import digest_build
+from research.sharing.services import share_link_create
 from research.writing.edits import claim_key
 from tests.research.investigations.conftest import Team, claim, finished_run
 
@@ -159,3 +160,84 @@ def test_a_bad_edit_says_why_where_the_form_is(team: Team, login: Callable[[User
     assert plain.status_code == 302
     assert plain["Location"].endswith("#answer")
     assert not ReportEdit.objects.exists()
+
+
+def test_a_claim_backed_by_a_public_and_an_internal_document_stays_struck_in_the_shared_copies(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    run = finished_run(team, claims=[RIGHT])
+    mixed = Claim(
+        text=WRONG,
+        citations=(
+            Citation(chunk_id="press#1", doc_id="press", quote=WRONG, source="press.md"),
+            Citation(chunk_id="notes#0", doc_id="notes", quote="Berlin office opened", source="notes.md"),
+        ),
+    )
+    sources = (
+        Source(doc_id="press", title="Press release", source="press.md"),
+        Source(doc_id="notes", title="Deal notes", source="notes.md", internal=True),
+    )
+    section = Section(facet="news", title="News", claims=(claim(RIGHT), mixed))
+    report_save(
+        run,
+        Report(template="competitor", writer="extractive", subject="Halvorix", sections=(section,), sources=sources),
+    )
+    shown(run)
+    investigation = investigations.investigation_create(actor=team.author, run=run, title="Halvorix watch")
+    client = login(team.author.user)
+    client.post(url(team, "edit_strike", run), {"key": claim_key(mixed), "reason": "Vienna"}, **HTMX)
+    client.post(url(team, "edit_note", run), {"facet": "news", "text": "Call ada about Berlin"}, **HTMX)
+    for internal in ("", "?internal=1"):
+        exported = client.get(url(team, "report_export", run, fmt="md") + internal).content.decode()
+        assert WRONG not in exported.split("## Struck by analysts")[0]
+    # the struck claim quotes our notes: the copy without them does not list it
+    assert "Vienna" not in client.get(url(team, "report_export", run, fmt="md")).content.decode()
+    link = share_link_create(actor=team.author, investigation=investigation, run=run)
+    public = Client().get(reverse("shared_page", kwargs={"token": link.token})).content.decode()
+    assert RIGHT in public
+    assert WRONG not in public
+    assert "Call ada" not in public
+    assert "Analyst's note" not in public
+
+
+def test_a_private_investigations_run_cannot_be_edited_by_a_member_it_is_not_shared_with(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    investigation, run = saved(team, [WRONG])
+    investigations.investigation_share(actor=team.author, investigation=investigation, visibility="private")
+    client = login(team.editor.user)  # a workspace editor the investigation is not shared with
+    assert strike(client, team, run, WRONG).status_code == 404  # type: ignore[attr-defined]
+    assert client.get(url(team, "run_answer", run)).status_code == 404
+    login(team.author.user).post(url(team, "edit_note", run), {"facet": "", "text": "Checked"}, **HTMX)
+    edit = ReportEdit.objects.get()
+    assert client.post(url(team, "edit_undo", run, edit_id=edit.pk), **HTMX).status_code == 404
+    _other, elsewhere = saved(team, [RIGHT])
+    owner = login(team.author.user)
+    assert owner.post(url(team, "edit_undo", elsewhere, edit_id=edit.pk), **HTMX).status_code == 422  # not its edit
+    assert ReportEdit.objects.filter(pk=edit.pk).exists()
+
+
+def test_a_claim_only_the_summary_states_cannot_be_pinned_and_an_emptied_section_says_why(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    run = finished_run(team, claims=[RIGHT])
+    summary_only = claim(NEW, doc="mail")
+    section = Section(facet="news", title="News", claims=(claim(RIGHT),))
+    report_save(
+        run,
+        Report(
+            template="competitor", writer="extractive", subject="Halvorix", summary=(summary_only,), sections=(section,)
+        ),
+    )
+    shown(run)
+    investigations.investigation_create(actor=team.author, run=run, title="Halvorix watch")
+    client = login(team.author.user)
+    pin = client.post(url(team, "edit_pin", run), {"key": claim_key(summary_only), "facet": "news"}, **HTMX)
+    assert pin.status_code == 422
+    strike(client, team, run, RIGHT)
+    page = client.get(url(team, "run_page", run)).content.decode()
+    assert "Every claim here was struck or moved by analysts." in page
+    exported = client.get(url(team, "report_export", run, fmt="md")).content.decode()
+    news = exported.split("## News")[1].split("##")[0]
+    assert "Every claim here was struck or moved by analysts." in news
+    assert "No evidence found" not in news

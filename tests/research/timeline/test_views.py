@@ -11,9 +11,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from markdown_it import MarkdownIt
 
 from research.investigations import services
-from research.models import Investigation, Visibility
+from research.models import Investigation, ReportEdit, Visibility
 from research.writing.edits import claim_key
 from tests.research.investigations.conftest import Team, claim
 from tests.research.timeline.conftest import finished_with
@@ -86,6 +87,21 @@ def test_a_claim_an_analyst_struck_is_no_event(team: Team, login: Callable[[User
     key = claim_key(claim(HIRE, doc="leadership"))
     url = reverse("edit_strike", kwargs={"slug": team.workspace.slug, "run_id": run.pk})
     assert client.post(url, {"key": key, "reason": "He declined the offer"}).status_code == 302
+    assert ReportEdit.objects.count() == 1
     page = client.get(_url(team, investigation)).content.decode()
     card = page[page.index('id="timeline"') :]
     assert HIRE not in card[: card.index("</section>")]
+
+
+def test_the_markdown_download_cannot_carry_a_documents_links_or_html(
+    team: Team, login: Callable[[User], Client]
+) -> None:
+    trap = "Halvorix launched [Harbor](javascript:alert(1)) <img src=x onerror=alert(2)> on 10 June 2026."
+    run = finished_with(team, {"news": [trap]})
+    investigation = services.investigation_create(actor=team.author, run=run, title="Halvorix <b>watch</b>")
+    text = login(team.author.user).get(_url(team, investigation, "timeline_export", fmt="md")).content.decode()
+    html = MarkdownIt("commonmark").render(text)
+    assert "10 June 2026" in text
+    assert "<a " not in html
+    assert "<img" not in html
+    assert "<b>" not in html

@@ -102,3 +102,21 @@ def test_notes_attach_to_their_section_or_the_whole_report_and_no_edit_changes_n
     edited = apply_edits(report(), notes)
     assert [(n.facet, n.text) for n in edited.analyst_notes] == [("pricing", "Ask sales"), ("", "Checked by hand")]
     assert apply_edits(report(), []) == report()
+
+
+def test_claims_that_share_their_quotes_go_together_and_are_each_listed() -> None:
+    reworded = Claim(text="Halvorix has a Berlin office.", citations=OFFICE.citations)
+    base = report()
+    base = Report(
+        template="competitor",
+        writer="extractive",
+        subject="Halvorix",
+        summary=(OFFICE,),
+        sections=(Section(facet="news", title="News", claims=(OFFICE, reworded, PRICE)),),
+    )
+    edited = apply_edits(base, [edit("strike", claim_key=claim_key(OFFICE), text="Vienna")])
+    assert [c.text for c in edited.sections[0].claims] == [PRICE.text]
+    assert [(s.text, s.section, s.doc_ids) for s in edited.struck] == [
+        (OFFICE.text, "News", ("press",)),
+        (reworded.text, "News", ("press",)),
+    ]
