@@ -19,10 +19,13 @@ DAPHNE_SERVES = "Serving HTTP/1.1 and WebSocket"
 
 
 def _who(request: object) -> str:
-    user = getattr(request, "user", None)
-    if user is None or not getattr(user, "is_authenticated", False):
-        return "anonymous"
-    return f"user {user.get_username()}"
+    try:  # a lazy user read inside a logging filter must never turn a 403 into a 500 (a database away)
+        user = getattr(request, "user", None)
+        if user is None or not getattr(user, "is_authenticated", False):
+            return "anonymous"
+        return f"user {user.get_username()}"
+    except Exception:
+        return "unknown user"
 
 
 class RequestNoise(logging.Filter):

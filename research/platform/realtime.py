@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.exceptions import ChannelFull
 from channels.layers import BaseChannelLayer, get_channel_layer
+from redis.exceptions import RedisError
 
 # Close code in the private range for a socket the user may not (or may no longer) read: pages say why it stopped.
 CLOSE_FORBIDDEN = 4403
@@ -37,6 +39,11 @@ def publish(group: str, payload: dict[str, Any]) -> None:
     async_to_sync(_layer().group_send)(group, {"type": "group.message", "payload": payload})
 
 
+# What a channel layer that cannot be reached raises: the connection's errors (redis-py's derive from RedisError),
+# a timeout, a full channel.
+UNREACHABLE: tuple[type[BaseException], ...] = (OSError, RedisError, TimeoutError, asyncio.TimeoutError, ChannelFull)
+
+
 @dataclass
 class LiveProgress:
     """Pushes that may fail without harm, since the database stays the truth: a process with no channel layer to
@@ -56,7 +63,7 @@ class LiveProgress:
             return
         try:
             send()
-        except Exception as error:  # whatever the layer raises, live progress is only a view
+        except UNREACHABLE as error:  # the layer is away: live progress is only a view
             self.quiet_until = time.monotonic() + self.quiet_s
             if self.warned:
                 self.logger.debug("live progress push failed again: %s", error)
@@ -68,6 +75,8 @@ class LiveProgress:
                 error,
                 self.goes_on,
             )
+        except Exception:  # a fault of ours (a payload that cannot be sent): said with its traceback, never raised
+            self.logger.exception("a live progress push failed; %s", self.goes_on)
         else:
             if self.warned:
                 self.logger.info("live progress is back: the channel layer answers again")

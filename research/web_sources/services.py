@@ -115,6 +115,14 @@ def _claim(page: WebPage) -> bool:
     return WebPage.objects.filter(free, pk=page.pk).update(claimed_until=now + timedelta(seconds=CLAIM_SECONDS)) == 1
 
 
+ALLOW_NOTE = "To allow it, a server administrator"  # how the row's note for administrators starts
+
+
+def _refusal(stored: str) -> str:
+    """A stored reason without the row's note for administrators (what a run's model is told)."""
+    return stored.split(f" {ALLOW_NOTE}", 1)[0]
+
+
 def _await_other(page: WebPage) -> Fetched:
     """Another worker is fetching the page: wait for it (bounded) and take what it got."""
     deadline = time.monotonic() + CLAIM_SECONDS
@@ -123,7 +131,7 @@ def _await_other(page: WebPage) -> Fetched:
         if page.claimed_until is None or page.claimed_until < timezone.now():
             document = _document(page)
             outcome = "cached" if document is not None else page.outcome or "failed"
-            return Fetched(page.url, outcome, "" if document else page.reason, document)
+            return Fetched(page.url, outcome, "" if document else _refusal(page.reason), document)
         time.sleep(WAIT_STEP)
     return Fetched(page.url, "failed", "another worker is still fetching this page")
 
@@ -180,7 +188,7 @@ def allow_note(error: Refused) -> str:
     if not error.allowable:
         return ""
     return (
-        f"To allow it, a server administrator adds {error.allowable} to WEB_FETCH_ALLOWED_HOSTS (a comma-separated "
+        f"{ALLOW_NOTE} adds {error.allowable} to WEB_FETCH_ALLOWED_HOSTS (a comma-separated "
         "list in the server's environment or .env), restarts the web server and the worker, and adds the page again."
     )
 

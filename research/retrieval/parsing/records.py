@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from research.retrieval.parsing.common import OutputBudget, Source
@@ -110,11 +110,23 @@ class ItemError(ValueError):
     """One JSON item cannot become a document; the others are still kept."""
 
 
+FIELDS_NAMED = 20  # the fields an error names, at most (a file may have thousands of distinct keys)
+
+
+def fields_named(fields: Iterable[str]) -> str:
+    """The fields' names for an error: at most ``FIELDS_NAMED``, each at most 60 characters, "none" for none."""
+    names = [name[:60] for name in fields]
+    shown = ", ".join(names[:FIELDS_NAMED]) + (
+        f", ... ({len(names) - FIELDS_NAMED} more)" if len(names) > FIELDS_NAMED else ""
+    )
+    return shown or "none"
+
+
 class NoTextError(ItemError):
     """An item with no field to read its text from (no string field but its title): ``fields`` are those it has."""
 
     def __init__(self, fields: list[str]) -> None:
-        super().__init__(f"no text field (its fields: {', '.join(fields)})")
+        super().__init__(f"no text field (its fields: {fields_named(fields)})")
         self.fields = fields
 
 
@@ -140,8 +152,8 @@ def parse_json(source: Source, options: ParseOptions, budget: OutputBudget) -> P
                     used[role][name] += 1
     if not documents and without_text and options.json_text_field == DEFAULT_TEXT:
         raise ParseError(
-            f"no text field in the file's items (their fields: {', '.join(without_text)});"
-            " name it in the corpus's JSON text field"
+            f"no text field in the file's items (their fields: {fields_named(without_text)});"
+            " name it in the corpus's JSON text field, then upload the file again"
         )
     chosen = {role: counts.most_common(1)[0][0] for role, counts in used.items() if counts}
     return ParseOutcome(source_name=source.name, documents=documents, errors=errors, fields=chosen)
@@ -231,7 +243,7 @@ def _fields_of(item: dict[str, object], options: ParseOptions) -> _Fields:
     if options.json_text_field != DEFAULT_TEXT:
         text = _mapped(item, options.json_text_field)
         if text is None:
-            raise ItemError(f"no {options.json_text_field!r} field (its fields: {', '.join(item)})")
+            raise ItemError(f"no {options.json_text_field!r} field (its fields: {fields_named(item)})")
         return _Fields(text, title, date)
     known = [name for name in first_named(item, (DEFAULT_TEXT, *TEXT_FIELDS)) if name != title]
     # a known field with text, else a known one that is empty or not text (the item fails, saying so: a chat

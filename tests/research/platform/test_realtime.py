@@ -45,3 +45,20 @@ def test_a_quiet_spell_skips_pushes() -> None:
     live.push(_fail)
     live.push(lambda: sent.append(1))
     assert sent == []
+
+
+def test_a_fault_of_ours_is_logged_with_its_traceback_not_called_an_outage(caplog: pytest.LogCaptureFixture) -> None:
+    live = LiveProgress(goes_on="the work goes on", logger=logger, quiet_s=3600.0)
+    sent: list[int] = []
+
+    def broken() -> None:
+        raise TypeError("Object of type set is not JSON serializable")
+
+    with caplog.at_level(logging.DEBUG, logger="tests.live"):
+        live.push(broken)
+        live.push(lambda: sent.append(1))  # no quiet spell: the layer was never away
+    assert sent == [1]
+    [record] = caplog.records
+    assert record.levelname == "ERROR"
+    assert record.exc_info is not None
+    assert "cannot reach" not in record.getMessage()

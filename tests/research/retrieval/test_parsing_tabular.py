@@ -196,7 +196,8 @@ def test_it_reports_items_of_the_wrong_shape() -> None:
         (b"42", "the JSON file holds neither an object nor an array of objects"),
         (
             b'[{"title": "no text"}]',
-            "no text field in the file's items (their fields: title); name it in the corpus's JSON text field",
+            "no text field in the file's items (their fields: title); name it in the corpus's JSON text field,"
+            " then upload the file again",
         ),
         (b"[" * 100_000, "invalid JSON: nested too deeply"),
     ],
@@ -260,5 +261,17 @@ def test_a_jsonl_file_without_a_string_field_fails_naming_the_fields_it_has() ->
         parse_bytes("scores.jsonl", _lines({"id": 1, "score": 0.5}, {"id": 2, "score": 0.7, "ok": True}))
 
     assert caught.value.reason == (
-        "no text field in the file's items (their fields: id, score, ok); name it in the corpus's JSON text field"
+        "no text field in the file's items (their fields: id, score, ok); name it in the corpus's JSON text field,"
+        " then upload the file again"
     )
+
+
+def test_a_jsonl_file_with_thousands_of_keys_and_no_text_field_fails_in_a_short_message() -> None:
+    from research.retrieval.parsing.records import fields_named
+
+    many = [f"k{number}" for number in range(20_000)]
+    said = fields_named(many)
+    assert said.startswith("k0, k1")
+    assert said.endswith("... (19980 more)")
+    assert len(said) < 300
+    assert fields_named([]) == "none"

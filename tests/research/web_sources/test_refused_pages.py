@@ -56,3 +56,12 @@ def test_a_refused_page_names_the_setting_and_offers_no_second_fetch(
     slow = " ".join(rows[web_settings.url("/slow")].text_content().split())
     assert "WEB_FETCH_ALLOWED_HOSTS" not in slow
     assert "Fetch again" in slow  # a timeout may pass
+
+
+def test_a_run_waiting_on_another_workers_fetch_is_told_the_refusal_without_the_administrators_note() -> None:
+    stored = (
+        "refused: 10.0.0.5 is a private address. To allow it, a server administrator adds intranet.example to "
+        "WEB_FETCH_ALLOWED_HOSTS (a comma-separated list in the server's environment or .env), restarts the web "
+        "server and the worker, and adds the page again."
+    )
+    assert services._refusal(stored) == "refused: 10.0.0.5 is a private address."
