@@ -1,5 +1,9 @@
-"""``python -m context1_web.die_with_parent PARENT_PID PROGRAM [ARG ...]``: run PROGRAM so that it is sent SIGTERM
-when the process PARENT_PID dies, however it dies (SIGKILL included), then become PROGRAM (exec).
+"""``python -m context1_web.die_with_parent [--signal NAME] PARENT_PID PROGRAM [ARG ...]``: run PROGRAM so that it is
+sent SIGTERM (or SIGNAME) when the process PARENT_PID dies, however it dies (SIGKILL included), then become PROGRAM
+(exec). The Celery worker is given KILL: its broker, the launcher's embedded Redis, dies with the launcher, and a
+worker that has lost its broker keeps reconnecting before it acts on SIGTERM or SIGQUIT (seen outliving the launcher
+by more than 5 s under load); its tasks are acknowledged late and idempotent, and the sweep queues again what was
+running, so an orphan has nothing to finish.
 
 The launcher starts each of its children through this (context1_web/launcher.py), so that none of them outlives it:
 on Linux the kernel's parent-death signal (``prctl(PR_SET_PDEATHSIG)``), which survives ``exec``. It is set here,
@@ -18,13 +22,24 @@ import sys
 PR_SET_PDEATHSIG = 1
 
 
+USAGE = "usage: python -m context1_web.die_with_parent [--signal NAME] PARENT_PID PROGRAM [ARG ...]"
+
+
 def main(argv: list[str]) -> int:
+    sent = signal.SIGTERM
+    if argv[:1] == ["--signal"] and len(argv) > 1:
+        try:
+            sent = signal.Signals[f"SIG{argv[1].upper()}"]
+        except KeyError:
+            print(f"{USAGE}\nunknown signal {argv[1]!r}", file=sys.stderr)
+            return 2
+        argv = argv[2:]
     if len(argv) < 2 or not argv[0].isdigit():
-        print("usage: python -m context1_web.die_with_parent PARENT_PID PROGRAM [ARG ...]", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
         return 2
     parent, program = int(argv[0]), argv[1:]
     if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sent)
     if os.getppid() != parent:  # the launcher died before the signal was set: start nothing
         return 1
     os.execv(program[0], program)  # noqa: S606 - the launcher's own children, by full path

@@ -47,9 +47,12 @@ def _show_all(line: str) -> bool:
     return False
 
 
-def _spawn(name: str, argv: list[str], env: dict[str, str], hide: Callable[[str], bool] = _show_all) -> Child:
-    """Start a child that dies with the launcher, however the launcher dies (context1_web/die_with_parent.py)."""
-    guarded = [sys.executable, "-m", "context1_web.die_with_parent", str(os.getpid()), *argv]
+def _spawn(
+    name: str, argv: list[str], env: dict[str, str], hide: Callable[[str], bool] = _show_all, on_orphan: str = "TERM"
+) -> Child:
+    """Start a child that dies with the launcher, however the launcher dies (context1_web/die_with_parent.py), sent
+    SIG``on_orphan`` then."""
+    guarded = [sys.executable, "-m", "context1_web.die_with_parent", "--signal", on_orphan, str(os.getpid()), *argv]
     process = subprocess.Popen(
         guarded, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
     )
@@ -142,7 +145,8 @@ class Stack:
         _run_step([python, "manage.py", "seed_demo"], env, "seeding the demo workspace")
         daphne = [python, "-m", "daphne", "-b", self.host, "-p", str(self.port), "context1_web.asgi:application"]
         self.children.append(_spawn("web", daphne, env))
-        self.children.append(_spawn("worker", [python, "-m", "worker", "--quiet"], env))
+        # an orphaned worker is killed: its Redis died with the launcher, and its tasks (acknowledged late) run again
+        self.children.append(_spawn("worker", [python, "-m", "worker", "--quiet"], env, on_orphan="KILL"))
         self.children.append(_spawn("beat", [python, "-m", "worker", "beat", "--quiet"], env))
 
     def _start_redis(self, env: dict[str, str], socket_path: Path, redis_dir: Path) -> None:

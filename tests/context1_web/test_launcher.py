@@ -130,3 +130,29 @@ def test_the_demo_password_is_printed_at_the_first_start_only(tmp_path: Path) ->
     assert launcher.demo_login_lines(login_file, before="demo\nold\n") == [
         f"log in as demo with password s3cret (kept in {login_file})"
     ]
+
+
+def test_die_with_parent_takes_the_signal_to_be_sent_and_refuses_an_unknown_one() -> None:
+    from context1_web import die_with_parent
+
+    assert die_with_parent.main(["--signal", "NOPE", "1", sys.executable]) == 2
+    assert die_with_parent.main(["--signal", "QUIT"]) == 2  # no parent, no program
+    started = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "context1_web.die_with_parent",
+            "--signal",
+            "QUIT",
+            "1",
+            sys.executable,
+            "-c",
+            "print(1)",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert started.returncode == 1  # its parent is not process 1: nothing started
+    assert started.stdout == ""

@@ -2,13 +2,16 @@
 its children running in their own sessions (an embedded redis-server with its data folder deleted, Daphne on the
 port, the worker and beat), and the next start was refused until they were found and killed by hand. Every child
 now dies with the supervisor (context1_web/die_with_parent.py: PR_SET_PDEATHSIG before exec), and a start cleans a
-dead run's Redis socket and pid (context1_web.embedded_redis.shut_down_orphan). Real processes: the launcher with
-its embedded Redis, Daphne, worker and beat."""
+dead run's Redis socket and pid (context1_web.embedded_redis.shut_down_orphan). The worker is sent SIGKILL (with its
+Redis gone it kept reconnecting past SIGTERM, seen alive after 5 s under load); the files it held are queued again by
+the next start's sweep once their lease ends. Real processes: the launcher with its embedded Redis, Daphne, worker
+and beat."""
 
 from __future__ import annotations
 
 import signal
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +25,13 @@ def test_nothing_outlives_a_killed_launcher_and_a_restart_finds_everything(
 ) -> None:
     data_dir = tmp_path_factory.mktemp("killed") / "data"
     port = processes.free_port()
-    env = {**launcher.launcher_env(data_dir, port), "EMBEDDER_BACKEND": "hashing"}
+    # a short ingest lease and sweep: the files the killed worker held are queued again soon after the restart
+    env = {
+        **launcher.launcher_env(data_dir, port),
+        "EMBEDDER_BACKEND": "hashing",
+        "INGEST_LEASE_SECONDS": "3",
+        "RUN_SWEEP_SECONDS": "2",
+    }
     first_log, second_log = data_dir.parent / "first.log", data_dir.parent / "second.log"
     supervisor = processes.start(processes.python("-m", "context1_web.launcher"), env=env, log=first_log)
     try:
@@ -39,9 +48,13 @@ def test_nothing_outlives_a_killed_launcher_and_a_restart_finds_everything(
     finally:
         supervisor.kill()  # SIGKILL: no handler runs, nothing is stopped by the launcher itself
         supervisor.wait(timeout=10)
-    processes.wait_for(
-        lambda: not any(launcher.alive(pid) for pid in children), timeout=5, what="every child gone", log=first_log
-    )
+    try:
+        processes.wait_for(
+            lambda: not any(launcher.alive(pid) for pid in children), timeout=5, what="every child gone", log=first_log
+        )
+    except AssertionError as error:  # say which child outlived it
+        left = {pid: command for pid, command in children.items() if launcher.alive(pid)}
+        raise AssertionError(f"still alive: {left}") from error
     assert not processes.port_open(port)
 
     again = processes.start(processes.python("-m", "context1_web.launcher"), env=env, log=second_log)
@@ -53,10 +66,16 @@ def test_nothing_outlives_a_killed_launcher_and_a_restart_finds_everything(
             process=again,
             log=second_log,
         )
-        with sqlite3.connect(data_dir / "db.sqlite3") as database:
-            (documents,) = database.execute("SELECT count(*) FROM research_document").fetchone()
-        assert documents > 0  # the demo corpus ingested by the first run is there
+        processes.wait_for(  # the demo corpus the first run began is ingested (what was in flight queued again)
+            lambda: _documents(data_dir) > 0, timeout=120, what="the demo corpus's documents", log=second_log
+        )
         assert "already runs on" not in second_log.read_text()
     finally:
         code = processes.stop(again, sig=signal.SIGINT, timeout=60)
     assert code == 0, second_log.read_text()[-3000:]
+
+
+def _documents(data_dir: Path) -> int:
+    with sqlite3.connect(data_dir / "db.sqlite3") as database:
+        (documents,) = database.execute("SELECT count(*) FROM research_document").fetchone()
+    return int(documents)
