@@ -2,8 +2,8 @@
 its children running in their own sessions (an embedded redis-server with its data folder deleted, Daphne on the
 port, the worker and beat), and the next start was refused until they were found and killed by hand. Every child
 now dies with the supervisor (context1_web/die_with_parent.py: PR_SET_PDEATHSIG before exec), and a start cleans a
-dead run's Redis socket and pid (context1_web.embedded_redis.shut_down_orphan). The worker is sent SIGKILL (with its
-Redis gone it kept reconnecting past SIGTERM, seen alive after 5 s under load); the files it held are queued again by
+dead run's Redis socket and pid (context1_web.embedded_redis.shut_down_orphan). The worker is sent SIGKILL (sent
+SIGTERM or SIGQUIT with its Redis gone, it was seen alive after 5 s under load); the files it held are queued again by
 the next start's sweep once their lease ends. Real processes: the launcher with its embedded Redis, Daphne, worker
 and beat."""
 
