@@ -1,8 +1,9 @@
 """``python -m context1_web.die_with_parent [--signal NAME] PARENT_PID PROGRAM [ARG ...]``: run PROGRAM so that it is
 sent SIGTERM (or SIGNAME) when the process PARENT_PID dies, however it dies (SIGKILL included), then become PROGRAM
 (exec). The Celery worker is given KILL: its broker, the launcher's embedded Redis, dies with the launcher, and a
-worker sent SIGTERM or SIGQUIT then was seen alive more than 5 s later under load (probably reconnecting to it); its tasks are acknowledged late and idempotent, and the sweep queues again what was
-running, so an orphan has nothing to finish.
+worker sent SIGTERM or SIGQUIT then was seen alive more than 5 s later under load (probably reconnecting to it); its
+tasks are acknowledged late and idempotent, and the sweep queues again what was running, so an orphan has nothing
+to finish.
 
 The launcher starts each of its children through this (context1_web/launcher.py), so that none of them outlives it:
 on Linux the kernel's parent-death signal (``prctl(PR_SET_PDEATHSIG)``), which survives ``exec``. It is set here,
