@@ -12,6 +12,8 @@ from research.api.api import api
 from research.platform import views as platform
 from research.platform.login import LoginForm
 
+handler400 = api_views.bad_request  # an API request Django refuses before its view answers problem+json
+
 urlpatterns = [
     path(
         "accounts/login/",

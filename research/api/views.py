@@ -10,9 +10,11 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from research.api.errors import problem
 from research.api.forms import TokenForm
 from research.api.tokens import token_create, token_of, token_revoke, tokens_of
 from research.platform.http import apply_errors, user_of
@@ -53,3 +55,11 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token_revoke(token=token)
     messages.info(request, f"Revoked “{token.name}” ({token.hint}): it stopped working at once.")
     return redirect("api_tokens")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's answer to a request it refuses before any view runs (an empty or unknown Host header, a body it
+    cannot parse): ``application/problem+json`` under ``/api/``, as every other API error; the plain page elsewhere."""
+    if request.path.startswith("/api/"):
+        return problem("malformed", "The request cannot be read: its Host header or its body is malformed.")
+    return defaults.bad_request(request, exception)
