@@ -36,6 +36,7 @@ from research.retrieval.chroma_client import STORE_UNAVAILABLE
 from research.retrieval.chunking import ChunkSpan, chunk_text
 from research.retrieval.embedders import EmbeddingUnavailable
 from research.retrieval.parsing import ParsedDocument, ParseError, ParseOptions, SandboxLimits, parse_in_sandbox
+from research.retrieval.parsing.common import publisher_of
 from research.retrieval.types import Chunk as IndexChunk
 from research.retrieval.types import chunk_id_for
 
@@ -93,6 +94,8 @@ def _index_chunks(planned: Planned) -> list[IndexChunk]:
     metadata = {"source": parsed.source_name, "kind": parsed.kind}
     if parsed.metadata.get("date"):
         metadata["date"] = parsed.metadata["date"]
+    if publisher := publisher_of(parsed.metadata):
+        metadata["publisher"] = publisher[:300]  # BM25 indexes it with the title (sparse.with_title)
     title = parsed.title or storage.safe_display_name(parsed.source_name)
     return [
         IndexChunk(chunk_id_for(planned.doc_id, span.index), planned.doc_id, span.index, span.text, title, metadata)

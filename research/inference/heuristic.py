@@ -58,6 +58,9 @@ JUDGES = ((1.0, 1, 1.0), (0.5, 5, 0.5), (1.5, 1, 0.5), (0.5, 3, 1.0))
 _ASIDE = re.compile(r"\([^)]*\)")  # "(disambiguation)", "(CEO, hires, ...)"
 _PARENTHESIS = re.compile(rf"\s*{_ASIDE.pattern}\s*$")  # a title's trailing aside
 MAX_HOPS = 3  # follow-up turns of a multi-hop question before the rollout completes
+# A report's facet searches its opening queries a second time, past what the first saw: a company's second pricing
+# page ranked 13th for every pricing query (docs/benchmarks.md, "a second page of results").
+SINGLE_SUBJECT_DIGS = 1
 BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
 # Web sources (when the run offers web_search): a sub-query of the opening turn whose best chunk holds less than
 # this share of its words found too little in the corpora; the rollout searches the web for one such sub-query a
@@ -249,8 +252,8 @@ def factory(settings: InferenceSettings) -> BackendFactory:
     (``single_subject``) is answered from the opening searches: following the names its results mention (a city,
     a conference venue, an executive) searched other companies' documents and found no more of the facet's facts
     (evaluate_reports: the same fact recall, better precision, 90 searches a report down to 36)."""
-    hops = 0 if settings.single_subject else MAX_HOPS
-    return lambda rollout: HeuristicBackend(variant=rollout, max_hops=hops)
+    hops, digs = (0, SINGLE_SUBJECT_DIGS) if settings.single_subject else (MAX_HOPS, 0)
+    return lambda rollout: HeuristicBackend(variant=rollout, max_hops=hops, digs=digs)
 
 
 class HeuristicBackend:
@@ -262,8 +265,10 @@ class HeuristicBackend:
         prune_below: float = 0.1,
         calls_per_turn: int = 4,
         max_ranked: int = 20,
+        digs: int = 0,
     ) -> None:
         self.variant, self.max_hops, self.prune_below = variant, max_hops, prune_below
+        self.digs = digs  # turns that repeat the opening searches before any hop (``_dig``)
         self.calls_per_turn, self.max_ranked = calls_per_turn, max_ranked
         self.link_weight, self.link_sources, self.relevance_weight = JUDGES[variant % len(JUDGES)]
         self._ids = itertools.count(1)
@@ -326,7 +331,9 @@ class HeuristicBackend:
         new_last_turn = self._new_relevant_last_turn(messages, relevant)
         used, limit = self._usage(messages)
         ranked = final_ranking(live, link_weight=self.link_weight, relevance_weight=self.relevance_weight)
-        if not web and (turns > self.max_hops or not new_last_turn or used >= limit // 2):
+        if not web and turns <= self.digs and new_last_turn and used < limit // 2:
+            return self._turn(self._dig(question))
+        if not web and (turns > self.max_hops + self.digs or not new_last_turn or used >= limit // 2):
             return self._complete(ranked)
         calls = [*web, *self._bridges(question, messages, live)]
         # Prune what is neither relevant by its words nor among the best supported: a later hop's document
@@ -338,6 +345,22 @@ class HeuristicBackend:
         if to_prune:
             calls.append(self._call("prune_chunks", chunk_ids=to_prune))
         return self._turn(calls) if calls else self._complete(ranked)
+
+    def _dig(self, question: str) -> list[ToolCall]:
+        """A second page of the opening searches: the question's subject with every word of its aside ("Halvorix
+        price plan pricing cost fee discount minimum"), then with the aside's words the opening queries left out,
+        else its key words further on. What the opening turn saw is excluded, so they return what ranked below it
+        (the harness refuses a repeated call, so each query differs from the opening ones)."""
+        opening = [json.loads(call.arguments).get("query", "") for call in self._decompose(question)]
+        used = frozenset().union(*(terms(query) for query in opening[1:]))  # the whole question holds every cue
+        asides = [aside.strip("()") for aside in _ASIDE.findall(question)]
+        cues = [cue.strip() for aside in asides for cue in aside.split(",") if cue.strip()]
+        subject = " ".join(_POSSESSIVE.sub("", name) for name in entities(_ASIDE.sub(" ", question)))
+        fresh = [cue for cue in cues if not terms(cue) <= used]
+        queries = [f"{subject} {' '.join(cues)}", f"{subject} {' '.join(fresh)}"] if cues else []
+        queries.append(key_words(question, 12))
+        chosen = [fitted(q.strip()) for q in queries if q.strip() and terms(q) - terms(subject)]
+        return [self._call("search_corpus", query=q) for q in dict.fromkeys(chosen) if q not in opening]
 
     def _complete(self, ranked: list[Seen]) -> ModelTurn:
         if not ranked:

@@ -13,6 +13,7 @@ from research.protocol.report import Report as WrittenReport
 from research.protocol.report import citations_of, report_from_dict
 from research.reporting.internal import outward
 from research.retrieval.language import language_of
+from research.retrieval.parsing.common import publisher_of
 from research.writing.citations import Evidence
 
 LANGUAGE_SAMPLE = 200  # chunks read to tell a run's corpora's language
@@ -32,15 +33,6 @@ def source_of(document: Document) -> str:
     if url:
         return f"{url} (fetched {fetched})" if fetched else url
     return document.source_name
-
-
-# a page's copyright line and site, its site's name, a mail's sender
-PUBLISHER_FIELDS = ("publisher", "sitename", "from")
-
-
-def publisher_of(metadata: dict[str, object]) -> str:
-    """Who a document says published it (research.writing.names tells a company's own documents by it)."""
-    return "; ".join(str(metadata[key]) for key in PUBLISHER_FIELDS if metadata.get(key))
 
 
 def evidence_for_run(run: Run, documents: Sequence[RankedDocument], *, whole: int = 0) -> list[Evidence]:

@@ -20,7 +20,7 @@ from research.retrieval.dense import DenseIndex
 from research.retrieval.embedders import Embedder
 from research.retrieval.packing import costs, frame_counts, pack, pack_truncating
 from research.retrieval.rerankers import Reranker
-from research.retrieval.sparse import SparseIndex
+from research.retrieval.sparse import SparseIndex, with_title
 from research.retrieval.tokens import TokenCounter
 from research.retrieval.types import Chunk, ScoredChunk, ToolResult
 
@@ -255,12 +255,14 @@ class HybridCorpus(SearchableCorpus):
         return [self.dense] if self.words is None else [self.dense, self.words]
 
     def _texts(self) -> Iterator[tuple[str, str]]:
+        """What BM25 indexes of each stored chunk: ``sparse.with_title`` (its document's title and publisher, then its
+        text)."""
         seen: set[str] = set()  # a chunk being moved may be in both stores for a moment
         for store in self._stores():
-            for chunk_id, text in store.iter_texts():
+            for chunk_id, text, title, publisher in store.iter_headed_texts():
                 if chunk_id not in seen:
                     seen.add(chunk_id)
-                    yield chunk_id, text
+                    yield chunk_id, with_title(text, title=title, publisher=publisher)
 
     # --- read side -------------------------------------------------------------------------
     def fused(self, query: str, *, exclude: frozenset[str]) -> list[Fused]:

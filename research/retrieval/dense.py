@@ -149,12 +149,21 @@ class DenseIndex:
 
     def iter_texts(self) -> Iterator[tuple[str, str]]:
         """Every (chunk id, text) in the collection, page by page."""
+        for chunk_id, text, _, _ in self.iter_headed_texts():
+            yield chunk_id, text
+
+    def iter_headed_texts(self) -> Iterator[tuple[str, str, str, str]]:
+        """Every (chunk id, text, title, publisher) in the collection, page by page: the chunk's document's title
+        and, where the parser found one, who it says published it ("Halvorix, Inc; halvorix.example")."""
         offset = 0
         while True:
-            page = self._collection.get(limit=GET_PAGE, offset=offset, include=["documents"])
+            page = self._collection.get(limit=GET_PAGE, offset=offset, include=["documents", "metadatas"])
             if not page["ids"]:
                 return
-            yield from zip(page["ids"], page["documents"] or [], strict=True)
+            metadatas = page["metadatas"] or [{}] * len(page["ids"])
+            for chunk_id, text, meta in zip(page["ids"], page["documents"] or [], metadatas, strict=True):
+                found = meta or {}
+                yield chunk_id, text, str(found.get("title", "")), str(found.get("publisher", ""))
             offset += len(page["ids"])
 
     def drop(self) -> None:

@@ -309,8 +309,10 @@ def about_subject(company: Company, candidate: Candidate) -> bool:
 
 @functools.lru_cache(maxsize=65_536)  # a report's facets ask it of the same sentences, once per facet
 def _about_subject(company: Company, text: str, evidence: Evidence, previous: str) -> bool:
-    if not (answer_sentence(text) or price_line(text) or roster_line(text)) or len(text.split()) < MIN_WORDS:
+    if not (answer_sentence(text) or price_line(text) or roster_line(text)):
         return False
+    if len(text.split()) < MIN_WORDS and not priced(text):  # a plan card's "Standard $70/month minimum usage" says
+        return False  # a price in four words; a short label says nothing ("Product: Thistlewick Payroll.")
     if _INSTRUCTION.match(text):
         return False
     if title_line(text, evidence.title):  # "Portfolio snapshot: Marejada Revenue Technologies S.L."

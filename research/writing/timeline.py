@@ -250,9 +250,39 @@ def event_kind(text: str, facet: str, *, dated: bool = False, priced: bool = Fal
     return "news" if facet in NEWS_FACETS and dated else ""
 
 
+_ROW_CELL = re.compile(r"^\s*([^:;]{1,40}):\s+(\S.*?)\s*$")  # a table row's claim: "Header: cell; Header: cell"
+_PLAN_COLUMNS = frozenset("plan plans tier edition package formule offre forfait abonnement".split())
+
+
+def _row_prices(text: str, company: str) -> list[tuple[str, str]] | None:
+    """The ``(plan, price)`` pairs of a table row's claim (research.writing.structure), or None for prose: a plan
+    column's cell with the row's price ("Plan: Essentials; Price: AUD 4.50 per hectare per year"), else each plan
+    column's price, qualified by the row's first cell when that names what is priced ("Meter: Read units; Standard:
+    $16 per million" is the Standard plan's read units, not the Standard plan's price)."""
+    parts = text.split("; ")
+    cells = [found.groups() for part in parts if (found := _ROW_CELL.match(part))]
+    if len(cells) < 2 or len(cells) != len(parts):
+        return None
+    prices = [(header, _price(found.group(0))) for header, cell in cells if (found := PRICE.search(cell))]
+    plans = [cell for header, cell in cells if fold(header) in _PLAN_COLUMNS]
+    if plans:
+        plan = _plan(plans[0], company)
+        price = next((price for _, price in prices if price), "")
+        return [(plan, price)] if plan and price else []
+    label = cells[0][1] if not PRICE.search(cells[0][1]) else ""
+    pairs = []
+    for header, price in prices:
+        plan = _plan(header.split(",")[0], company)
+        if plan and price:
+            pairs.append((f"{plan} ({label})" if label else plan, price))
+    return list(dict.fromkeys(pairs))
+
+
 def plan_prices(text: str, *, company: str = "") -> list[tuple[str, str]]:
-    """The ``(plan, price)`` pairs ``text`` states: each plan named right before its price, or else one plan named
-    as a plan ("its Team plan") with the sentence's first price."""
+    """The ``(plan, price)`` pairs ``text`` states: a table row's (``_row_prices``); else each plan named right
+    before its price, or else one plan named as a plan ("its Team plan") with the sentence's first price."""
+    if (row := _row_prices(text, company)) is not None:
+        return row
     pairs: list[tuple[str, str]] = []
     for found in _PLAN_THEN_PRICE.finditer(text):
         plan, price = _plan(found.group("plan"), company), _price(found.group("price"))

@@ -82,6 +82,16 @@ def compact_metadata(values: dict[str, str | None]) -> dict[str, str]:
     return {key: value.strip() for key, value in values.items() if value is not None and value.strip()}
 
 
+# a page's copyright line and site, its site's name, a mail's sender
+PUBLISHER_FIELDS = ("publisher", "sitename", "from")
+
+
+def publisher_of(metadata: dict[str, object]) -> str:
+    """Who a parsed document says published it (research.writing.names tells a company's own documents by it;
+    BM25 indexes it with the document's chunks, as their title)."""
+    return "; ".join(str(metadata[key]) for key in PUBLISHER_FIELDS if metadata.get(key))
+
+
 def describe_error(error: BaseException) -> str:
     """A library exception as one short line: its type and message."""
     message = " ".join(str(error).split())[:300]

@@ -77,7 +77,7 @@ TITLE_FIELDS += (
     "oggetto",
     "naam",
 )
-# Who wrote an item: its document's publisher (research.reporting.selectors.PUBLISHER_FIELDS).
+# Who wrote an item: its document's publisher (research.retrieval.parsing.common.PUBLISHER_FIELDS).
 # Not "company": a review's or a CRM row's company is whom it is about, not who wrote it.
 AUTHOR_FIELDS: tuple[str, ...] = (
     "author",

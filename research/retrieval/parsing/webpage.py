@@ -20,7 +20,7 @@ from lxml import etree
 from trafilatura.settings import Document
 
 from research.retrieval.parsing.common import OutputBudget, Source, compact_metadata
-from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
+from research.retrieval.parsing.text import HEAD_OFFICE_LABELS, header_date
 from research.retrieval.parsing.types import ParsedDocument, ParseError, ParseOptions, ParseOutcome
 
 # Only dates a page states (meta tags, structured data); no guesses from copyright lines or URLs.
@@ -219,7 +219,7 @@ def extract_page(html: str) -> Page:
     metadata = compact_metadata(
         {
             "author": extracted.author,
-            "date": extracted.date,
+            "date": extracted.date or header_date(text),  # the page's meta date, else one its first lines state
             "description": extracted.description,
             "sitename": extracted.sitename,
             "language": extracted.language,

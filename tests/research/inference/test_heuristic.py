@@ -78,22 +78,32 @@ async def test_it_follows_a_bridge_entity_to_the_second_hop() -> None:
     assert next(e for e in events if isinstance(e, RolloutFinished)).reason == "completed"
 
 
-async def test_a_single_subject_rollout_answers_from_its_opening_searches() -> None:
+async def test_a_single_subject_rollout_searches_a_second_page_and_never_hops() -> None:
     sink = ListSink()
     result = await run_research(
         question=QUESTION,
-        corpus=MemoryCorpus(DOCS, per_call=2),
+        corpus=MemoryCorpus(DOCS, per_call=1),
         backend_for=factory(InferenceSettings(single_subject=True)),
         config=HarnessConfig(rollouts=2),
         sink=sink,
     )
     searches = [e for e in sink.events if isinstance(e, ToolCalled) and e.tool == "search_corpus"]
-    assert searches
-    assert {e.turn for e in searches} == {1}
+    by_turn = {turn: [(e.rollout, e.query) for e in searches if e.turn == turn] for turn in (1, 2)}
+    assert by_turn[1]
+    assert by_turn[2]  # a second page: other words for the same subject (a repeated call would be refused) ...
+    assert not set(by_turn[2]) & set(by_turn[1])
+    assert {e.turn for e in searches} == {1, 2}
     assert not any(e.query.startswith("Dana Okonkwo") for e in searches)
-    assert all(e.reason == "completed" and e.turns == 2 for e in sink.events if isinstance(e, RolloutFinished))
+    returned = [e for e in sink.events if isinstance(e, ToolReturned) and e.tool == "search_corpus"]
+    seen_first = {(e.rollout, c.chunk_id) for e in returned if e.turn == 1 for c in e.chunks}
+    seen_second = {(e.rollout, c.chunk_id) for e in returned if e.turn == 2 for c in e.chunks}
+    assert seen_first
+    assert seen_second  # ... finds more ...
+    assert not seen_first & seen_second  # ... and nothing the first page showed
+    assert all(e.reason == "completed" for e in sink.events if isinstance(e, RolloutFinished))
     assert result.documents
     assert factory(InferenceSettings())(0).max_hops == MAX_HOPS > 0  # a question still follows its chain
+    assert factory(InferenceSettings())(0).digs == 0
 
 
 async def test_it_prunes_chunks_with_low_measured_relevance() -> None:
@@ -319,3 +329,12 @@ def test_what_a_follow_up_search_found_naming_its_name_counts_as_relevant() -> N
     assert seen["law#0"].relevance >= BRIDGE_RELEVANCE
     assert seen["ohio#0"].relevance < BRIDGE_RELEVANCE
     assert seen["wind#0"].relevance < BRIDGE_RELEVANCE  # the search's best result naming Indiana is the hop
+
+
+def test_the_second_page_searches_the_subject_with_its_asides_words() -> None:
+    backend = HeuristicBackend(variant=1, max_hops=0, digs=1)
+    question = "What does Halvorix charge (price, plan, pricing, cost, fee, discount, minimum)?"
+    opening = [json.loads(c.arguments)["query"] for c in backend._decompose(question)]
+    dig = [json.loads(c.arguments)["query"] for c in backend._dig(question)]
+    assert dig[:2] == ["Halvorix price plan pricing cost fee discount minimum", "Halvorix fee discount minimum"]
+    assert not set(dig) & set(opening)

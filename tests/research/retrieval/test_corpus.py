@@ -8,6 +8,7 @@ from research.protocol import wire
 from research.retrieval.corpus import HybridCorpus, SearchConfig
 from research.retrieval.dense import GrepError
 from research.retrieval.packing import pack, to_wire
+from research.retrieval.sparse import with_title
 from research.retrieval.types import Chunk, chunk_id_for
 from tests.research.retrieval.conftest import make_corpus
 
@@ -174,3 +175,26 @@ def test_a_corpus_in_another_language_than_the_embedders_weighs_the_dense_rankin
     config = SearchConfig()
     assert config.weights("en") == {}
     assert config.weights("fr") == {"dense": config.dense_weight_other_language} == {"dense": 0.5}
+
+
+def test_bm25_reads_a_chunks_title_and_publisher_with_its_text(corpus: HybridCorpus) -> None:
+    """A pricing table that never names the company is found by the company's name: its page's title or its
+    publisher names it (the chunk's text is unchanged)."""
+    table = "Standard\n$70/month minimum usage\nEnterprise\n$500/month minimum usage"
+    corpus.add(
+        [
+            Chunk("p#0", "p", 0, table, title="Pay for what you store", metadata={"publisher": "Halvorix, Inc"}),
+            Chunk("q#0", "q", 0, table.replace("70", "75"), title="Pricing | Quellbrae"),
+            Chunk("r#0", "r", 0, "Rivals charge $80/month minimum usage for a standard plan.", title="Rivals"),
+        ]
+    )
+    corpus.refresh_sparse()
+    assert [hit for hit, _ in corpus.sparse.query("Halvorix", n=5, exclude=frozenset())] == ["p#0"]
+    assert [hit for hit, _ in corpus.sparse.query("Quellbrae", n=5, exclude=frozenset())] == ["q#0"]
+    assert [chunk.text for chunk in corpus.document_chunks("p")] == [table]
+
+
+def test_with_title_puts_the_title_first_once() -> None:
+    assert with_title("Body.", title="Pricing", publisher="Acme") == "Pricing\nAcme\nBody."
+    assert with_title("Pricing\nBody.", title="Pricing") == "Pricing\nBody."  # a text that opens with it
+    assert with_title("Body.") == "Body."

@@ -70,6 +70,21 @@ def test_it_keeps_the_dates_of_time_elements() -> None:
     [document] = parse_bytes("pricing.html", page).documents
 
     assert "Prices last updated January 6, 2026." in document.text
+    assert document.metadata["date"] == "2026-01-06"  # no meta date: the one its first lines state
+
+
+def test_a_pages_meta_date_comes_before_a_date_its_text_states() -> None:
+    page = (
+        b'<html><head><meta property="article:published_time" content="2026-03-02"></head><body><article>'
+        b"<h1>Prices</h1><p>Prices effective 1 July 2026, in euros.</p>"
+        + b"<p>Plan text goes here.</p>" * 20
+        + b"</article></body></html>"
+    )
+    [document] = parse_bytes("prices.html", page).documents
+    assert document.metadata["date"] == "2026-03-02"
+    undated = page.replace(b'<meta property="article:published_time" content="2026-03-02">', b"")
+    [document] = parse_bytes("prices.html", undated).documents
+    assert document.metadata["date"] == "2026-07-01"
 
 
 def test_it_falls_back_to_plain_conversion_for_tiny_html() -> None:

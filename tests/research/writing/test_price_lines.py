@@ -52,3 +52,26 @@ def test_a_plan_and_its_price_are_a_claim_of_the_companys_own_page() -> None:
     elsewhere = Evidence(chunk_id="n#0", doc_id="n", title="Fleet news", source="n.html", text=PAGE)
     # a price list that is not the company's says nothing of it
     assert ExtractiveWriter().write_facets([pricing(elsewhere)])[0].claims == ()
+
+
+def test_a_plan_card_of_four_words_is_a_price_not_a_label() -> None:
+    # "Standard" over "$70/month minimum usage" is four words: a label of four words says nothing, a price does
+    card = "Pricing that grows with your index\nStarter\nFree\nStandard\n$70/month minimum usage\n- Unlimited indexes\n"
+    page = Evidence(
+        chunk_id="h#0",
+        doc_id="h",
+        title="Pricing that grows with your index",
+        source="halvorix-pricing.html",
+        text=card,
+        publisher="Halvorix, Inc; halvorix.example",
+    )
+    brief = Brief(
+        focus=next(f for f in COMPETITOR_FACETS if f.key == "pricing").ask("Halvorix"),
+        evidence=(page,),
+        subject="Halvorix",
+        words=next(f for f in COMPETITOR_FACETS if f.key == "pricing").words,
+    )
+    texts = [claim.text for claim in ExtractiveWriter().write_facets([brief])[0].claims]
+    assert "Standard $70/month minimum usage" in texts
+    label = Evidence(chunk_id="h#1", doc_id="h", title="", source="h.html", text="Product: Halvorix Cloud.")
+    assert ExtractiveWriter().write_facets([pricing(label)])[0].claims == ()

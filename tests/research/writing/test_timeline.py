@@ -120,6 +120,17 @@ def test_the_prices_of_a_sentence_by_plan() -> None:
     assert plan_prices("Fernhollow closed its Series B $48M round in July 2025.") == []  # an amount, not a price
 
 
+def test_the_prices_of_a_table_row_by_plan_and_what_it_prices() -> None:
+    assert plan_prices("Plan: Paddock Essentials; Price: AUD 4.50 per hectare per year; What you get: maps") == [
+        ("Paddock Essentials", "AUD 4.50 per hectare per year")
+    ]
+    # a meter's row prices each plan's read units: not the plans' prices
+    assert plan_prices("Meter: Read units; Starter: 1M per month included; Standard: $16 per million") == [
+        ("Standard (Read units)", "$16 per million")
+    ]
+    assert plan_prices("Item: Backups and collections; Price: $0.025 per GB-month") == []  # no plan named
+
+
 @pytest.mark.parametrize(
     "text",
     [
