@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.http import Http404
-
 from research.models import EditKind, Investigation, Membership, ReportEdit, Run
 from research.protocol.report import Report
 from research.reporting.internal import outward
@@ -53,10 +51,7 @@ def report_shown_edited(run: Run, *, internal: bool = False) -> Report | None:
 
 def run_get(*, membership: Membership, run_id: int) -> Run:
     """A run of the member's workspace that they may read (its investigation with it); 404 otherwise."""
-    run = Run.objects.filter(access.readable_runs(membership), pk=run_id).select_related("investigation").first()
-    if run is None:
-        raise Http404("No such run")
-    return run
+    return access.readable_run(membership=membership, run_id=run_id)
 
 
 @dataclass(frozen=True)

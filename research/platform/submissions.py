@@ -30,7 +30,7 @@ from django.http import HttpRequest
 logger = logging.getLogger(__name__)
 
 FIELD = "submission"  # the form field that carries the token
-PENDING = b"-"
+PENDING = b"-"  # a pending claim's value starts with it, then its owner's nonce (a started one holds a URL)
 PENDING_SECONDS = 120  # a claim whose request died frees itself after this
 DONE_SECONDS = 3600  # a repeat of a started submission is answered with its page this long
 WAIT_SECONDS = 10.0  # a repeat waits this long at most for the first to finish
@@ -54,26 +54,33 @@ class Submission:
     where that one went ("" while it is still on its way after the wait); otherwise call ``done(url)`` once the
     thing is started (without it the claim is let go when the ``submission_once`` block ends)."""
 
-    def __init__(self, key: str | None, *, repeated: bool = False, first_url: str = "") -> None:
-        self.key, self.repeated, self.first_url = key, repeated, first_url
+    def __init__(self, key: str | None, *, repeated: bool = False, first_url: str = "", owner: bytes = b"") -> None:
+        self.key, self.repeated, self.first_url, self.owner = key, repeated, first_url, owner
         self.finished = False
 
     def done(self, url: str) -> None:
+        """Record where the started thing is, if the claim is still this request's (compare and set: a request that
+        outlived ``PENDING_SECONDS`` never overwrites a later request's claim)."""
         self.finished = True
         if self.key is None:
             return
         try:
-            _client(settings.REDIS.client_url).set(self.key, url.encode(), ex=DONE_SECONDS)
+            _client(settings.REDIS.client_url).eval(_SWAP, 1, self.key, self.owner, url.encode(), DONE_SECONDS)
         except redis.RedisError:
             logger.warning("a submission could not be recorded: Redis does not answer", exc_info=True)
 
     def release(self) -> None:
+        """Let the claim go if it is still this request's (compare and delete)."""
         if self.key is None or self.finished:
             return
         try:
-            _client(settings.REDIS.client_url).delete(self.key)
+            _client(settings.REDIS.client_url).eval(_DROP, 1, self.key, self.owner)
         except redis.RedisError:
             logger.warning("a submission could not be released: Redis does not answer", exc_info=True)
+
+
+_SWAP = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('set', KEYS[1], ARGV[2], 'EX', ARGV[3]) end"
+_DROP = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
 
 
 def _fingerprint(request: HttpRequest) -> str:
@@ -95,11 +102,12 @@ def _fingerprint(request: HttpRequest) -> str:
 def _claim(key: str) -> Submission:
     client = _client(settings.REDIS.client_url)
     deadline = time.monotonic() + WAIT_SECONDS
+    owner = PENDING + secrets.token_hex(8).encode()
     while True:
-        if client.set(key, PENDING, nx=True, ex=PENDING_SECONDS):
-            return Submission(key)
+        if client.set(key, owner, nx=True, ex=PENDING_SECONDS):
+            return Submission(key, owner=owner)
         value = client.get(key)
-        if value is not None and value != PENDING:
+        if value is not None and not value.startswith(PENDING):
             url = value.decode() if isinstance(value, bytes) else str(value)
             return Submission(None, repeated=True, first_url=url)
         if value is not None and time.monotonic() >= deadline:

@@ -8,7 +8,7 @@ from django.http import Http404
 
 from research.models import TERMINAL_RUN_STATUSES, Chunk, Document, Membership, Run, RunEvent
 from research.runs.journal import StoredEvent, stored
-from research.workspaces.access import readable_runs
+from research.workspaces.access import readable_run, readable_runs
 
 EVENTS_PAGE = 500  # stored events one read returns at most (pages, the events endpoint, socket replays)
 
@@ -20,16 +20,8 @@ def run_list(*, membership: Membership, limit: int = 50) -> list[Run]:
 
 
 def run_get(*, membership: Membership, run_id: int) -> Run:
-    """A run of the member's workspace that they may read; 404 otherwise (never a hint that it exists)."""
-    run = (
-        Run.objects.filter(readable_runs(membership), pk=run_id)
-        .select_related("investigation")
-        .prefetch_related("corpora")
-        .first()
-    )
-    if run is None:
-        raise Http404("No such run")
-    return run
+    """A run of the member's workspace that they may read; 404 otherwise (``access.readable_run``)."""
+    return readable_run(membership=membership, run_id=run_id)
 
 
 def run_find_for_user(*, user_id: int, run_id: int) -> Run | None:

@@ -14,8 +14,9 @@ exports, document views and sockets alike.
 from __future__ import annotations
 
 from django.db.models import Q
+from django.http import Http404
 
-from research.models import Investigation, InvestigationMember, Membership, Role, ShareRole, Visibility
+from research.models import Investigation, InvestigationMember, Membership, Role, Run, ShareRole, Visibility
 
 
 def investigation_role(*, membership: Membership, investigation: Investigation) -> str | None:
@@ -67,3 +68,17 @@ def readable_runs(membership: Membership) -> Q:
     """The runs of the member's workspace they may read, as a filter on ``Run``."""
     visible = Investigation.objects.filter(readable(membership)).values("pk")
     return Q(workspace_id=membership.workspace_id) & (Q(investigation__isnull=True) | Q(investigation__in=visible))
+
+
+def readable_run(*, membership: Membership, run_id: int) -> Run:
+    """A run of the member's workspace that they may read, with its investigation and corpora; 404 otherwise
+    (never a hint that it exists). Every page, partial, export and API call reads a run through this."""
+    run = (
+        Run.objects.filter(readable_runs(membership), pk=run_id)
+        .select_related("investigation")
+        .prefetch_related("corpora")
+        .first()
+    )
+    if run is None:
+        raise Http404("No such run")
+    return run

@@ -83,3 +83,23 @@ def test_a_repeat_while_the_first_is_starting_waits_for_it(monkeypatch) -> None:
             assert late.repeated
             assert late.first_url == ""
         holder.done("/x/")
+
+
+def test_a_request_that_outlived_its_claim_never_frees_or_overwrites_a_later_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The first request's claim expires while it still works; a second claims the same submission; the first
+    then ends without a start (or with one): the second's claim stays the second's."""
+    monkeypatch.setattr(submissions, "PENDING_SECONDS", 1)
+    token = submissions.submission_token()
+    request = _post(token, question="late")
+    with submissions.submission_once(request, scope="test:late") as slow:
+        assert not slow.repeated
+        client = submissions._client(submissions.settings.REDIS.client_url)
+        client.delete(slow.key)  # as if its PENDING_SECONDS had run out
+        with submissions.submission_once(_post(token, question="late"), scope="test:late") as later:
+            assert not later.repeated
+            slow.release()  # the slow request gives up: the later claim is not its to free
+            assert client.get(later.key).startswith(submissions.PENDING)
+            slow.done("/runs/1/")  # ... nor to overwrite
+            assert client.get(later.key).startswith(submissions.PENDING)
+            later.done("/runs/2/")
+        assert client.get(later.key) == b"/runs/2/"
