@@ -18,8 +18,8 @@ from playwright.sync_api import Page
 from research.batches import services as batches
 from research.corpora import services as corpora
 from research.investigations import services as investigations
-from research.models import IcpBatch, Membership, Run, RunStatus, ShareLink
-from research.protocol.report import Citation, Claim, CriterionResult, Report, Source
+from research.models import IcpBatch, Membership, Run, RunStatus, RunTemplate, ShareLink
+from research.protocol.report import Citation, Claim, CriterionResult, Report, Section, Source
 from research.reporting.services import report_save
 from research.runs import services as runs
 from research.sharing import services as sharing
@@ -100,8 +100,31 @@ def _setup(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
         )
         report_save(row.run, written)
         Run.objects.filter(pk=row.run.pk).update(status=RunStatus.FINISHED, finished_at=timezone.now())
+    priced = runs.run_start(
+        actor=owner, question="", corpora=[corpus], template=RunTemplate.COMPETITOR, company="Halvorix"
+    )
+    pricing = tuple(
+        Claim(text=text, citations=(Citation(chunk_id=f"{doc}#0", doc_id=doc, quote=text),), date=day)
+        for text, doc, day in [
+            ("Enterprise $500/month minimum usage", "pricing-2026-03", "2026-01-06"),
+            ("Enterprise $900/month minimum usage", "pricing-2026-07", "2026-06-01"),
+        ]
+    )
+    Run.objects.filter(pk=priced.pk).update(status=RunStatus.FINISHED, finished_at=timezone.now())
+    report_save(
+        priced,
+        Report(
+            template="competitor",
+            writer="extractive",
+            subject="Halvorix",
+            sections=(Section(facet="pricing", title="Pricing", claims=pricing),),
+        ),
+    )
+    priced.refresh_from_db()
+    file = investigations.investigation_create(actor=owner, run=priced, title="Halvorix file")
     slug = workspace.slug
     return {
+        "timeline": f"/w/{slug}/investigations/{file.pk}/",
         "run": f"/w/{slug}/runs/{run.pk}/",
         "investigation": f"/w/{slug}/investigations/{investigation.pk}/",
         "batch": f"/w/{slug}/icp/batches/{IcpBatch.objects.get().pk}/",
@@ -131,6 +154,8 @@ def test_pages_at_a_phones_width_and_a_laptops(  # type: ignore[no-untyped-def]
                     failures += [f"{name} at {width}px: {problem}" for problem in _top_bar_untidy(page)]
                     if name == "batch":
                         failures += [f"batch at {width}px: {problem}" for problem in _verdicts_hidden(page)]
+                    if name == "timeline":
+                        failures += [f"prices at {width}px: {problem}" for problem in _prices_broken(page)]
                     if name == "investigation":
                         failures += [f"share links at {width}px: {problem}" for problem in _links_card_cut(page)]
     except Exception:
@@ -211,4 +236,22 @@ def _links_card_cut(page: Page) -> list[str]:
     )
     if needed > room:
         problems.append(f"the run select cuts its run's name ({needed:.0f}px in {room:.0f}px)")
+    return problems
+
+
+def _prices_broken(page: Page) -> list[str]:
+    """The price history: each price and run link on one line (not "$500/mon" over "th"), the table inside its
+    card."""
+    assert page.locator(".prices-table").count() == 1, "no price history on the company's investigation"
+    broken = page.eval_on_selector_all(
+        ".prices-table td strong, .prices-table td:last-child a",
+        "els => els.filter(e => e.getClientRects().length > 1).map(e => e.textContent)",
+    )
+    problems = [f"{text.strip()!r} breaks across lines" for text in broken]
+    card = page.locator("section:has(.prices-table)").bounding_box()
+    table = page.locator(".prices-table").bounding_box()
+    assert card is not None
+    assert table is not None
+    if table["x"] + table["width"] > card["x"] + card["width"]:
+        problems.append(f"the prices table sticks out of its card ({table} in {card})")
     return problems
