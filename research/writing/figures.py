@@ -128,11 +128,17 @@ def in_digits(text: str) -> str:
     return str(alpha2digit(str(alpha2digit(text, "en")), "fr"))
 
 
+_MONEY_BEFORE = re.compile(rf"(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES})\s?$")
+_MONEY_FIRST = re.compile(rf"\s*(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES})")
+
+
 def _the_companys(sentence: str, match: re.Match[str], someone_else: Callable[[Sequence[str]], bool] | None) -> bool:
     """Whether a headcount counts the company's staff: not people laid off, hired or planned, not another's or its
     customers' staff, not a part of a whole ("90 personnes sur les 240")."""
     before = sentence[max(0, match.start() - 40) : match.start()]
     if _NOT_HEADCOUNT.search(before) or _OTHERS_STAFF.search(before) or _PART_OF.match(sentence, match.end()):
         return False
+    if _MONEY_BEFORE.search(before) or _MONEY_FIRST.match(match.group(0)):  # "EUR 4.1m Staff as at 30 June" (a
+        return False  # table read as one line): money, not people
     owner = _OWNER.match(sentence, match.end())
     return not (owner and someone_else is not None and someone_else([owner.group(1)]))

@@ -122,6 +122,9 @@ def _judge_numeric(
         and (values := figures_in(sentence.text, rule.metric, company.names_someone_else))
     ]
     fresh = [item for item in stated if not _stale(item[1], as_of)] or stated
+    # a figure the sentence puts in the past ("était à 114 salariés début 2025, avant le plan de départs") only when
+    # no sentence gives one for now
+    fresh = [item for item in fresh if not _PAST_FIGURE.search(item[1].text)] or fresh
     if not fresh:
         return None
     value, sentence = max(fresh, key=lambda item: item[0]) if rule.metric == "employees" else fresh[0]
@@ -132,6 +135,11 @@ def _judge_numeric(
 
 
 STALE_DAYS = 365
+# "had 140 employees", "was at about 90 staff", "comptait 114 salariés", "était à 114 salariés"
+_PAST_FIGURE = re.compile(
+    r"(?i)\b(?:was|were|had|stood at|used to have|[ée]tait|[ée]taient|avait|avaient|comptait|comptaient)"
+    r"\s+(?:at\s+|[àa]\s+|about\s+|around\s+|some\s+|environ\s+|pr[èe]s de\s+)*\d"
+)
 
 
 def _stale(sentence: Sentence, as_of: datetime.date) -> bool:
@@ -323,12 +331,51 @@ def _sentence_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | 
     return date_span(sentence.text, document[0].year if document else None) or document
 
 
+# An event to come, or a rumour of one: nothing that happened ("parlait d'une série B « l'an prochain », ... une
+# rumeur de salon", "expects to raise next year").
+_NOT_YET = re.compile(
+    r"(?i)\b(?:next year|later this year|in the coming (?:months|year)|rumou?rs?|rumeurs?|l['\u2019]an prochain"
+    r"|l['\u2019]ann[ée]e prochaine|plans? to raise|expects? to raise|pr[ée]voit de lever|envisage de lever)\b"
+)
+
+
+# A sentence that refers back to the round a document is about ("The round closed in September 2025", "cette levée").
+_THE_ROUND = re.compile(
+    r"(?i)\b(?:the|this|that) (?:round|raise|funding|investment)\b|\b(?:la|cette) lev[ée]e\b|\b(?:ce|le) tour\b"
+)
+# ... and says when it closed ("closed in September 2025", "a bouclé le 14 avril"), not what it adds up to ("Avec ce
+# tour, la société a levé 34,5 millions d'euros depuis sa création en 2019").
+_CLOSED = re.compile(
+    r"(?i)\b(?:closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|finalis[ée]e?s?|cl[ôo]tur[ée]e?s?|sign[ée]e?s?)\b"
+)
+_MONEY = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:million|millions|m\b|M\b|mn\b|bn\b|billion|milliards?)")
+
+
+def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
+    """Whether ``sentence`` gives no date of its own, and another sentence of its document that tells the same event
+    dates it in its own words ("Gärwerk raises EUR 14 million", in an article of 2 December 2025 that says "The
+    round closed in September 2025"; "a bouclé le 14 avril 2026 une levée de 6,5 millions" under the 2 June
+    headline): the article's date is when it was told, not when it happened. The same event: the other sentence
+    says when it closed and refers back to it ("the round") or states one of its amounts."""
+    if date_span(sentence.text) is not None:
+        return False
+    amounts = {match.group(1).replace(",", ".") for match in _MONEY.finditer(sentence.text)}
+    for other in told:
+        if other is sentence or other.evidence.doc_id != sentence.evidence.doc_id or date_span(other.text) is None:
+            continue
+        theirs = {match.group(1).replace(",", ".") for match in _MONEY.finditer(other.text)}
+        if _CLOSED.search(other.text) and (_THE_ROUND.search(other.text) or amounts & theirs):
+            return True
+    return False
+
+
 def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.date) -> Judged | None:
     cutoff = rule.since or as_of - datetime.timedelta(days=rule.days)
     window = f"since {rule.since.isoformat()}" if rule.since else f"within {rule.days} days of {as_of.isoformat()}"
     outside: Sentence | None = None
-    for sentence in found:
-        if not EVENT_CUES[rule.event].search(sentence.text):
+    told = [s for s in found if EVENT_CUES[rule.event].search(s.text) and not _NOT_YET.search(s.text)]
+    for sentence in told:
+        if rule.event == "funding" and _dated_elsewhere(sentence, told):
             continue
         span = _sentence_span(sentence)
         if span is None:

@@ -48,7 +48,9 @@ def test_a_competitor_report_has_a_section_per_facet_from_its_own_rollout(market
     calls = [e.payload for e in RunEvent.objects.filter(run=run, type="tool_called")]
     searches = [c for c in calls if c["tool"] == "search_corpus"]
     assert searches
-    assert {c["turn"] for c in searches} == {1}  # a facet is about its company: no hop to the names it found
+    # a facet is about its company: its opening searches and a second page of them, no hop to the names it found
+    assert {c["turn"] for c in searches} == {1, 2}
+    assert all("Northwind" not in c["query"] and "Stellique" not in c["query"] for c in searches)
     report = report_of(run)
     assert report is not None
     assert report.template == "competitor"
