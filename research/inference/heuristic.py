@@ -331,9 +331,12 @@ class HeuristicBackend:
         new_last_turn = self._new_relevant_last_turn(messages, relevant)
         used, limit = self._usage(messages)
         ranked = final_ranking(live, link_weight=self.link_weight, relevance_weight=self.relevance_weight)
-        if not web and turns <= self.digs and new_last_turn and used < limit // 2:
-            return self._turn(self._dig(question))
-        if not web and (turns > self.max_hops + self.digs or not new_last_turn or used >= limit // 2):
+        digging = not web and turns <= self.digs and new_last_turn and used < limit // 2
+        if digging and (dig := self._dig(question)):
+            return self._turn(dig)
+        if not web and (
+            turns > self.max_hops + (self.digs if not digging else 0) or not new_last_turn or used >= limit // 2
+        ):
             return self._complete(ranked)
         calls = [*web, *self._bridges(question, messages, live)]
         # Prune what is neither relevant by its words nor among the best supported: a later hop's document
