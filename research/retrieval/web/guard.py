@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
-from research.retrieval.web import Refused
+from research.retrieval.web import Refused, WebError
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
@@ -24,11 +24,15 @@ Resolver = Callable[[str, int], list[str]]
 
 
 def system_resolver(host: str, port: int) -> list[str]:
-    """Every address ``host`` resolves to (IPv4 and IPv6), as strings, in the resolver's order of preference."""
+    """Every address ``host`` resolves to (IPv4 and IPv6), as strings, in the resolver's order of preference. A name
+    that does not resolve is a failure, not a refusal: DNS answers again later (a mistyped name fails the same way,
+    and the page's row offers to fetch it again either way); nothing is connected to."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as error:
-        raise Refused(f"{host} does not resolve ({error})") from None
+    except UnicodeError as error:
+        raise Refused(f"{host} is not a valid host name ({error})") from None
+    except socket.gaierror as error:
+        raise WebError(f"{host} does not resolve ({error})") from None
     return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research.retrieval.web import Refused
-from research.retrieval.web.guard import AllowList, public, target
+from research.retrieval.web import Refused, WebError
+from research.retrieval.web.guard import AllowList, public, system_resolver, target
 
 NAMES = {
     "example.com": ["93.184.216.34"],
@@ -102,3 +102,11 @@ def test_public_means_globally_routable_unicast(address: object) -> None:
         assert not (parsed.is_loopback)
         assert not (parsed.is_link_local)
         assert not (parsed.is_reserved)
+
+
+def test_a_name_that_does_not_resolve_fails_and_is_not_refused() -> None:
+    """DNS may answer later: the page fails (its row offers to fetch it again); nothing is connected to."""
+    with pytest.raises(WebError) as failed:
+        system_resolver("no-such-host.invalid", 443)
+    assert not isinstance(failed.value, Refused)
+    assert "does not resolve" in str(failed.value)
