@@ -14,6 +14,7 @@ from django.urls import reverse
 from research.investigations import services as investigations
 from research.models import Investigation, Run, RunStatus, Schedule, ScheduleFire
 from research.runs import services as runs
+from research.schedules import firing
 from tests.research.investigations.conftest import Team, finished_run
 from tests.research.schedules.test_views import WEEKLY
 
@@ -81,3 +82,16 @@ def test_the_run_limits_refuse_it_with_their_message(team: Team, login: Callable
     assert answer.has_header("Retry-After")
     assert "RUNS_ACTIVE_PER_USER" in answer.content.decode()
     assert Run.objects.filter(investigation=investigation).count() == 1
+
+
+def test_of_two_presses_read_at_once_only_the_first_starts_a_run(team: Team, login: Callable[[User], Client]) -> None:
+    """Both presses read the schedule before either claimed it (two web processes): the second's conditional UPDATE
+    finds the schedule fired already and starts nothing, even once the first run has ended."""
+    investigation = _scheduled(team, login(team.author.user))
+    first, second = Schedule.objects.get(), Schedule.objects.get()  # the same moment's view, twice
+    run = firing.schedule_run_now(actor=team.author, schedule=first)
+    Run.objects.filter(pk=run.pk).update(status=RunStatus.FINISHED)  # not refused as "still going"
+    with pytest.raises(firing.RunStillGoing, match="started at this moment already"):
+        firing.schedule_run_now(actor=team.author, schedule=second)
+    assert Run.objects.filter(investigation=investigation).count() == 2
+    assert ScheduleFire.objects.count() == 1
