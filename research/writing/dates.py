@@ -1,5 +1,6 @@
 """The day a sentence's first date may mean, as a span ("March 2026": the 1st to the 31st), in English and
-French ("1 September 2026", "Sept. 1, 2026", "le 3 septembre 2026", "2026-09"), for the ICP judge's time windows."""
+French ("1 September 2026", "Sept. 1, 2026", "le 3 septembre 2026", "2026-09", "20.11.2025"), for the ICP judge's time
+windows."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def date_span(text: str, year: int | None = None) -> tuple[datetime.date, dateti
                 if found.group(3)
                 else _month(int(found.group(1)), month)
             )
-    dated = [*_month_years(text), *(_days_of(text, year) if year is not None else [])]
+    dated = [*_month_years(text), *_dotted(text), *(_days_of(text, year) if year is not None else [])]
     if dated:
         return min(dated, key=lambda item: item[0])[1]
     if found := _YEAR.search(text):
@@ -47,6 +48,19 @@ def _month_years(text: str) -> list[tuple[int, Span]]:
             return [
                 (found.start(), _day(int(found.group(4)), named, day) if day else _month(int(found.group(4)), named))
             ]
+    return []
+
+
+# A day as Nordic and German writers write it, day first: "20.11.2025", "8.1.2026".
+_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.]\d)")
+
+
+def _dotted(text: str) -> list[tuple[int, Span]]:
+    """The first "20.11.2025" of the text (day, month, year), with where it stands."""
+    for found in _DOTTED.finditer(text):
+        month = int(found.group(2))
+        if 1 <= month <= 12 and 1 <= int(found.group(1)) <= 31:
+            return [(found.start(), _day(int(found.group(3)), month, found.group(1)))]
     return []
 
 

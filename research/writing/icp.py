@@ -323,12 +323,21 @@ def _hosted_elsewhere(rule: TechRule, found: Sequence[Sentence]) -> tuple[str, S
 DATELINE_CHARS = 80
 
 
-def _sentence_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
+def _sentence_span(
+    sentence: Sentence, cue: re.Pattern[str] | None = None
+) -> tuple[datetime.date, datetime.date] | None:
     """The date a sentence gives its event, a day and month without a year read in its document's year; else
-    its document's date."""
+    its document's date. A table read as one line is read in the cell that tells the event (``cue``): "| People |
+    136 FTE at 30 June | Money | Series B ..., closed 20.11.2025 |" dates the round 20 November 2025."""
     # its date, else its dateline ("Nantes, le 3 septembre 2026. Fourchelune annonce ...")
     document = date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
-    return date_span(sentence.text, document[0].year if document else None) or document
+    text = sentence.text
+    if cue is not None and text.count("|") >= TABLE_CELLS:
+        text = next((cell for cell in text.split("|") if cue.search(cell)), text)
+    return date_span(text, document[0].year if document else None) or document
+
+
+TABLE_CELLS = 4  # pipes that make a sentence a table read as one line
 
 
 # An event to come, or a rumour of one: nothing that happened ("parlait d'une série B « l'an prochain », ... une
@@ -356,15 +365,16 @@ def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
     dates it in its own words ("Gärwerk raises EUR 14 million", in an article of 2 December 2025 that says "The
     round closed in September 2025"; "a bouclé le 14 avril 2026 une levée de 6,5 millions" under the 2 June
     headline): the article's date is when it was told, not when it happened. The same event: the other sentence
-    says when it closed and refers back to it ("the round") or states one of its amounts."""
+    says when it closed, and one of the two refers back to the other ("the round") or they share an amount."""
     if date_span(sentence.text) is not None:
         return False
     amounts = {match.group(1).replace(",", ".") for match in _MONEY.finditer(sentence.text)}
+    refers = bool(_THE_ROUND.search(sentence.text))  # "The round was not announced until now."
     for other in told:
         if other is sentence or other.evidence.doc_id != sentence.evidence.doc_id or date_span(other.text) is None:
             continue
         theirs = {match.group(1).replace(",", ".") for match in _MONEY.finditer(other.text)}
-        if _CLOSED.search(other.text) and (_THE_ROUND.search(other.text) or amounts & theirs):
+        if _CLOSED.search(other.text) and (refers or _THE_ROUND.search(other.text) or amounts & theirs):
             return True
     return False
 
@@ -377,7 +387,7 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.dat
     for sentence in told:
         if rule.event == "funding" and _dated_elsewhere(sentence, told):
             continue
-        span = _sentence_span(sentence)
+        span = _sentence_span(sentence, EVENT_CUES[rule.event])
         if span is None:
             continue
         earliest, latest = span

@@ -9,6 +9,7 @@ import datetime
 
 from research.writing.citations import Evidence
 from research.writing.criteria import Criterion
+from research.writing.dates import date_span
 from research.writing.figures import figures_in
 from research.writing.icp import judge
 
@@ -85,3 +86,30 @@ def test_what_a_round_adds_up_to_since_founding_does_not_date_it() -> None:
         date="2026-09-15",
     )
     assert judge(criterion, "Fourchelune SAS", article, as_of=AS_OF).verdict == "match"
+
+
+def test_a_sentence_that_refers_back_to_the_round_is_dated_by_the_one_that_says_when_it_closed() -> None:
+    criterion = Criterion("Raised money in the last 12 months", "Closed an equity funding round in the last 12 months")
+    article = _evidence(
+        "The Bergen-based company Fjordlinje Billett AS closed a NOK 180 million Series B round on 20 November 2025.",
+        "The round was not announced until now.",
+        doc="kystnytt",
+        date="2026-01-08",
+    )
+    judged = judge(criterion, "Fjordlinje Billett AS", article, as_of=AS_OF)
+    assert judged.verdict == "no_match"
+    assert "20 November 2025" in judged.citations[0].quote
+
+
+def test_a_day_written_day_first_with_dots_dates_a_round() -> None:
+    assert date_span("Series B NOK 180 million, closed 20.11.2025 (announced 8.1.2026)") == (
+        datetime.date(2025, 11, 20),
+        datetime.date(2025, 11, 20),
+    )
+    criterion = Criterion("Raised money in the last 12 months", "Closed an equity funding round in the last 12 months")
+    table = (
+        "| Item | Fjordlinje | |---|---| | People | 142 per their careers page; Nordvik said 136 FTE at 30 June | "
+        "| Money | Series B NOK 180 million, closed 20.11.2025 (announced 8.1.2026), lead Havørn Kapital |"
+    )
+    row = _evidence(table, doc="battlecard-fjordlinje", date="2026-11-20")
+    assert judge(criterion, "Fjordlinje Billett AS", row, as_of=AS_OF).verdict == "no_match"
