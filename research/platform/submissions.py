@@ -106,10 +106,10 @@ def _claim(key: str) -> Submission:
     while True:
         if client.set(key, owner, nx=True, ex=PENDING_SECONDS):
             return Submission(key, owner=owner)
-        value = client.get(key)
+        got = client.get(key)
+        value = got if isinstance(got, bytes) or got is None else str(got).encode()
         if value is not None and not value.startswith(PENDING):
-            url = value.decode() if isinstance(value, bytes) else str(value)
-            return Submission(None, repeated=True, first_url=url)
+            return Submission(None, repeated=True, first_url=value.decode())
         if value is not None and time.monotonic() >= deadline:
             return Submission(None, repeated=True)
         if value is not None:  # the first is still starting it

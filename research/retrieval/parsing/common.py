@@ -5,6 +5,7 @@ from __future__ import annotations
 import posixpath
 import zipfile
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -86,7 +87,7 @@ def compact_metadata(values: dict[str, str | None]) -> dict[str, str]:
 PUBLISHER_FIELDS = ("publisher", "sitename", "from")
 
 
-def publisher_of(metadata: dict[str, object]) -> str:
+def publisher_of(metadata: Mapping[str, object]) -> str:
     """Who a parsed document says published it (research.writing.names tells a company's own documents by it;
     BM25 indexes it with the document's chunks, as their title)."""
     return "; ".join(str(metadata[key]) for key in PUBLISHER_FIELDS if metadata.get(key))
