@@ -58,8 +58,8 @@ JUDGES = ((1.0, 1, 1.0), (0.5, 5, 0.5), (1.5, 1, 0.5), (0.5, 3, 1.0))
 _ASIDE = re.compile(r"\([^)]*\)")  # "(disambiguation)", "(CEO, hires, ...)"
 _PARENTHESIS = re.compile(rf"\s*{_ASIDE.pattern}\s*$")  # a title's trailing aside
 MAX_HOPS = 3  # follow-up turns of a multi-hop question before the rollout completes
-# A report's facet searches its opening queries a second time, past what the first saw: a company's second pricing
-# page ranked 13th for every pricing query (docs/benchmarks.md, "a second page of results").
+# A report's facet searches a second page, past what its opening turn saw: the demo company's second pricing page
+# never reached the pricing facet's first page (docs/benchmarks.md, the report benchmark's rules table, d5fccff).
 SINGLE_SUBJECT_DIGS = 1
 BRIDGE_SOURCES, BRIDGE_ENTITIES_PER_SOURCE, BRIDGE_RELATION_WORDS = 4, 3, 4
 # Web sources (when the run offers web_search): a sub-query of the opening turn whose best chunk holds less than
