@@ -49,11 +49,6 @@ def report_shown_edited(run: Run, *, internal: bool = False) -> Report | None:
     return outward(edited, internal_cited(run, edited)).report
 
 
-def run_get(*, membership: Membership, run_id: int) -> Run:
-    """A run of the member's workspace that they may read (its investigation with it); 404 otherwise."""
-    return access.readable_run(membership=membership, run_id=run_id)
-
-
 @dataclass(frozen=True)
 class EditLine:
     """An edit as the run page lists it."""

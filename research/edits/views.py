@@ -19,9 +19,10 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from research.edits import selectors, services
+from research.edits import services
 from research.edits.forms import NoteForm, OverrideForm, PinForm, StrikeForm
 from research.models import Membership, Run
+from research.workspaces import access
 from research.workspaces.requests import WorkspaceRequest, workspace_view
 
 EDITED = "report-edited"  # the htmx event the run page's report listens for
@@ -30,7 +31,7 @@ EDITED = "report-edited"  # the htmx event the run page's report listens for
 def _answered(
     request: WorkspaceRequest, slug: str, run_id: int, form: forms.Form, act: Callable[[Run, dict[str, Any]], object]
 ) -> HttpResponse:
-    run = selectors.run_get(membership=request.membership, run_id=run_id)
+    run = access.readable_run(membership=request.membership, run_id=run_id)
     error = ""
     if not form.is_valid():
         error = " ".join(str(message) for messages_ in form.errors.values() for message in messages_)

@@ -298,6 +298,13 @@ class HeuristicBackend:
         return ModelTurn(tool_calls=tuple(calls), finish_reason="tool_calls")
 
     def _decompose(self, question: str) -> list[ToolCall]:
+        """The opening turn: a search for each of ``_opening_queries``, and a grep for each quoted phrase."""
+        calls = [self._call("search_corpus", query=query) for query in self._opening_queries(question)]
+        quoted = _QUOTED.findall(question)[:2]
+        calls += [self._call("grep_corpus", pattern=re.escape(fitted(p, TEXT_MAX_CHARS // 2))) for p in quoted]
+        return calls
+
+    def _opening_queries(self, question: str) -> list[str]:
         """The whole question first (in every rollout), then sub-queries from a pool: its clauses, each
         named entity with what is asked about it, its key words. Rollout ``variant`` takes the pool from a
         different place, so rollouts decompose differently and their fusion rewards agreement."""
@@ -315,11 +322,7 @@ class HeuristicBackend:
         width = self.calls_per_turn - 1
         shift = (self.variant * width) % max(1, len(rest))
         chosen = [whole, *(rest[shift:] + rest[:shift])[:width]]
-        queries = dict.fromkeys(fitted(q) for q in chosen)  # a long clause may shorten to the same words
-        calls = [self._call("search_corpus", query=query) for query in queries]
-        quoted = _QUOTED.findall(question)[:2]
-        calls += [self._call("grep_corpus", pattern=re.escape(fitted(p, TEXT_MAX_CHARS // 2))) for p in quoted]
-        return calls
+        return list(dict.fromkeys(fitted(q) for q in chosen))  # a long clause may shorten to the same words
 
     def _follow_up(
         self, question: str, messages: Sequence[Message], turns: int, *, web: Sequence[ToolCall] = ()
@@ -354,7 +357,7 @@ class HeuristicBackend:
         price plan pricing cost fee discount minimum"), then with the aside's words the opening queries left out,
         else its key words further on. What the opening turn saw is excluded, so they return what ranked below it
         (the harness refuses a repeated call, so each query differs from the opening ones)."""
-        opening = [json.loads(call.arguments).get("query", "") for call in self._decompose(question)]
+        opening = self._opening_queries(question)
         used = frozenset().union(*(terms(query) for query in opening[1:]))  # the whole question holds every cue
         asides = [aside.strip("()") for aside in _ASIDE.findall(question)]
         cues = [cue.strip() for aside in asides for cue in aside.split(",") if cue.strip()]

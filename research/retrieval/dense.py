@@ -147,11 +147,6 @@ class DenseIndex:
         ]
         return sorted(chunks, key=lambda c: (c.doc_id, c.index))[:limit]
 
-    def iter_texts(self) -> Iterator[tuple[str, str]]:
-        """Every (chunk id, text) in the collection, page by page."""
-        for chunk_id, text, _, _ in self.iter_headed_texts():
-            yield chunk_id, text
-
     def iter_headed_texts(self) -> Iterator[tuple[str, str, str, str]]:
         """Every (chunk id, text, title, publisher) in the collection, page by page: the chunk's document's title
         and, where the parser found one, who it says published it ("Halvorix, Inc; halvorix.example")."""

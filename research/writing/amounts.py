@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
 # A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
@@ -29,15 +29,26 @@ CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 AMOUNT = (
     rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"
     r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
-    r"(k|thousand|mm|m|millions?|bn|b|billion|milliards?|mds?|lakhs?|crores?|cr)?\b"
+    r"(k|thousand|mm|mn|m|millions?|bn|b|billion|milliards?|mds?|lakhs?|crores?|cr)?\b"
 )
+_AMOUNTS = re.compile(rf"(?i){AMOUNT}")
 
 
 def amount_value(digits: str, scale: str | None) -> float:
     """An amount's value: "1,200" and "1 200" are a thousand two hundred, "14,2" (French) fourteen point two."""
     plain = re.sub(r"[ \u00a0\u202f]", "", digits)
     plain = plain.replace(",", ".") if re.fullmatch(r"\d+,\d{1,2}", plain) else plain.replace(",", "")
-    return float(plain) * SCALE.get((scale or "").casefold(), 1.0)
+    return round(float(plain) * SCALE.get((scale or "").casefold(), 1.0), 6)  # 4.1 million is 4,100,000
+
+
+def amounts_in(text: str, *, scaled: bool = False) -> set[float]:
+    """The values of the amounts ``text`` writes; with ``scaled``, only those with a scale word ("EUR 14 million",
+    "4,1 M€", "Rs 96 crore"), the way a sum of money is told in a sentence rather than a count."""
+    return {
+        amount_value(match.group(1), match.group(2))
+        for match in _AMOUNTS.finditer(text)
+        if match.group(2) or not scaled
+    }
 
 
 # A price as a price list writes it on a line of its own, under its plan's name: "EUR 13 per sensor / month",

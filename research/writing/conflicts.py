@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from research.protocol.report import Claim, Conflict, Section
 from research.retrieval.parsing.text import MONTHS
-from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value, amounts_in
 from research.writing.names import Company
 from research.writing.text import fold
 
@@ -186,10 +186,6 @@ def _units(words: list[str], sign: str, percent: bool) -> dict[str, str]:
     return {prefix.strip(): prefix.strip() or sign} if (sign or percent) else {}
 
 
-def _amounts(text: str) -> set[float]:
-    return {amount_value(match.group(1), match.group(2)) for match in re.finditer(rf"(?i){AMOUNT}", text)}
-
-
 def _named(company: Company, text: str) -> frozenset[str]:
     """The things a claim names (its capitalised words), without the company's own names, months and sentence
     openers: "Paddock Pro", "Starter"."""
@@ -218,7 +214,7 @@ def disagreement(company: Company, first: Claim, second: Claim) -> str | None:
             continue
         if figure.rate and _named(company, first.text) != _named(company, second.text):
             continue
-        if _amounts(first.text) & {f.value for f in same}:
+        if amounts_in(first.text) & {f.value for f in same}:
             continue
         shared = next(unit for f in same for unit in figure.units if unit in f.units)
         return figure.units[shared]

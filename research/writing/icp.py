@@ -30,6 +30,7 @@ from typing import Protocol, assert_never
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
+from research.writing.amounts import amounts_in
 from research.writing.answer import sources_of
 from research.writing.buyers import BuyerRule, businesses_pay
 from research.writing.channel import ChannelRule, through_channel
@@ -357,7 +358,6 @@ _THE_ROUND = re.compile(
 _CLOSED = re.compile(
     r"(?i)\b(?:closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|finalis[ée]e?s?|cl[ôo]tur[ée]e?s?|sign[ée]e?s?)\b"
 )
-_MONEY = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:million|millions|m\b|M\b|mn\b|bn\b|billion|milliards?)")
 
 
 def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
@@ -368,12 +368,12 @@ def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
     says when it closed, and one of the two refers back to the other ("the round") or they share an amount."""
     if date_span(sentence.text) is not None:
         return False
-    amounts = {match.group(1).replace(",", ".") for match in _MONEY.finditer(sentence.text)}
+    amounts = amounts_in(sentence.text, scaled=True)
     refers = bool(_THE_ROUND.search(sentence.text))  # "The round was not announced until now."
     for other in told:
         if other is sentence or other.evidence.doc_id != sentence.evidence.doc_id or date_span(other.text) is None:
             continue
-        theirs = {match.group(1).replace(",", ".") for match in _MONEY.finditer(other.text)}
+        theirs = amounts_in(other.text, scaled=True)
         if _CLOSED.search(other.text) and (refers or _THE_ROUND.search(other.text) or amounts & theirs):
             return True
     return False

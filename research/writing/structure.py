@@ -95,6 +95,17 @@ def _joined(pairs: list[tuple[str, str]]) -> str:
     return text
 
 
+_ROW_CELL = re.compile(r"^\s*([^:;]{1,40}):\s+(\S.*?)\s*$")
+
+
+def row_cells(text: str) -> list[tuple[str, str]] | None:
+    """The ``(header, cell)`` pairs of a table row's claim as ``_joined`` writes it ("Plan: Essentials; Price: AUD
+    4.50 per hectare per year"), or None for text that is not one (prose, or a single cell)."""
+    parts = text.split("; ")
+    cells = [(found.group(1), found.group(2)) for part in parts if (found := _ROW_CELL.match(part))]
+    return cells if len(cells) >= 2 and len(cells) == len(parts) else None
+
+
 def _keyed(header: list[str]) -> bool:
     """Whether a table's first column names whose row it is: its header is a name column's ("Vendor", "Éditeur")."""
     return fold(header[0]).replace(" ", "_") in _NAME_COLUMNS

@@ -26,6 +26,7 @@ from research.protocol.report import Citation, Claim, Report
 from research.retrieval.parsing.text import MONTHS
 from research.writing.amounts import CURRENCY_CODES, CURRENCY_SIGNS
 from research.writing.dates import date_span
+from research.writing.structure import row_cells
 from research.writing.text import fold
 
 DatedFrom = Literal["text", "quote", "source", "run"]
@@ -250,7 +251,6 @@ def event_kind(text: str, facet: str, *, dated: bool = False, priced: bool = Fal
     return "news" if facet in NEWS_FACETS and dated else ""
 
 
-_ROW_CELL = re.compile(r"^\s*([^:;]{1,40}):\s+(\S.*?)\s*$")  # a table row's claim: "Header: cell; Header: cell"
 _PLAN_COLUMNS = frozenset("plan plans tier edition package formule offre forfait abonnement".split())
 
 
@@ -259,9 +259,8 @@ def _row_prices(text: str, company: str) -> list[tuple[str, str]] | None:
     column's cell with the row's price ("Plan: Essentials; Price: AUD 4.50 per hectare per year"), else each plan
     column's price, qualified by the row's first cell when that names what is priced ("Meter: Read units; Standard:
     $16 per million" is the Standard plan's read units, not the Standard plan's price)."""
-    parts = text.split("; ")
-    cells = [found.groups() for part in parts if (found := _ROW_CELL.match(part))]
-    if len(cells) < 2 or len(cells) != len(parts):
+    cells = row_cells(text)
+    if cells is None:
         return None
     prices = [(header, _price(found.group(0))) for header, cell in cells if (found := PRICE.search(cell))]
     plans = [cell for header, cell in cells if fold(header) in _PLAN_COLUMNS]

@@ -74,7 +74,7 @@ class IndexMachine(RuleBasedStateMachine):
 
     @invariant()
     def counts_match_and_ids_are_unique(self) -> None:
-        ids = [chunk_id for chunk_id, _ in self.corpus.dense.iter_texts()]
+        ids = [chunk_id for chunk_id, *_ in self.corpus.dense.iter_headed_texts()]
         assert len(ids) == len(set(ids))
         assert set(ids) == self._live()
         assert self.corpus.sparse.count() == len(self._live())

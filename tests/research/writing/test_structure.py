@@ -5,7 +5,7 @@ from __future__ import annotations
 from research.writing.citations import Evidence, by_chunk, claim_problem
 from research.writing.extractive import _claim, candidates, superseded
 from research.writing.names import known_as
-from research.writing.structure import record_row, row_about, table_rows
+from research.writing.structure import record_row, row_about, row_cells, table_rows
 
 PRICING = """Des tarifs simples
 | Formule | Prix | Pour qui |
@@ -133,3 +133,10 @@ def test_an_e_mails_signature_is_no_table() -> None:
     )
     assert table_rows(mail) == []
     assert len(table_rows(mail.replace("--\n", ""))) == 1  # the same lines as a table are one row
+
+
+def test_a_row_claim_is_read_back_into_its_cells() -> None:
+    (row,) = table_rows("| Plan | Price |\n| --- | --- |\n| Essentials | AUD 4.50 per hectare per year |")
+    assert row_cells(row.text) == [("Plan", "Essentials"), ("Price", "AUD 4.50 per hectare per year")]
+    assert row_cells("Essentials costs AUD 4.50 per hectare; billed yearly.") is None
+    assert row_cells("Plan: Essentials") is None  # one cell is a label, not a row
