@@ -11,6 +11,14 @@ import re
 
 SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 SCALE |= {"millions": 1e6, "milliard": 1e9, "milliards": 1e9, "md": 1e9, "mds": 1e9, "k\u20ac": 1e3}
+SCALE |= {
+    "milioni": 1e6,
+    "millones": 1e6,
+    "mio": 1e6,
+    "mln": 1e6,
+    "miliardi": 1e9,
+    "mrd": 1e9,
+}  # Italian, Spanish, German
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
 # A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
 # or with a capital ("EUR", "Eur"), or as its country writes it ("Rs" for rupees, "DH"/"Dhs" for dirhams, "RM" for
@@ -26,10 +34,12 @@ CURRENCY_CODES = "(?-i:" + "|".join([*_ISO, *(code.title() for code in _ISO), *_
 CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
+SCALE_WORDS = r"k|thousand|mm|mn|m|millions?|milioni|millones|mio|mln|bn|b|billion|milliards?|miliardi|mrd|mds?|lakhs?"
+SCALE_WORDS += r"|crores?|cr"
 AMOUNT = (
     rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"
     r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
-    r"(k|thousand|mm|mn|m|millions?|bn|b|billion|milliards?|mds?|lakhs?|crores?|cr)?\b"
+    rf"({SCALE_WORDS})?\b"
 )
 _AMOUNTS = re.compile(rf"(?i){AMOUNT}")
 

@@ -11,7 +11,8 @@ about the company decides it:
 - it does not: "Every deal goes through their own account managers", "no resellers", "sells direct only",
   "uniquement en direct" (checked first: "does not sell through resellers" denies).
 
-A criterion that asks for direct sales only ("Sells direct, not through resellers") takes the opposite verdicts.
+A criterion that asks for direct sales only ("Sells direct, not through resellers") takes the opposite verdicts. A
+channel the criterion names ("via l'UGAP ou des revendeurs") is stated by a sentence that names it, not denied.
 Hand-written phrase lists, English and French: what a sales channel is called is in no library.
 """
 
@@ -35,6 +36,9 @@ _THROUGH = re.compile(
     rf" (?:by|through|par)\b[^.;]{{0,30}}\b{_CHANNEL}\b"
     # "est distribué en Haute-Savoie par le cabinet comptable Fidurom", "is distributed in Denmark by Skolegaarden"
     r"|\b(?:distribu[ée]e?s?|distributed|resold|revendue?s?)\b[^.;]{0,40}?\b(?:by|par)\b"
+    # "Redgum Fitouts ... resell it to the clubs", "trois réseaux ... revendent Vitrinéo à leurs agences" (not
+    # "Halvorix resells GPUs": what the company resells is not how it sells)
+    r"|\b(?:resell|resells|revend|revendent)\s+(?:it|them|le|la|les|(?-i:[A-Z])[\w\u00e0-\u00ff-]*)\s+(?:to|à|aux)\b"
     r"|\b(?:reseller|channel|partner|distributor|revendeurs?)"
     r" (?:network|programme|program|partners|r[ée]seau)\b|\b\d[\d ,.]* (?:approved |authori[sz]ed |agr[ée]{2}s? )?"
     r"(?:resellers|distributors|revendeurs|distributeurs)\b"
@@ -49,9 +53,21 @@ _NOT_THROUGH = re.compile(
 )
 
 
+# A channel the criterion names ("Commandable via l'UGAP ou des revendeurs", "Sold through AWS Marketplace or
+# resellers"): a purchasing body or a marketplace, read as a name after "via", "through", "par", "on".
+_NAMED = re.compile(
+    r"\b(?:via|through|par|sur|on|from|aupr[eè]s de)\s+(?:l['\u2019]\s?|the\s+|le\s+|la\s+|les\s+)?"
+    r"((?-i:[A-Z][\w-]*)(?:\s+(?-i:[A-Z][\w-]*)){0,2})"
+)
+_DENIED_BEFORE = re.compile(
+    r"(?i)\b(?:no|not|never|without|nor|ni|pas|sans|aucun|aucune|jamais|plus)\s+(?:\S+\s+){0,3}\S*$"
+)
+
+
 @dataclass(frozen=True)
 class ChannelRule:
     direct: bool = False  # the criterion asks for direct sales only
+    named: tuple[str, ...] = ()  # channels the criterion names ("UGAP"): a sentence that sells through one states it
 
     def describe(self) -> str:
         return "sells only direct" if self.direct else "sells through resellers, distributors or channel partners"
@@ -63,7 +79,20 @@ class ChannelRule:
 def channel_rule(text: str) -> ChannelRule | None:
     """The criterion read as a sales-channel criterion, or None (see the module's docstring)."""
     direct = bool(_DIRECT_ONLY.search(text))
-    return ChannelRule(direct=direct) if direct or _CRITERION.search(text) else None
+    if not (direct or _CRITERION.search(text)):
+        return None
+    named = tuple(dict.fromkeys(found.group(1) for found in _NAMED.finditer(text)))
+    return ChannelRule(direct=direct, named=() if direct else named)
+
+
+def through_named(rule: ChannelRule, sentence: str) -> bool:
+    """Whether ``sentence`` names one of the channels the criterion names, not as one it does not go through
+    ("une commande passe soit par l'UGAP, soit directement par notre équipe": it can be bought through UGAP)."""
+    for name in rule.named:
+        for found in re.finditer(rf"\b{re.escape(name)}\b", sentence):
+            if not _DENIED_BEFORE.search(sentence[: found.start()]):
+                return True
+    return False
 
 
 def through_channel(sentence: str) -> bool | None:

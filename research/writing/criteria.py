@@ -6,16 +6,17 @@ rollout searches. research/writing/icp.py judges them."""
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from research.writing.amounts import AMOUNT, amount_value
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value
 from research.writing.buyers import BuyerRule, buyer_rule
 from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
-from research.writing.figures import EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
+from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.places import place_countries, region_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.residency import HostingRule, hosting_rule
@@ -83,17 +84,19 @@ def criteria_from_lines(text: str) -> list[Criterion]:
 
 @dataclass(frozen=True)
 class NumericRule:
-    metric: str  # "employees" | "revenue"
+    metric: str  # "employees" | "revenue" | what else it counts, folded ("clubs", "customers", "communes")
     low: float | None
     high: float | None
 
     def question(self, company: str) -> str:
         if self.metric == "employees":
             return f"How many employees (staff, headcount, people) does {company} have?"
-        return f"What revenue (sales, ARR, turnover) does {company} report?"
+        if self.metric in ("revenue", "arr"):
+            return f"What revenue (sales, ARR, turnover) does {company} report?"
+        return f"How many {self.metric} does {company} have?"
 
     def describe(self) -> str:
-        unit = " employees" if self.metric == "employees" else " revenue"
+        unit = " ARR" if self.metric == "arr" else f" {self.metric}"
         if self.low is not None and self.high is not None:
             return f"between {amount_words(self.low)} and {amount_words(self.high)}{unit}"
         if self.low is not None:
@@ -189,6 +192,7 @@ _BETWEEN = re.compile(
 _AT_LEAST = re.compile(
     rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{AMOUNT}"
     rf"|{AMOUNT}\s*(?:[^\W\d_]+\s+){{0,2}}(?:or more|or above|ou plus|et plus)\b"  # "80 people or more"
+    rf"|{AMOUNT}\s*\+(?!\s*\d)"  # "500+ clubs"
 )
 _AT_MOST = re.compile(
     rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{AMOUNT}"
@@ -207,7 +211,8 @@ def _numeric_rule(text: str) -> NumericRule | None:
     if re.search(EMPLOYEE_WORDS, folded):
         metric = "employees"
     elif re.search(rf"\b{REVENUE_WORDS}\b", folded):
-        metric = "revenue"
+        # ARR when the criterion asks for it, else revenue (where "ARR ... don't count" is said, it asks for revenue)
+        metric = "arr" if ARR_WORDS.search(_DENIED_PART.sub("", text)) else "revenue"
     else:
         return None
     if match := _BETWEEN.search(text):
@@ -226,8 +231,39 @@ def _numeric_rule(text: str) -> NumericRule | None:
 def _bound(match: re.Match[str] | None) -> float | None:
     if match is None:
         return None
-    digits, scale = match.group(1, 2) if match.group(1) else match.group(3, 4)
-    return amount_value(digits, scale)
+    groups = match.groups()
+    first = next(i for i in range(0, len(groups), 2) if groups[i])  # the alternative that matched
+    return amount_value(groups[first], groups[first + 1])
+
+
+# A count criterion names what it counts after its bound: "Plus de 1 000 communes clientes", "Signed 500+ clubs",
+# "More than 200 customers". Not a span of time, a share or money ("more than 10 years", "over 50%", "over $5M").
+_NOT_COUNTED = frozenset(
+    """year years month months week weeks day days hour hours an ans annee annees mois jour jours semaine semaines
+    percent per cent pourcent of de du des d in en the les la le by par and et or ou with avec for pour at a au aux
+    signed sign has have are is sont ont today aujourd hui selon""".split()
+)
+_COUNT_NOUN = re.compile(r"\s*\+?\s*([^\W\d_][\w-]{2,}(?:\s+[^\W\d_][\w-]{2,}){0,2})")
+
+
+def _count_rule(text: str) -> NumericRule | None:
+    """A criterion that bounds a count of things (the noun after its bound), read as a numeric rule on it."""
+    low, high = _AT_LEAST.search(text), _AT_MOST.search(text)
+    between = _BETWEEN.search(text)
+    bound = between or low or high
+    if bound is None or re.search(rf"[{CURRENCY_SIGNS}%]|\b{CURRENCY_CODES}\b", bound.group(0)):
+        return None
+    noun = _COUNT_NOUN.match(text, bound.end())
+    words = fold(noun.group(1)).split() if noun else []
+    # what it counts: up to three words, to the first function word ("individual club sites", "communes clientes")
+    counted = " ".join(itertools.takewhile(lambda word: word not in _NOT_COUNTED, words))
+    if not counted:
+        return None
+    if between:
+        groups = list(between.groups())
+        low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
+        return NumericRule(counted, amount_value(low_digits, low_scale), amount_value(high_digits, high_scale))
+    return NumericRule(counted, _bound(low), _bound(high))
 
 
 _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|located|hq|siege|base|basee"
@@ -237,8 +273,8 @@ _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|loc
 # simple bureau de ventes ni une filiale)"): a clause or an aside that denies.
 _DENIED_PART = re.compile(
     r"(?i)\([^()]*\b(?:not|pas|ni|sauf|except|excluding|hors)\b[^()]*\)"
-    r"|[;:,]\s*[^;:,]*\b(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) count|not counted|ne comptent? pas"
-    r"|ne sont pas compt[ée]e?s)\b[^;]*"
+    r"|[;:,]\s*[^;:,]*\b(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make it|change that)"
+    r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|n['\u2019]y change rien|n['\u2019]en fait pas)\b[^;]*"
 )
 
 
@@ -265,15 +301,23 @@ EVENT_WORDS: dict[str, tuple[str, ...]] = {
     "hiring": ("hiring", "is hiring", "recruiting", "open roles", "open positions", "job openings", "hires"),
     "launch": ("launched", "launches", "released", "releases", "unveiled", "introduced", "announced"),
     "layoffs": ("laid off", "layoffs", "job cuts", "cut jobs", "redundancies"),
+    "acquisition": ("acquired", "acquisition of", "bought", "takeover", "merger"),
 }
 EVENT_CUES = {
     "layoffs": re.compile(
         r"(?i)\b(laid off|lay(?:s|ing)? off|layoffs?|job cuts|cut \d+ jobs|cuts? \d+ (?:jobs|roles|positions)"
         r"|redundanc\w+|licenciements?|suppressions? de postes|plan de d[ée]parts?)"
     ),
+    # buying another company: "has acquired ClaimHarbor", "the ClaimHarbor acquisition closed", "a racheté";
+    # not being bought ("acquired by"), nor customers won ("acquired 40 customers", "customer acquisition")
+    "acquisition": re.compile(
+        r"(?i)\b(acquired(?!\s+(?:by|\d|new|more|customers|clients|users))|acquires|buys|bought(?!\s+by)"
+        r"|(?<!customer )(?<!user )(?<!client )acquisitions?(?!\s+(?:cost|channel|funnel|de clients|de nouveaux))"
+        r"|takeover of|merg(?:ed|es) with|rachet[ée]e?s?|rach[eè]te|rachat (?:de|du|d['\u2019])|a acquis|acquiert)\b"
+    ),
     "funding": re.compile(
         r"(?i)\b(raised|raise|raises|funding|fund-?raising|funded|investment|series [a-e]|round|lev[ée]e? (?:de|des)"
-        r" fonds|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e]|financement|ronde)\b"
+        r" fonds|lev[ée]e|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e]|financement|ronde)\b"
     ),
     "executive": re.compile(
         r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints"
@@ -289,7 +333,10 @@ EVENT_CUES = {
         r"|rejoint .{0,40}(?:directeur|directrice|pr[ée]sident)|arriv[ée]e .{0,60}\b(?:au poste de|en tant que)\s"
         r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
         r"|(?:prend|pris|prendra) la (?:direction|pr[ée]sidence)"
-        r"|t(?:akes|ook|aking) over from)"
+        r"|t(?:akes|ook|aking) over from"
+        # who leads it, since when: "Depuis le 1er mars 2026, Parvis est dirigée par Antoine Guérin"
+        r"|(?:depuis|since)\b[^.;]{0,40}\b(?:dirig[ée]e?s? par|(?:led|run|headed) by)"
+        r"|(?:dirig[ée]e?s? par|(?:is|has been) (?:led|run|headed) by)\b[^.;]{0,60}\b(?:depuis|since)\b)"
     ),
     "hiring": re.compile(r"(?i)\b(hiring|hires|recruiting|open roles|headcount growth|recrute|recrutement)\b"),
     "launch": re.compile(r"(?i)\b(launch(ed|es)?|released?|new product|lance|lancement|lanc[ée]e?)\b"),
@@ -320,7 +367,18 @@ _IN_YEAR = re.compile(
 )
 
 
+# "between 1 January and 30 November 2026": the first day is in the last one's year
+_BETWEEN_DAYS = re.compile(
+    r"(?i)\b(?:between|entre)\s+(?:le\s+|the\s+)?(.{3,20}?)\s+(?:and|et)\s+(?:le\s+|the\s+)?(.{3,30})"
+)
+
+
 def _since(text: str) -> datetime.date | None:
+    for match in _BETWEEN_DAYS.finditer(text):
+        last = date_span(match.group(2))
+        first = match.group(1)
+        if last and (span := date_span(first, last[0].year) or date_span(f"{first} {last[0].year}")):
+            return span[0]  # "between March and June 2026": March 2026
     for match in _SINCE.finditer(text):
         if span := date_span(match.group(1)):
             return span[0]
@@ -387,9 +445,10 @@ def _tech_rule(text: str) -> TechRule | None:
 
 def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
-    for text in (criterion.description, criterion.name):
+    for written in (criterion.description, criterion.name):
+        text = _DENIED_PART.sub("", written)  # "a sales office, a reseller ... there doesn't make it Iberian"
         readers = (_numeric_rule, _event_rule, buyer_rule, channel_rule, hosting_rule, presence_rule, _region_rule)
-        for reader in (*readers, _tech_rule):
+        for reader in (*readers, _count_rule, _tech_rule):
             rule = reader(text)
             if rule is not None:
                 return rule
@@ -414,6 +473,7 @@ _FRENCH_WORDS: dict[str, str] = {
     "hiring": "recrute, recrutement, postes ouverts",
     "launch": "lance, lancement, nouveau produit",
     "layoffs": "licenciements, suppressions de postes, plan de départs",
+    "acquisition": "rachat, racheté, rachète, acquisition, acquiert",
     "channel": "revendeurs, distributeurs, partenaires, réseau",
     "presence": "bureau, filiale, agence, clients, présence",
     "buyer": "payé par, facturé, paient, abonnement, gratuit, B2B",
@@ -427,7 +487,9 @@ def search_french(criterion: Criterion) -> str:
     kinds: dict[type, str] = {RegionRule: "region", TechRule: "tech", ChannelRule: "channel", PresenceRule: "presence"}
     kinds |= {BuyerRule: "buyer", HostingRule: "tech"}
     if isinstance(rule, NumericRule):
-        return _FRENCH_WORDS[rule.metric]
+        return _FRENCH_WORDS.get(
+            "revenue" if rule.metric == "arr" else rule.metric, "clients"
+        )  # a count of things: its own words are in the question
     if isinstance(rule, EventRule):
         return _FRENCH_WORDS[rule.event]
     return _FRENCH_WORDS.get(kinds.get(type(rule), ""), "")

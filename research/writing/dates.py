@@ -64,12 +64,24 @@ def _dotted(text: str) -> list[tuple[int, Span]]:
     return []
 
 
+# A month named alone after "in", "since", "en": "the round closed in February", "depuis mars".
+_MONTH_ALONE = re.compile(
+    r"(?i)\b(?:in|en|since|depuis|from|d[eè]s)\s+(?:early\s+|late\s+|mid-?|d[ée]but\s+|fin\s+)?([^\W\d_]{3,9})\b"
+    r"(?!\.?,?\s*\d)"
+)
+
+
 def _days_of(text: str, year: int) -> list[tuple[int, Span]]:
-    """The first day and month without a year ("on 1 September") of the text, in ``year``."""
+    """The first day and month without a year ("on 1 September") of the text, else the first month named alone
+    ("closed in February"), in ``year``."""
     for found in _DAY_MONTH.finditer(text):
         named = MONTHS.get(found.group(2).casefold())
         if named is not None:
             return [(found.start(), _day(year, named, found.group(1)))]
+    for found in _MONTH_ALONE.finditer(text):
+        named = MONTHS.get(found.group(1).casefold())
+        if named is not None:
+            return [(found.start(), _month(year, named))]
     return []
 
 

@@ -11,14 +11,19 @@ from collections.abc import Callable, Sequence
 
 from text_to_num import alpha2digit
 
-from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, SCALE_WORDS, amount_value
 from research.writing.structure import fields_of
 
 EMPLOYEE_WORDS = (
     r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|colleagues|salari[ée]s|employ[ée]s"
     r"|collaborateurs|coll[èe]gues|personnes)"
 )
-REVENUE_WORDS = r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca)"
+REVENUE_WORDS = (
+    r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca|fatturato|umsatz"
+    r"|facturaci[óo]n)"
+)
+# Recurring revenue, which a criterion on revenue (turnover, fatturato) does not count where revenue is stated too.
+ARR_WORDS = re.compile(r"(?i)\b(?:arr|annual recurring revenue|recurring revenue|revenus r[ée]currents)\b")
 
 
 EMPLOYEE_FIELDS = ("employees", "employee_count", "num_employees", "headcount", "staff", "fte")
@@ -38,7 +43,7 @@ _NOT_HEADCOUNT = re.compile(
     r"(?i)\b(?:laid off|lay off|laying off|lays off|let go|let|lets|letting|cut|cuts|cutting|layoffs? of"
     r"|redundanc\w*|hire|hires|hired|hiring|recruit\w*|add|adds|adding|added|plans? to|will|grow by|growing by"
     r"|took on|takes? on|taking on|onboard\w*|welcom\w*|across|among|covering|pour"
-    r"|another|licenci\w*"
+    r"|another|licenci\w*|queue of|crowd of|audience of|foule de|file d['\u2019]attente de"
     r"|recrut\w*|embauch\w*|engag[ée]\w*|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
 )
 
@@ -68,7 +73,11 @@ _HEADCOUNTS = tuple(
     for pattern in (
         # not a customer's size: "towards 2,500 to 5,000 employee organisations"
         rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{EMPLOYEE_WORDS}\b(?![- ](?:organi[sz]ations?|compan(?:y|ies)|firms?"
-        r"|businesses|customers?|clients?|employers?|accounts?|entreprises?|structures?))",
+        r"|businesses|customers?|clients?|employers?|accounts?|entreprises?|structures?))"
+        # not a crowd or users: "when 40,000 people hit the on-sale", "2 million people use it"
+        r"(?!\s+(?:hit|hits|use|used|using|visit|visited|attend|attended|buy|bought|queue|queued|tap|tapped|download"
+        r"|downloaded|watch|watched|log|logged|sign|signed|scan|scanned|book|booked|came|come|turn|turned|stuck"
+        r"|waiting|queuing|queueing))",
         rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of|crew of|[ée]quipe de)\s+"
         rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
         rf"(?i){AMOUNT}-strong\s+(?:team|workforce|company|staff)\b",
@@ -91,9 +100,12 @@ _REVENUES = tuple(
         rf"(?:about|around|over)?\s*{AMOUNT}",
         # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
         rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES}\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
-        r"(k|thousand|mm|m|millions?|bn|b|billion)?\b",
-        rf"(?i)[{CURRENCY_SIGNS}]\s*(\d[\d,]*(?:\.\d+)?)\s*(k|thousand|mm|m|million|bn|b|billion)?\b[^.;]{{0,20}}?"
+        rf"({SCALE_WORDS})?\b",
+        rf"(?i)[{CURRENCY_SIGNS}]\s*(\d[\d,]*(?:\.\d+)?)\s*({SCALE_WORDS})?\b[^.;]{{0,20}}?"
         rf"\b{REVENUE_WORDS}\b",
+        # what it grew to, read last: "ARR grew from $33.0M at June 30, 2025 to $41.5M" (the ICP judge takes it)
+        rf"(?i)\b{REVENUE_WORDS}\b[^;]{{0,30}}?\bfrom\b[^;]{{0,50}}?\bto\s+(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES}\s?)"
+        rf"\s*(\d[\d,]*(?:\.\d+)?)\s*({SCALE_WORDS})?\b",
     )
 )
 # "la R&D fait 90 personnes sur les 240": the whole is the company's
@@ -142,3 +154,32 @@ def _the_companys(sentence: str, match: re.Match[str], someone_else: Callable[[S
         return False  # table read as one line): money, not people
     owner = _OWNER.match(sentence, match.end())
     return not (owner and someone_else is not None and someone_else([owner.group(1)]))
+
+
+# -- counts of things: "646 clubs", "860 communes et 41 intercommunalités", "more than 230 customers" -----------------
+
+CUSTOMER_WORDS = frozenset("customer customers client clients clientes clienti".split())
+# Not a count as it stands: a target or a plan ("aims to reach 1,000 clubs by 2027", "objectif : 1 000 communes").
+_TARGET = re.compile(
+    r"(?i)\b(?:target\w*|goal|aims?|aiming|plans?|planned|expects?|wants?|objecti\w*|vise\w*|ambition\w*|by 20\d\d"
+    r"|d['\u2019]ici|will|pr[ée]vu\w*)\b[^.;]{0,40}$"
+)
+_COUNTED = re.compile(rf"(?i){AMOUNT}\s*\+?\s*(?:([^\W\d_][\w-]*)\s+)?([^\W\d_][\w-]*)")
+
+
+def counts_in(sentence: str, nouns: frozenset[str], forms: Callable[[str], frozenset[str]]) -> list[float]:
+    """The counts of ``nouns`` the sentence states ("646 clubs across Australia", "860 communes", "230 happy
+    customers": a number, at most one word, the noun in any of its ``forms``), not a target or a plan, nor money."""
+    wanted = frozenset().union(*(forms(noun) for noun in nouns))
+    text = in_digits(sentence)
+    found = []
+    for match in _COUNTED.finditer(text):
+        words = [word.casefold() for word in match.group(3, 4) if word]
+        if not any(forms(word) & wanted for word in words):
+            continue
+        if _MONEY_BEFORE.search(text[: match.start()]) or _MONEY_FIRST.match(match.group(0)):
+            continue  # "EUR 4.1m sales"
+        if _TARGET.search(text[: match.start()]):
+            continue
+        found.append(amount_value(match.group(1), match.group(2)))
+    return list(dict.fromkeys(found))

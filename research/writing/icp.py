@@ -33,7 +33,7 @@ from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
 from research.writing.amounts import amounts_in
 from research.writing.answer import sources_of
 from research.writing.buyers import BuyerRule, businesses_pay
-from research.writing.channel import ChannelRule, through_channel
+from research.writing.channel import ChannelRule, through_channel, through_named
 from research.writing.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.writing.criteria import (
     CLOUDS,
@@ -48,12 +48,19 @@ from research.writing.criteria import (
     rule_for,
 )
 from research.writing.dates import date_span
-from research.writing.figures import figures_in
+from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, counts_in, figures_in
 from research.writing.names import Company, known_as, names_notes
 from research.writing.places import place_country
 from research.writing.presence import PresenceRule, presence_stated
 from research.writing.residency import HostingRule, hosted_where
-from research.writing.statements import StatementRule, before_keys, stated_in, statement_rule
+from research.writing.statements import (
+    StatementRule,
+    before_keys,
+    stated,
+    stated_in,
+    statement_rule,
+    word_forms,
+)
 from research.writing.structure import fields_of, record_about
 from research.writing.text import addressed_to_a_model, fold, sentences
 
@@ -109,30 +116,57 @@ CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
 def _judge_numeric(
     rule: NumericRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
 ) -> Judged | None:
-    """The first sentence that states the figure decides (a headcount: the largest, as the whole company counts
-    more than any office, team or subsidiary of it: "The Oslo office starts with six people", "now has 31 staff in
-    Spain"), a document dated more than ``STALE_DAYS`` before ``as_of`` only when no newer or undated one states it
-    ("The start-up, which has 48 employees" in a 2023 article loses to a careers page's "There are 186 of us
-    today")."""
+    """The first sentence that states the figure decides (a headcount or another count: the largest, as the whole
+    company counts more than any office, team, subsidiary or customer of it: "The Oslo office starts with six
+    people", "now has 31 staff in Spain", "Pulse 24 Fitness, 92 clubs on one contract"), a document dated more than
+    ``STALE_DAYS`` before ``as_of`` only when no newer or undated one states it ("The start-up, which has 48
+    employees" in a 2023 article loses to a careers page's "There are 186 of us today")."""
     stated = [
-        (values[0], sentence)
+        (values[-1] if _GREW.search(sentence.text) else values[0], sentence)
         for sentence in found
         # a sentence that names a look-alike too gives figures of either ("not to be confused with Kaikoro Labs, the
         # Hamilton laboratory (about 210 staff)")
-        if not company.lookalike_in(sentence.text)
-        and (values := figures_in(sentence.text, rule.metric, company.names_someone_else))
+        if not company.lookalike_in(sentence.text) and (values := _figures(rule, sentence.text, company))
     ]
     fresh = [item for item in stated if not _stale(item[1], as_of)] or stated
     # a figure the sentence puts in the past ("était à 114 salariés début 2025, avant le plan de départs") only when
     # no sentence gives one for now
     fresh = [item for item in fresh if not _PAST_FIGURE.search(item[1].text)] or fresh
+    if rule.metric == "revenue":  # revenue over recurring revenue, where both are stated
+        fresh = [item for item in fresh if not _arr_only(item[1].text)] or fresh
     if not fresh:
         return None
-    value, sentence = max(fresh, key=lambda item: item[0]) if rule.metric == "employees" else fresh[0]
+    if rule.metric in ("revenue", "arr"):  # the latest year's: "turnover rose to £23.6m in the year ending 31st March
+        # 2026" over "turnover in the year to 31st March 2025 was £18.9m"
+        value, sentence = max(fresh, key=lambda item: _year_of(item[1]))
+    else:
+        value, sentence = max(fresh, key=lambda item: item[0])
     inside = (rule.low is None or value >= rule.low) and (rule.high is None or value <= rule.high)
     verdict: Verdict = "match" if inside else "no_match"
     reason = f"{amount_words(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
     return Judged("", verdict, reason, (sentence.citation(),))
+
+
+def _arr_only(text: str) -> bool:
+    """Whether the only revenue a sentence names is recurring revenue ("ARR grew from EUR 24.3M to EUR 29.1M")."""
+    return bool(ARR_WORDS.search(text)) and not re.search(rf"(?i)\b{REVENUE_WORDS}\b", ARR_WORDS.sub(" ", text))
+
+
+def _year_of(sentence: Sentence) -> datetime.date:
+    """The date a revenue figure is for: the sentence's own first date, else its document's (``_NEVER``: none)."""
+    span = date_span(sentence.text) or date_span(sentence.evidence.date or "")
+    return span[1] if span else _NEVER
+
+
+def _figures(rule: NumericRule, text: str, company: Company) -> list[float]:
+    if rule.metric in ("employees", "revenue", "arr"):
+        return figures_in(text, "employees" if rule.metric == "employees" else "revenue", company.names_someone_else)
+    nouns = frozenset(rule.metric.split())  # "individual club sites": a count of any of them
+    return counts_in(text, nouns | CUSTOMER_WORDS if nouns & CUSTOMER_WORDS else nouns, word_forms)
+
+
+# "grew from $33.0M at June 30, 2025 to $41.5M at June 30, 2026", "est passé de 14 à 18 millions": the last is now
+_GREW = re.compile(r"(?i)\bfrom\b(?:(?!\.\s)[^;]){0,60}\bto\b|\bde\b(?:(?!\.\s)[^;]){0,40}\b[àa]\b[^.;]{0,10}\d")
 
 
 STALE_DAYS = 365
@@ -220,22 +254,59 @@ def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | N
 def _judge_hosting(rule: HostingRule, found: Sequence[Sentence]) -> Judged | None:
     """Hosting in the place named by any sentence decides a match; else hosting named only elsewhere, no match."""
     verdicts = [(verdict, sentence) for sentence in found if (verdict := hosted_where(rule, sentence.text)) is not None]
-    for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
+    # an American cloud named first, where the criterion asks for a provider of the place: "in France" alone does
+    # not say who hosts it
+    first = (lambda item: item[0]) if rule.local_provider else (lambda item: not item[0])
+    for verdict, sentence in sorted(verdicts, key=first):
         reason = f"{'it hosts' if verdict else 'it does not host'} customer data in {rule.region}"
         return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
     return None
 
 
 def _judge_channel(rule: ChannelRule, found: Sequence[Sentence]) -> Judged | None:
-    """The first sentence that says how the company sells decides (a denial first: "does not sell through
-    resellers"); a criterion asking for direct sales only takes the opposite verdict."""
+    """A sentence that sells through a channel the criterion names decides; else the sentences that say how the
+    company sells (a denial first: "does not sell through resellers"): the first, or the newest where they
+    disagree (the home page's "sold through resellers: since July 2026" over May's battlecard's "sells direct
+    only"). A criterion asking for direct sales only takes the opposite verdict."""
     for sentence in found:
-        through = through_channel(sentence.text)
-        if through is not None:
-            reason = "it sells through a channel" if through else "it sells only through its own team"
-            match = through != rule.direct
-            return Judged("", "match" if match else "no_match", reason, (sentence.citation(),))
-    return None
+        if through_named(rule, sentence.text):
+            return Judged("", "match", "it sells through a channel the criterion names", (sentence.citation(),))
+    said = [(through, sentence) for sentence in found if (through := through_channel(sentence.text)) is not None]
+    if not said:
+        return None
+    through, sentence = _newest_where_they_disagree(said)
+    reason = "it sells through a channel" if through else "it sells only through its own team"
+    return Judged("", "match" if through != rule.direct else "no_match", reason, (sentence.citation(),))
+
+
+def _newest_where_they_disagree(said: list[tuple[bool, Sentence]]) -> tuple[bool, Sentence]:
+    """The first verdict, or where the sentences disagree the one told last: by the later of the sentence's own
+    date and its document's (an undated sentence is older than any dated one; a tie keeps the first)."""
+    if len({verdict for verdict, _ in said}) == 1:
+        return said[0]
+    dates = _told_dates([sentence for _, sentence in said])
+    newest = max(date or "" for date in dates)
+    return next(item for item, date in zip(said, dates, strict=True) if (date or "") == newest)
+
+
+_NEVER = datetime.date.min
+
+
+def _told_dates(found: Sequence[Sentence]) -> list[str | None]:
+    """When each sentence was told (ISO, None: undated): ``_told`` where a document among them is dated; where none
+    is, their documents' dates (none), so sentences that disagree decide nothing ("profitable since 2024" on one
+    undated page does not outdate another undated page's "loss-making")."""
+    if not any(s.evidence.date for s in found):
+        return [None for _ in found]
+    return [told.isoformat() if (told := _told(s)) > _NEVER else None for s in found]
+
+
+def _told(sentence: Sentence) -> datetime.date:
+    """When a sentence tells what it says: the later of its own date and its document's (``_NEVER``: undated).
+    "Molarline has a SOC 2 Type II report, issued in October 2026" on an undated page is newer than an August
+    analyst's "audit in progress"; "Founded in 2012, ..." on this year's page is this year's."""
+    spans = [date_span(sentence.text), date_span(sentence.evidence.date or "")]
+    return max((span[1] for span in spans if span), default=_NEVER)
 
 
 def _judge_buyer(rule: BuyerRule, found: Sequence[Sentence]) -> Judged | None:
@@ -345,7 +416,9 @@ TABLE_CELLS = 4  # pipes that make a sentence a table read as one line
 # rumeur de salon", "expects to raise next year").
 _NOT_YET = re.compile(
     r"(?i)\b(?:next year|later this year|in the coming (?:months|year)|rumou?rs?|rumeurs?|l['\u2019]an prochain"
-    r"|l['\u2019]ann[ée]e prochaine|plans? to raise|expects? to raise|pr[ée]voit de lever|envisage de lever)\b"
+    r"|l['\u2019]ann[ée]e prochaine|plans? to raise|expects? to raise|pr[ée]voit de lever|envisage de lever"
+    r"|(?:plans?|plann(?:ed|ing)|looking|in talks|seeks?|seeking|wants?|intends?) to|pourrait racheter"
+    r"|envisage de|pr[ée]voit d['\u2019e])"
 )
 
 
@@ -365,25 +438,60 @@ def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
     dates it in its own words ("Gärwerk raises EUR 14 million", in an article of 2 December 2025 that says "The
     round closed in September 2025"; "a bouclé le 14 avril 2026 une levée de 6,5 millions" under the 2 June
     headline): the article's date is when it was told, not when it happened. The same event: the other sentence
-    says when it closed, and one of the two refers back to the other ("the round") or they share an amount."""
+    says when it closed, and one of the two refers back to the other ("the round") or they share an amount; or
+    another document says when a round of the same amount closed (an analyst's "Plateloop's A$38 million Series B
+    ... closed on 27 June 2025" dates the round an August article says Plateloop "has raised")."""
     if date_span(sentence.text) is not None:
         return False
     amounts = amounts_in(sentence.text, scaled=True)
     refers = bool(_THE_ROUND.search(sentence.text))  # "The round was not announced until now."
     for other in told:
-        if other is sentence or other.evidence.doc_id != sentence.evidence.doc_id or date_span(other.text) is None:
+        if other is sentence or date_span(other.text) is None or not _CLOSED.search(other.text):
             continue
-        theirs = amounts_in(other.text, scaled=True)
-        if _CLOSED.search(other.text) and (refers or _THE_ROUND.search(other.text) or amounts & theirs):
+        shared = bool(amounts & amounts_in(other.text, scaled=True))
+        if other.evidence.doc_id != sentence.evidence.doc_id:
+            if shared:  # another document's "Plateloop's A$38 million Series B ... closed on 27 June 2025"
+                return True
+        elif refers or _THE_ROUND.search(other.text) or shared:
             return True
     return False
 
 
-def _judge_event(rule: EventRule, found: Sequence[Sentence], as_of: datetime.date) -> Judged | None:
+# Events a company goes through (raising money, cutting jobs): a sentence where another name stands before the
+# event's words in their clause, after the company's last mention, tells that other's ("Karlsruhe-based Messreihe
+# Software GmbH ... closed a EUR 15 million round ...; unlike Probalis, ..."). Not for a new executive or a launch,
+# whose sentences open with a person's or a product's name, nor an acquisition ("Halvorix's ClaimHarbor acquisition").
+_DONE_BY_A_COMPANY = frozenset({"funding", "layoffs"})
+_CELL_OR_CLAUSE = re.compile(r"[;|]")
+
+
+def _anothers_event(rule: EventRule, sentence: Sentence, company: Company) -> bool:
+    """Whether the event the sentence tells is another's: another name before its words (above), or for any event
+    another name's possessive right before them ("Ironbark's new CFO came from ..., Plateloop's biggest customer")."""
+    cue = EVENT_CUES[rule.event].search(sentence.text)
+    if cue is None:
+        return False
+    clause = _CELL_OR_CLAUSE.split(sentence.text[: cue.start()])[-1]
+    owner = _OWNER_BEFORE.search(clause)
+    if owner and company.names_someone_else([owner.group(1)]):
+        return True
+    return rule.event in _DONE_BY_A_COMPANY and company.names_someone_else(company.after_its_name(clause).split())
+
+
+_OWNER_BEFORE = re.compile(r"(\S+)['\u2019]s?\s+(?:\w+\s+){0,1}$")  # "Ironbark's " or "Ironbark's new "
+
+
+def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
     cutoff = rule.since or as_of - datetime.timedelta(days=rule.days)
     window = f"since {rule.since.isoformat()}" if rule.since else f"within {rule.days} days of {as_of.isoformat()}"
     outside: Sentence | None = None
-    told = [s for s in found if EVENT_CUES[rule.event].search(s.text) and not _NOT_YET.search(s.text)]
+    told = [
+        s
+        for s in found
+        if EVENT_CUES[rule.event].search(s.text)
+        and not _NOT_YET.search(s.text)
+        and not _anothers_event(rule, s, company)
+    ]
     for sentence in told:
         if rule.event == "funding" and _dated_elsewhere(sentence, told):
             continue
@@ -408,8 +516,31 @@ def _another_party_first(rule: StatementRule, text: str, company: Company) -> bo
     """Whether a name other than the company's stands between its last mention and the criterion's key words
     ("Sentinaire se dit rentable depuis 2025, ce que Leurrebois ne peut pas encore revendiquer": the sentence's
     first word is a name when the documents never write it in lower case, as "Revenue" and "Depuis" are)."""
-    before = before_keys(rule, text)
-    return company.names_someone_else(company.after_its_name(before).split())
+    before = company.after_its_name(before_keys(rule, text))
+    return company.names_someone_else(before.split()) or bool(_ITS_SUPPLIER.search(before))
+
+
+# A supplier of the company as the subject of what is stated: "Nos hébergeurs sont certifiés ISO 27001", "Both
+# Nordwand data centres are certified to ISO/IEC 27001".
+_ITS_SUPPLIER = re.compile(
+    r"(?i)\b(?:h[ée]bergeurs?|hosting (?:providers?|partners?)|hosts|data ?cent(?:re|er)s?|datacenters?"
+    r"|centres? de donn[ée]es|cloud providers?|providers?|fournisseurs?|suppliers?|partners?|partenaires?"
+    r"|sous-traitants?|subprocessors?)\b"
+)
+
+
+# What holds until a day to come is so today ("a SOC 2 Type II report valid until March 2027").
+_UNTIL = re.compile(r"(?i)\b(?:until|till|through|valid|expires?|expiring|renew\w*|jusqu['\u2019]|valable|expire)\b")
+
+
+def _planned(text: str, as_of: datetime.date) -> bool:
+    """Whether a sentence dates what it says after ``as_of``: a plan, not a fact of today ('"ISO/IEC 27001
+    certification audit January 2027"', "certification prévue pour mars 2027")."""
+    span = date_span(text)
+    if span is None or span[0] <= as_of:
+        return False
+    year = text.find(str(span[0].year))
+    return not _UNTIL.search(text[:year] if year >= 0 else text)
 
 
 def _judge_statement(
@@ -418,10 +549,18 @@ def _judge_statement(
     """A sentence that states or denies the criterion decides it, unless another party is named between the
     company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
     bank's certificate."""
-    found = [s for s in found if not _another_party_first(rule, s.text, company) and not company.rivals_news(s.text)]
-    verdict = stated_in(rule, [s.text for s in found], [s.evidence.date for s in found])
-    if verdict is None or _stale(found[verdict[1]], as_of):
-        return None  # what a page archived more than a year ago said is not what the company does now
+    found = [
+        s
+        for s in found
+        if not _another_party_first(rule, s.text, company)
+        and not company.rivals_news(s.text)
+        and not (_planned(s.text, as_of) and stated(rule, s.text))  # "not yet: audit scheduled for 2027" denies
+    ]
+    # what a page archived more than a year ago said is not what the company does now
+    found = [s for s in found if not _stale(s, as_of)]
+    verdict = stated_in(rule, [s.text for s in found], _told_dates(found))
+    if verdict is None:
+        return None
     states, index = verdict
     reason = "a sentence about it states it" if states else "a sentence about it denies it"
     return Judged("", "match" if states else "no_match", reason, (found[index].citation(),))
@@ -448,7 +587,7 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
     judged: Judged | None
     match rule:
         case NumericRule():
-            judged = _judge_numeric(rule, found, company, as_of)
+            judged = _judge_numeric(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
         case PresenceRule() | ChannelRule() | BuyerRule():
             judged = _judge_how(rule, found)
         case RegionRule():
@@ -458,7 +597,7 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
         case TechRule():
             judged = _judge_tech(rule, found)
         case EventRule():
-            judged = _judge_event(rule, [s for s in found if not company.rivals_news(s.text)], as_of)
+            judged = _judge_event(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
         case StatementRule():
             judged = _judge_statement(rule, found, company, as_of)
         case _:

@@ -175,7 +175,7 @@ class Company:
         """Whether a sentence is a rival's news that names the company only as whom it competes with: it opens with
         another name and calls it a rival or competitor ("Solvaro Pricing GmbH, the Vienna rival that fights Marejada
         for Italian hotels, closed a EUR 9 million round")."""
-        return bool(_RIVAL.search(text)) and self._opens_with_a_name(text)
+        return (bool(_RIVAL.search(text)) and self._opens_with_a_name(text)) or bool(_RIVAL_OPENS.match(text))
 
     def names_someone_else(self, tokens: Sequence[str]) -> bool:
         """Whether one of the words (not a sentence's first) is a name other than the company's."""
@@ -296,6 +296,11 @@ _OBJECT_OF = frozenset(
     partenaires fournisseur in en dans à au aux""".split()
 )
 # A sentence about the company's rivals or peers names their figures, not the company's.
+# A sentence that opens on the company's rival by name: "Its Denver rival Brightbite Systems, which raised ...".
+_RIVAL_OPENS = re.compile(
+    r"\s*(?i:its|their|son|sa|leur|le|la)\s+(?:[\w-]+\s+){0,2}?(?i:rival|competitor|concurrent|concurrente)"
+    r",?\s+(?-i:[A-Z])"
+)
 _RIVAL = re.compile(r"(?i)\b(?:rivals?|compet\w*|peers?|concurren\w*|compared with|compared to)\b")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
 _ACRONYM = 4  # letters

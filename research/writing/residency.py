@@ -6,8 +6,10 @@ A criterion is read as one when it says "hosted"/"hébergé"/"data residency" an
 "au", ...). A sentence about the company decides it when it says where the platform or the data is hosted or runs
 (hosting words, a cloud, a region or a data centre) and names a country: hosting in one of the place's countries is a
 match; hosting named only elsewhere is no match (the places after the hosting words: before them a sentence names
-the customers it serves). A plan ("will move to AWS Auckland in 2027", "un cloud marocain
-prévu pour 2027") decides nothing: the criterion asks where the data is today.
+the customers it serves). A criterion that asks for a provider of the place ("par un hébergeur français", "sovereign
+cloud", "no US hyperscaler") is no match on AWS, Azure or Google Cloud, even in a region of the place. A plan
+("will move to AWS Auckland in 2027", "un cloud marocain prévu pour 2027") decides nothing: the criterion asks
+where the data is today.
 
 Hand-written word lists, English and French, as in research.writing.presence.
 """
@@ -33,17 +35,41 @@ _HOSTING_SENTENCE = re.compile(
 )
 _PLANNED = re.compile(
     r"(?i)\b(?:will|plans?|planned|planning|intends?|by (?:end of )?20\d\d|next year|d['\u2019]ici|pr[ée]vu\w*"
+    r"|migration vers|courant 20\d\d|(?:veut|veulent|souhaite\w*|wants?|requires?|exige\w*) (?:des |que |its |their )?"
     r"|pr[ée]voit|sera|seront|migrera|envisag\w+|[àa] terme|bient[ôo]t)\b"
 )
+
+
+# A criterion that asks for a provider of the place, not only a data centre there: "hébergée en France par un
+# hébergeur français ; un cloud américain, même dans une région française, ne compte pas", "a sovereign cloud".
+_LOCAL_PROVIDER = re.compile(
+    r"(?i)\b(?:h[ée]bergeur|fournisseur|op[ée]rateur|cloud) (?:fran[çc]ais|europ[ée]en|suisse|belge|local|souverain)"
+    r"|\b(?:french|european|swiss|german|local|domestic|sovereign) (?:hosting |cloud )?(?:provider|host|cloud)"
+    r"|\b(?:no|not|non|pas de|sans|aucun) (?:(?:an?|un) )?(?:US|American|am[ée]ricain|hyperscaler)"
+    r"|\bcloud am[ée]ricain\b[^.;]{0,60}\bne compte pas"
+    r"|\bUS (?:cloud|hyperscaler)s?\b[^.;]{0,40}\b(?:doesn't|does not|don't)"
+)
+# The American clouds, named as where it runs, not denied ("we use no AWS, Microsoft Azure or Google Cloud services").
+_US_CLOUD = re.compile(r"\b(?:AWS|Amazon Web Services|(?:Microsoft )?Azure|Google Cloud(?: Platform)?|GCP)\b")
+_DENIED_CLOUD = re.compile(
+    r"(?i)\b(?:no|not|without|never|off|away from|left|sans|aucun|pas|quitt\w*)\W+(?:\w+\W+){0,3}$"
+)
+
+
+# What comes after a contrast is someone else's: "hébergée sur AWS en Irlande, quand Hestiamo a fait le choix
+# d'OVHcloud à Roubaix".
+_CONTRAST = re.compile(r"(?i)\b(?:quand|alors que|tandis que|contrairement|whereas|while|unlike|but|mais)\b")
 
 
 @dataclass(frozen=True)
 class HostingRule:
     region: str  # as the criterion names it ("Morocco", "the EU")
     countries: frozenset[str]
+    local_provider: bool = False  # an American cloud's region in the place does not count
 
     def describe(self) -> str:
-        return f"customer data hosted in {self.region}"
+        by = " by a provider of its own (not an American cloud)" if self.local_provider else ""
+        return f"customer data hosted in {self.region}{by}"
 
     def question(self, company: str) -> str:
         return f"Where does {company} host its customers' data (hosted, cloud region, data centre)?"
@@ -54,7 +80,12 @@ def hosting_rule(text: str) -> HostingRule | None:
     if not _HOSTING_CRITERION.search(text) or not (found := _IN.search(text)):
         return None
     place = place_named(found.group(1))  # a region ("the EU") or the countries named, as a presence criterion's
-    return HostingRule(*place) if place else None
+    return HostingRule(*place, local_provider=bool(_LOCAL_PROVIDER.search(text))) if place else None
+
+
+def on_an_american_cloud(sentence: str) -> bool:
+    """Whether the sentence names AWS, Azure or Google Cloud as where something runs, not as what it does not use."""
+    return any(not _DENIED_CLOUD.search(sentence[: found.start()]) for found in _US_CLOUD.finditer(sentence))
 
 
 def hosted_where(rule: HostingRule, sentence: str) -> bool | None:
@@ -64,7 +95,9 @@ def hosted_where(rule: HostingRule, sentence: str) -> bool | None:
     cue = _HOSTING_SENTENCE.search(sentence)
     if cue is None or _PLANNED.search(sentence):
         return None
-    countries = place_countries(sentence[cue.start() :])
+    countries = place_countries(_CONTRAST.split(sentence[cue.start() :])[0])
     if not countries:
         return None
+    if rule.local_provider and on_an_american_cloud(sentence):
+        return False  # "hébergée sur Microsoft Azure, en région France Centre"
     return bool(countries & rule.countries)

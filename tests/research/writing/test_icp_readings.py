@@ -10,7 +10,7 @@ import pytest
 
 from research.writing.channel import ChannelRule
 from research.writing.citations import Evidence
-from research.writing.criteria import Criterion, RegionRule, TechRule, rule_for
+from research.writing.criteria import Criterion, EventRule, RegionRule, TechRule, rule_for
 from research.writing.icp import judge
 from research.writing.places import place_countries
 from research.writing.presence import PresenceRule
@@ -237,3 +237,29 @@ def test_readings_that_must_not_fire() -> None:
     assert verdict("Between 100 and 500 employees", "Halvorix has 120 employees of its 2 subsidiaries.") == "match"
     ours = "Halvorix's platform holds ISO 27001 certification."
     assert verdict("Holds ISO 27001 certification", ours) == "match"  # a possessive is still its name
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("AUSTIN, Texas, April 14, 2026 - Halvorix today announced that it has acquired ClaimHarbor, Inc.", "match"),
+        ("Halvorix's ClaimHarbor acquisition closed on 10 April 2026.", "match"),
+        ("Halvorix a racheté l'éditeur nantais Papyrelle le 2 mars 2026.", "match"),
+        ("Halvorix acquired Tollgate in March 2024.", "no_match"),  # before the window
+        ("Halvorix was acquired by Brightbite on 3 May 2026.", "unknown"),  # bought, not buying
+        ("Halvorix acquired 40 new customers in June 2026.", "unknown"),
+        ("Halvorix cut its customer acquisition cost by half in 2026.", "unknown"),
+        ("Halvorix is in talks to acquire a Canadian rival, our AE heard on 6 November 2026.", "unknown"),
+    ],
+)
+def test_an_acquisition_in_a_window_is_read_and_being_bought_or_winning_customers_is_not(
+    sentence: str, expected: str
+) -> None:
+    criterion = "Acquired a company in the last 12 months"
+    assert rule_for(Criterion(name=criterion, description=criterion)) == EventRule("acquisition", 365)
+    assert verdict(criterion, sentence) == expected
+
+
+def test_being_acquired_is_no_acquisition_criterion() -> None:
+    rule = rule_for(Criterion(name="Was acquired by a larger group", description="Was acquired by a larger group"))
+    assert not isinstance(rule, EventRule)
