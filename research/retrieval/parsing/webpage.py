@@ -1,6 +1,7 @@
 """HTML pages: the main text, boilerplate (navigation, footers, scripts, cookie banners, lists of links) dropped.
 
-A page that marks its main content (``<main>``) is read from there, every block in the page's order
+A page that marks its main content (``<main>``) is read from there, every block in the page's order, and so is a
+page with neither ``<main>`` nor ``<article>``, from its body
 (``main_text``): a company's site writes its facts in sections, cards and lists ("Four tools, one login" with each
 product's heading; "by the numbers"; the leadership team), and trafilatura, built for news articles, kept the first
 card and dropped or reordered the rest (193 of 1,945 blocks of the report benchmark's pages, 2026-12-06). Other
@@ -169,15 +170,28 @@ def _lines(element: etree._Element, out: list[str]) -> None:
         out.append("")
 
 
+def _content_roots(tree: etree._Element) -> list[etree._Element]:
+    """The page's ``<main>`` elements; for a page with neither ``<main>`` nor ``<article>`` (a hand-made price
+    page), its body without the page's own header and footer (trafilatura dropped its headings and list items:
+    "Essentiel : 79 € HT par mois"); none for an article."""
+    mains: list[etree._Element] = tree.xpath("//main")
+    if mains or tree.xpath("//article"):
+        return mains
+    for element in tree.xpath("//body/header | //body/footer | //body/*/header | //body/*/footer"):
+        element.drop_tree()
+    return list(tree.xpath("//body"))
+
+
 def main_text(html: str) -> str | None:
     """The text of the page's ``<main>`` element(s), a line per block in the page's order, without what is never
     content (``_NOT_TEXT``), blocks marked as boilerplate (``_BOILERPLATE``: a cookie banner, share buttons,
-    "related") and lists of links; None for a page without ``<main>``."""
+    "related") and lists of links; a page with neither ``<main>`` nor ``<article>`` is read the same way from its
+    body, without its header and footer; None for an article (trafilatura's reading, built for them)."""
     try:
         tree = lxml.html.fromstring(html)
     except (etree.ParserError, ValueError):
         return None
-    mains = tree.xpath("//main")
+    mains = _content_roots(tree)
     if not mains:
         return None
     out = [""]

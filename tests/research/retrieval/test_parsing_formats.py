@@ -446,3 +446,23 @@ def test_boilerplate_is_told_by_whole_words_of_its_class() -> None:
         b'</div><div class="share-bar"><p>Share this on LinkedIn</p></div></main></body></html>'
     )
     assert parse_bytes("about.html", page).documents[0].text == "Our shareholders are Matai Ventures and the founders."
+
+
+def test_a_page_without_main_or_article_keeps_its_headings_and_list_items() -> None:
+    page = """<html><head><title>Tarifs 2025 (archive)</title></head><body><header><a href="/">Vitrinéo</a>
+    <p>Accueil · Tarifs · Contact</p></header><div class="wrap"><h1>Nos tarifs 2025</h1>
+    <p>Nos formules pour les agences immobilières, valables depuis janvier 2025.</p>
+    <h2>Essentiel : 79 € HT par mois</h2><p>Pour un négociateur seul, avec la diffusion des annonces.</p>
+    <ul><li>Option signature électronique : 19 € HT par mois</li><li>Option CRM acquéreurs : 29 € HT par mois</li></ul>
+    <p>Tous les prix sont hors taxes.</p></div><footer><p>© Vitrinéo SAS · Mentions légales</p></footer>
+    </body></html>"""
+    text = parse_bytes("vitrineo-tarifs-2025.html", page.encode()).documents[0].text
+    assert text.splitlines() == [
+        "Nos tarifs 2025",
+        "Nos formules pour les agences immobilières, valables depuis janvier 2025.",
+        "Essentiel : 79 € HT par mois",
+        "Pour un négociateur seul, avec la diffusion des annonces.",
+        "- Option signature électronique : 19 € HT par mois",
+        "- Option CRM acquéreurs : 29 € HT par mois",
+        "Tous les prix sont hors taxes.",
+    ]
