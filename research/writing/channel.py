@@ -70,7 +70,10 @@ class ChannelRule:
     named: tuple[str, ...] = ()  # channels the criterion names ("UGAP"): a sentence that sells through one states it
 
     def describe(self) -> str:
-        return "sells only direct" if self.direct else "sells through resellers, distributors or channel partners"
+        if self.direct:
+            return "sells only direct"
+        named = "".join(f" or through {name}" for name in self.named)
+        return f"sells through resellers, distributors or channel partners{named}"
 
     def question(self, company: str) -> str:
         return f"Does {company} sell through resellers, distributors or channel partners, or only direct?"

@@ -240,3 +240,9 @@ def test_every_kind_of_criterion_gets_a_rollout_to_search_for_it(name: str) -> N
     assert facet.question
     assert isinstance(facet.french, str)
     assert set(EVENT_CUES) <= set(EVENT_WORDS)
+
+
+def test_a_named_channel_is_shown_in_how_the_criterion_is_read() -> None:
+    rule = rule_for(Criterion("Channel", "Sells through resellers or via AWS Marketplace"))
+    assert rule is not None
+    assert rule.describe() == "sells through resellers, distributors or channel partners or through AWS Marketplace"
