@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from research.writing.text import fold, negated
+
 _CHANNEL = (
     r"(?:resell\w*|re-sell\w*|distributors?|channel(?:[- ]led| partners?| sales)|vars?|msps?|value-added resellers?"
     r"|revendeurs?|distributeurs?|int[ée]grateurs?|partenaires? (?:de distribution|revendeurs?|commerciaux)"
@@ -59,9 +61,6 @@ _NAMED = re.compile(
     r"\b(?:via|through|par|sur|on|from|aupr[eè]s de)\s+(?:l['\u2019]\s?|the\s+|le\s+|la\s+|les\s+)?"
     r"((?-i:[A-Z][\w-]*)(?:\s+(?-i:[A-Z][\w-]*)){0,2})"
 )
-_DENIED_BEFORE = re.compile(
-    r"(?i)\b(?:no|not|never|without|nor|ni|pas|sans|aucun|aucune|jamais|plus)\s+(?:\S+\s+){0,3}\S*$"
-)
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,7 @@ def through_named(rule: ChannelRule, sentence: str) -> bool:
     ("une commande passe soit par l'UGAP, soit directement par notre équipe": it can be bought through UGAP)."""
     for name in rule.named:
         for found in re.finditer(rf"\b{re.escape(name)}\b", sentence):
-            if not _DENIED_BEFORE.search(sentence[: found.start()]):
+            if not negated(fold(sentence[: found.start()]).split(), 4, also=("ni", "plus")):
                 return True
     return False
 

@@ -19,7 +19,7 @@ from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.places import place_countries, region_named
 from research.writing.presence import PresenceRule, presence_rule
-from research.writing.residency import HostingRule, hosting_rule
+from research.writing.residency import CLOUDS, HostingRule, hosting_rule
 from research.writing.statements import StatementRule, statement_rule
 from research.writing.text import fold
 
@@ -116,12 +116,6 @@ class RegionRule:
         return f"Where is {company} headquartered (based, located, head office)?"
 
 
-# Where a platform is hosted: a company that says it runs on one of these does not run on another it does not name.
-_CLOUD_NAMES = (
-    "AWS|Amazon Web Services|Microsoft Azure|Azure|Google Cloud|GCP|OVHcloud|OVH|Scaleway|Hetzner|IONOS|Exoscale"
-    "|STACKIT|Open Telekom Cloud|IBM Cloud|Oracle Cloud|Alibaba Cloud|DigitalOcean|Infomaniak|Outscale|Clever Cloud"
-)
-CLOUDS = tuple(_CLOUD_NAMES.split("|"))
 # The short names documents use for a vendor's product ("Azure" for "Microsoft Azure").
 _ALIASES = {"microsoft azure": ("Azure",), "google cloud": ("GCP", "Google Cloud Platform"), "gcp": ("Google Cloud",)}
 _AS_NAMED = re.compile(r"^(?:Microsoft|Amazon|Oracle|IBM)\s+(?=\S)")
@@ -212,20 +206,26 @@ def _numeric_rule(text: str) -> NumericRule | None:
         metric = "employees"
     elif re.search(rf"\b{REVENUE_WORDS}\b", folded):
         # ARR when the criterion asks for it, else revenue (where "ARR ... don't count" is said, it asks for revenue)
-        metric = "arr" if ARR_WORDS.search(_DENIED_PART.sub("", text)) else "revenue"
+        metric = "arr" if ARR_WORDS.search(text) else "revenue"
     else:
         return None
-    if match := _BETWEEN.search(text):
-        groups = list(match.groups())
+    bounds = _bounds(text)
+    return NumericRule(metric, *bounds[:2]) if bounds else None
+
+
+def _bounds(text: str) -> tuple[float | None, float | None, re.Match[str]] | None:
+    """The lower and upper bounds a criterion sets, and the words that set them: "between 50 and 200", "$5-50
+    million" (both in millions), or a bound each way said apart ("80 people or more, ..., under 400 people")."""
+    if between := _BETWEEN.search(text):
+        groups = list(between.groups())
         low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
         high_scale = high_scale or None
-        low_scale = low_scale or high_scale  # "$5-50 million": both in millions
-        return NumericRule(metric, amount_value(low_digits, low_scale), amount_value(high_digits, high_scale))
-    # a bound each way, said apart ("80 people or more, ..., under 400 people"), or one of them
+        low_scale = low_scale or high_scale
+        return amount_value(low_digits, low_scale), amount_value(high_digits, high_scale), between
     low, high = _AT_LEAST.search(text), _AT_MOST.search(text)
-    if low is None and high is None:
-        return None
-    return NumericRule(metric, _bound(low), _bound(high))
+    if bound := low or high:
+        return _bound(low), _bound(high), bound
+    return None
 
 
 def _bound(match: re.Match[str] | None) -> float | None:
@@ -248,22 +248,17 @@ _COUNT_NOUN = re.compile(r"\s*\+?\s*([^\W\d_][\w-]{2,}(?:\s+[^\W\d_][\w-]{2,}){0
 
 def _count_rule(text: str) -> NumericRule | None:
     """A criterion that bounds a count of things (the noun after its bound), read as a numeric rule on it."""
-    low, high = _AT_LEAST.search(text), _AT_MOST.search(text)
-    between = _BETWEEN.search(text)
-    bound = between or low or high
-    if bound is None or re.search(rf"[{CURRENCY_SIGNS}%]|\b{CURRENCY_CODES}\b", bound.group(0)):
+    bounds = _bounds(text)
+    if bounds is None:
+        return None
+    low, high, bound = bounds
+    if re.search(rf"[{CURRENCY_SIGNS}%]|\b{CURRENCY_CODES}\b", bound.group(0)):
         return None
     noun = _COUNT_NOUN.match(text, bound.end())
     words = fold(noun.group(1)).split() if noun else []
     # what it counts: up to three words, to the first function word ("individual club sites", "communes clientes")
     counted = " ".join(itertools.takewhile(lambda word: word not in _NOT_COUNTED, words))
-    if not counted:
-        return None
-    if between:
-        groups = list(between.groups())
-        low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
-        return NumericRule(counted, amount_value(low_digits, low_scale), amount_value(high_digits, high_scale))
-    return NumericRule(counted, _bound(low), _bound(high))
+    return NumericRule(counted, low, high) if counted else None
 
 
 _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|located|hq|siege|base|basee"
@@ -280,8 +275,7 @@ _DENIED_PART = re.compile(
 
 def _region_rule(text: str) -> RegionRule | None:
     """A region ("in the EU", "DACH") or the countries the headquarters must be in; a region and countries together
-    ("Head office in Italy or Iberia") are one rule. The places the criterion says do not count are not its."""
-    text = _DENIED_PART.sub("", text)
+    ("Head office in Italy or Iberia") are one rule (``rule_for`` has cut the places it says do not count)."""
     folded = fold(text)
     if not re.search(rf"\b({_HQ_WORDS}|in|situe|en|au)\b", folded):
         return None

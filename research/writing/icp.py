@@ -36,7 +36,6 @@ from research.writing.buyers import BuyerRule, businesses_pay
 from research.writing.channel import ChannelRule, through_channel, through_named
 from research.writing.citations import MIN_QUOTE_CHARS, Evidence, by_chunk, claim_problem
 from research.writing.criteria import (
-    CLOUDS,
     EVENT_CUES,
     Criterion,
     EventRule,
@@ -52,7 +51,7 @@ from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, c
 from research.writing.names import Company, known_as, names_notes
 from research.writing.places import place_country
 from research.writing.presence import PresenceRule, presence_stated
-from research.writing.residency import HostingRule, hosted_where
+from research.writing.residency import CLOUDS, HostingRule, hosted_where
 from research.writing.statements import (
     StatementRule,
     before_keys,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from research.writing.places import place_countries
 from research.writing.presence import place_named
+from research.writing.text import fold, negated
 
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
@@ -49,11 +50,17 @@ _LOCAL_PROVIDER = re.compile(
     r"|\bcloud am[ée]ricain\b[^.;]{0,60}\bne compte pas"
     r"|\bUS (?:cloud|hyperscaler)s?\b[^.;]{0,40}\b(?:doesn't|does not|don't)"
 )
-# The American clouds, named as where it runs, not denied ("we use no AWS, Microsoft Azure or Google Cloud services").
-_US_CLOUD = re.compile(r"\b(?:AWS|Amazon Web Services|(?:Microsoft )?Azure|Google Cloud(?: Platform)?|GCP)\b")
-_DENIED_CLOUD = re.compile(
-    r"(?i)\b(?:no|not|without|never|off|away from|left|sans|aucun|pas|quitt\w*)\W+(?:\w+\W+){0,3}$"
+# Where a platform is hosted: a company that says it runs on one of these does not run on another it does not name.
+AMERICAN_CLOUDS = ("AWS", "Amazon Web Services", "Microsoft Azure", "Azure", "Google Cloud", "GCP")
+CLOUDS = (
+    *AMERICAN_CLOUDS,
+    *("OVHcloud", "OVH", "Scaleway", "Hetzner", "IONOS", "Exoscale", "STACKIT", "Open Telekom Cloud", "IBM Cloud"),
+    *("Oracle Cloud", "Alibaba Cloud", "DigitalOcean", "Infomaniak", "Outscale", "Clever Cloud"),
 )
+# The American clouds, named as where it runs, not denied ("we use no AWS, Microsoft Azure or Google Cloud services").
+_US_CLOUD = re.compile(rf"\b(?:{'|'.join(map(re.escape, AMERICAN_CLOUDS))})\b")
+# Moving off a cloud is not running on it: "moved away from AWS", "a quitté Azure".
+_LEFT = ("off", "away", "left", "quitte", "quitter", "quittons", "quittent", "quittera")
 
 
 # What comes after a contrast is someone else's: "hébergée sur AWS en Irlande, quand Hestiamo a fait le choix
@@ -68,7 +75,7 @@ class HostingRule:
     local_provider: bool = False  # an American cloud's region in the place does not count
 
     def describe(self) -> str:
-        by = " by a provider of its own (not an American cloud)" if self.local_provider else ""
+        by = " by a provider of that place (not an American cloud)" if self.local_provider else ""
         return f"customer data hosted in {self.region}{by}"
 
     def question(self, company: str) -> str:
@@ -85,7 +92,9 @@ def hosting_rule(text: str) -> HostingRule | None:
 
 def on_an_american_cloud(sentence: str) -> bool:
     """Whether the sentence names AWS, Azure or Google Cloud as where something runs, not as what it does not use."""
-    return any(not _DENIED_CLOUD.search(sentence[: found.start()]) for found in _US_CLOUD.finditer(sentence))
+    return any(
+        not negated(fold(sentence[: found.start()]).split(), 4, also=_LEFT) for found in _US_CLOUD.finditer(sentence)
+    )
 
 
 def hosted_where(rule: HostingRule, sentence: str) -> bool | None:

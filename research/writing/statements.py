@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from research.retrieval.sparse import STEMMERS
 from research.writing.structure import FIELD_NAME
-from research.writing.text import fold
+from research.writing.text import fold, negated
 
 _TOKEN = re.compile(r"[^\W_][\w'\u2019-]*")
 _PREPOSITIONS = frozenset(
@@ -38,7 +38,6 @@ _FILLER = frozenset(
     majoritairement itself themselves meme also aussi already deja still encore today currently actuellement
     current editeur detient detiennent possede possedent""".split()
 )
-_NEGATIONS = frozenset("no not never without none lacks lack nor cannot ne n pas aucun aucune sans jamais".split())
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
 _PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
 _PROFIT_KEY = "profitable|profitability|rentable|rentabilite|beneficiaire"
@@ -183,7 +182,7 @@ def _denied_after(words: Sequence[str]) -> bool:
 
 def _negated(words: Sequence[str], place: int) -> bool:
     start = max(0, place - _NEGATION_WINDOW)
-    return _no_more(words, start, place) or any(word in _NEGATIONS for word in words[start:place])
+    return _no_more(words, start, place) or negated(words[start:place], _NEGATION_WINDOW, also=("ne", "n"))
 
 
 def _no_more(words: Sequence[str], start: int, end: int) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from pathlib import PurePosixPath
 from urllib.parse import urlsplit
 
@@ -42,6 +43,17 @@ _FUNCTION_WORDS = frozenset(
 def fold(text: str) -> str:
     """Case, accents, punctuation and spacing folded away: what a quote must match in a chunk's text."""
     return " ".join(_NOT_WORD.sub(" ", fold_accents(text).casefold()).split())
+
+
+# Words that deny what follows them within a few words ("no AWS", "sans revendeurs", "never through resellers"), folded.
+NEGATIONS = frozenset("no not never without none lacks lack nor cannot pas aucun aucune sans jamais".split())
+
+
+def negated(words: Sequence[str], window: int, also: Iterable[str] = ()) -> bool:
+    """Whether a negation (one of ``NEGATIONS`` or ``also``) stands among the last ``window`` of the folded
+    ``words`` (``fold(text).split()``): the words before what it would deny."""
+    extra = frozenset(also)
+    return any(word in NEGATIONS or word in extra for word in words[max(0, len(words) - window) :])
 
 
 # A list item starts a sentence of its own ("- ", "* ", "• ", "1. ", "2) " at the start of a line) ...

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from research.writing.text import fold, names, numbers, quote_span, sentences, unsupported_terms
+from research.writing.text import fold, names, negated, numbers, quote_span, sentences, unsupported_terms
 
 
 def test_fold_drops_case_accents_punctuation_and_spacing() -> None:
@@ -136,3 +136,21 @@ def test_a_title_and_field_lines_end_their_sentences() -> None:
     assert len(sentences(text)) == 1  # without its title, a long line runs into the next
     record = "Account: Mutua\nCity: Santander\nEmployees: 640"
     assert sentences(record) == ["Account: Mutua", "City: Santander", "Employees: 640"]
+
+
+@pytest.mark.parametrize(
+    ("before", "window", "also", "denied"),
+    [
+        ("we use no", 4, (), True),  # "we use no AWS"
+        ("nous ne passons pas par", 4, (), True),  # "pas par l'UGAP"
+        ("never sold through our", 4, (), True),
+        ("not that it matters we sell through", 4, (), False),  # the negation is further back than the window
+        ("in 2024 we moved away from", 4, ("away",), True),
+        ("in 2024 we moved away from", 4, (), False),
+        ("", 4, (), False),
+    ],
+)
+def test_negated_reads_the_last_words_before_what_it_denies(
+    before: str, window: int, also: tuple[str, ...], denied: bool
+) -> None:
+    assert negated(fold(before).split(), window, also=also) is denied
