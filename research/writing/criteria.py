@@ -17,7 +17,7 @@ from research.writing.buyers import BuyerRule, buyer_rule
 from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
-from research.writing.places import place_countries, region_named
+from research.writing.places import place_countries, region_named, state_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.residency import CLOUDS, HostingRule, hosting_rule
 from research.writing.statements import StatementRule, statement_rule
@@ -108,6 +108,7 @@ class NumericRule:
 class RegionRule:
     region: str
     countries: frozenset[str]
+    state: str = ""  # a first-level region of a country, folded ("auvergne rhone alpes"): the head office's city's
 
     def describe(self) -> str:
         return f"headquarters in {self.region}"
@@ -266,10 +267,18 @@ _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|loc
 
 # What a criterion says does not count ("an Australian subsidiary or a UK sales office doesn't count", "(pas un
 # simple bureau de ventes ni une filiale)"): a clause or an aside that denies.
+_DENIES = (
+    r"(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make|change that)"
+    r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|ne suffi(?:t|sent) pas|n['\u2019]y change rien"
+    r"|n['\u2019]en fait pas)"
+)
+_IN_SENTENCE = r"(?:[^.;]|\.(?!\s|$))"  # a sentence's characters ("S.C.", "12.5" inside it)
 _DENIED_PART = re.compile(
     r"(?i)\([^()]*\b(?:not|pas|ni|sauf|except|excluding|hors)\b[^()]*\)"
-    r"|[;:,]\s*[^;:,]*\b(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make it|change that)"
-    r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|n['\u2019]y change rien|n['\u2019]en fait pas)\b[^;]*"
+    # a sentence or a clause after a semicolon that lists what does not count ("... today. LinkedIn headcounts, planned
+    # hires, ... don't count"; "...; Ne comptent pas : l'ARR, les montants levés")
+    rf"|(?<=[.;])\s+{_IN_SENTENCE}*?\b{_DENIES}\b{_IN_SENTENCE}*"
+    rf"|[;:,]\s*[^;:,]*\b{_DENIES}\b[^;]*"
 )
 
 
@@ -284,8 +293,12 @@ def _region_rule(text: str) -> RegionRule | None:
         label, within = region
         extra = sorted(c.title() for c in countries - within)
         return RegionRule(" or ".join([*extra, label]), frozenset(within | countries))
-    if countries and re.search(rf"\b({_HQ_WORDS})\b", folded):
+    if not re.search(rf"\b({_HQ_WORDS})\b", folded):
+        return None
+    if countries:
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
+    if state := state_named(text):  # "Siège social situé en région Auvergne-Rhône-Alpes", "HQ in Queensland"
+        return RegionRule(state[0], state[2], state=state[1])
     return None
 
 
@@ -446,7 +459,16 @@ def rule_for(criterion: Criterion) -> Rule | None:
             rule = reader(text)
             if rule is not None:
                 return rule
-    return statement_rule(criterion.description or criterion.name)
+    statement = statement_rule(criterion.description or criterion.name)
+    if statement is None or statement.profit:
+        return statement
+    # a code the criterion's name gives is what it asks ("TISAX AL3 label in hand": not an AL2 label)
+    codes = [fold(code) for code in _CODE.findall(criterion.name) if fold(code) not in statement.keys]
+    return StatementRule((*statement.keys, *dict.fromkeys(codes))) if codes else statement
+
+
+# A level, a version or a standard written as letters and figures together: "AL3", "NIS2", "ISO27001".
+_CODE = re.compile(r"\b(?=[^\W\d_]*\d)(?=\d*[^\W\d_])[^\W_]{2,8}\b")
 
 
 def rule_label(criterion: Criterion) -> str:

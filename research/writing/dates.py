@@ -13,11 +13,13 @@ from research.retrieval.parsing.text import MONTHS
 Span = tuple[datetime.date, datetime.date]
 
 _ISO = re.compile(r"\b(20\d\d|19\d\d)-(\d\d)(?:-(\d\d))?\b")
-_MONTH_YEAR = re.compile(r"(?i)\b(?:(\d{1,2})(?:er)?\s+)?([^\W\d_]{3,9})\.?\s+(?:(\d{1,2}),\s+)?(20\d\d|19\d\d)\b")
+_MONTH_YEAR = re.compile(
+    r"(?i)\b(?:(\d{1,2})(?:er)?\.?\s+(?:de\s+)?)?([^\W\d_]{3,10})\.?\s+(?:(\d{1,2}),\s+|de\s+|del\s+)?(20\d\d|19\d\d)\b"
+)
 _YEAR = re.compile(r"\b(20\d\d|19\d\d)\b")
 
 
-_DAY_MONTH = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\s+([^\W\d_]{3,9})\b(?!\.?,?\s+(?:19|20)\d\d)")
+_DAY_MONTH = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\s+([^\W\d_]{3,10})\b(?!\.?,?\s+(?:19|20)\d\d)")
 
 
 def date_span(text: str, year: int | None = None) -> tuple[datetime.date, datetime.date] | None:
@@ -52,21 +54,25 @@ def _month_years(text: str) -> list[tuple[int, Span]]:
 
 
 # A day as Nordic and German writers write it, day first: "20.11.2025", "8.1.2026".
-_DOTTED = re.compile(r"(?<![\d.])(\d{1,2})\.(\d{1,2})\.((?:19|20)\d\d)(?![\d.]\d)")
+_DOTTED = re.compile(r"(?<![\d./])(\d{1,2})([./])(\d{1,2})\2((?:19|20)\d\d)(?![\d./]\d)")
 
 
 def _dotted(text: str) -> list[tuple[int, Span]]:
-    """The first "20.11.2025" of the text (day, month, year), with where it stands."""
+    """The first "20.11.2025" (day, month, year) or "14/03/2026" of the text, with where it stands. With slashes
+    the day may come second, as Americans write it ("03/14/2026"): where both readings are days, the span holds
+    both ("03/04/2026": 3 April to 4 March, the earlier first)."""
     for found in _DOTTED.finditer(text):
-        month = int(found.group(2))
-        if 1 <= month <= 12 and 1 <= int(found.group(1)) <= 31:
-            return [(found.start(), _day(int(found.group(3)), month, found.group(1)))]
+        first, second, year = int(found.group(1)), int(found.group(3)), int(found.group(4))
+        readings = [(second, first)] if found.group(2) == "." else [(second, first), (first, second)]
+        days = [_day(year, month, str(day))[0] for month, day in readings if 1 <= month <= 12 and 1 <= day <= 31]
+        if days:
+            return [(found.start(), (min(days), max(days)))]
     return []
 
 
 # A month named alone after "in", "since", "en": "the round closed in February", "depuis mars".
 _MONTH_ALONE = re.compile(
-    r"(?i)\b(?:in|en|since|depuis|from|d[eè]s)\s+(?:early\s+|late\s+|mid-?|d[ée]but\s+|fin\s+)?([^\W\d_]{3,9})\b"
+    r"(?i)\b(?:in|en|since|depuis|from|d[eè]s)\s+(?:early\s+|late\s+|mid-?|d[ée]but\s+|fin\s+)?([^\W\d_]{3,10})\b"
     r"(?!\.?,?\s*\d)"
 )
 

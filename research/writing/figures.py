@@ -96,7 +96,8 @@ _HEADCOUNTS = tuple(
 _REVENUES = tuple(
     re.compile(pattern)
     for pattern in (
-        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled)\s+"
+        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled|atteint|atteignait"
+        rf"|s['\u2019][ée]l[èe]v(?:e|ait) [àa]|raggiunto|erreichte?)\s+"
         rf"(?:about|around|over)?\s*{AMOUNT}",
         # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
         rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES}\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"

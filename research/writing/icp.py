@@ -49,11 +49,12 @@ from research.writing.criteria import (
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, counts_in, figures_in
 from research.writing.names import Company, known_as, names_notes
-from research.writing.places import place_country
+from research.writing.places import place_country, state_of
 from research.writing.presence import PresenceRule, presence_stated
 from research.writing.residency import CLOUDS, HostingRule, hosted_where
 from research.writing.statements import (
     StatementRule,
+    after_keys,
     before_keys,
     stated,
     stated_in,
@@ -147,7 +148,11 @@ def _judge_numeric(
 
 
 def _arr_only(text: str) -> bool:
-    """Whether the only revenue a sentence names is recurring revenue ("ARR grew from EUR 24.3M to EUR 29.1M")."""
+    """Whether the only revenue a sentence names up to its last figure is recurring revenue ("ARR grew from EUR
+    24.3M to EUR 29.1M"; "ARR reached USD 15.2M ..., up from USD 11.9M a year earlier; the rest of its revenue comes
+    from implementation fees")."""
+    digits = [found.end() for found in re.finditer(r"\d", text)]
+    text = text[: digits[-1]] if digits else text
     return bool(ARR_WORDS.search(text)) and not re.search(rf"(?i)\b{REVENUE_WORDS}\b", ARR_WORDS.sub(" ", text))
 
 
@@ -194,7 +199,7 @@ def _record_country(text: str) -> str | None:
 _HQ = re.compile(
     # not "Sherbrooke, Que.-based Lucarne opened a ... office" (``_BASED``), nor the English "a" for a French "à"
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|(?<!-)based|si[eè]ge(?: social)?"
-    r"|(?<!-)bas[ée]e?s?|install[ée]e?s?)\b[^.;]{0,40}?\b(?:in|à|en|au)\b\s+(.{2,80})"
+    r"|(?<!-)bas[ée]e?s?|install[ée]e?s?)\b(?:(?!,\s*\d)[^.;]){0,40}?\b(?:in|à|en|au)\b\s+(.{2,80})"
     # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
     rf"|(?i:^\s*(?:{HEAD_OFFICE_LABELS})\s*[:\u2013-]\s*(.{{2,80}}))"
 )
@@ -225,7 +230,11 @@ _CLAUSE_END = re.compile(r"[;.]|\s+(?:and|with|while|but|where|et|avec|mais)\s+"
 
 
 def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company) -> Judged | None:
+    """The first sentence that says where the head office is decides; for a region of a country ("Auvergne-Rhône-
+    Alpes"), the region of the city it names ("à Nantes": Pays de la Loire), or its country where that is another."""
     for sentence in found:
+        fields = fields_of(sentence.text)
+        place = next((fields[name] for name in (*CITY_FIELDS, *COUNTRY_FIELDS) if fields.get(name)), None)
         country = _record_country(sentence.text)
         if country is None:
             match = _HQ.search(sentence.text)
@@ -233,8 +242,14 @@ def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company)
             country = place_country(place) if place else None
         if country is None:
             continue
+        where = country.title()
         inside = country in rule.countries
-        reason = f"headquartered in {country.title()} ({'in' if inside else 'not in'} {rule.region})"
+        if rule.state and inside:
+            state = state_of(place or "", country)
+            if state is None:
+                continue  # "in France": not which of its regions
+            inside, where = state == rule.state, f"{state.title()}, {where}"
+        reason = f"headquartered in {where} ({'in' if inside else 'not in'} {rule.region})"
         return Judged("", "match" if inside else "no_match", reason, (sentence.citation(),))
     return None
 
@@ -394,6 +409,13 @@ def _hosted_elsewhere(rule: TechRule, found: Sequence[Sentence]) -> tuple[str, S
 DATELINE_CHARS = 80
 
 
+def _own_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
+    """The date the sentence itself gives (a month or a day without a year in its document's year), not its
+    document's."""
+    document = date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
+    return date_span(sentence.text, document[0].year if document else None)
+
+
 def _sentence_span(
     sentence: Sentence, cue: re.Pattern[str] | None = None
 ) -> tuple[datetime.date, datetime.date] | None:
@@ -417,7 +439,8 @@ _NOT_YET = re.compile(
     r"(?i)\b(?:next year|later this year|in the coming (?:months|year)|rumou?rs?|rumeurs?|l['\u2019]an prochain"
     r"|l['\u2019]ann[ée]e prochaine|plans? to raise|expects? to raise|pr[ée]voit de lever|envisage de lever"
     r"|(?:plans?|plann(?:ed|ing)|looking|in talks|seeks?|seeking|wants?|intends?) to|pourrait racheter"
-    r"|envisage de|pr[ée]voit d['\u2019e])"
+    r"|envisage de|pr[ée]voit d['\u2019e]|parl\w* d['\u2019]une (?:lev[ée]e|s[ée]rie)|talk(?:s|ed|ing)? (?:of|about) a"
+    r"|sp[ée]cul\w*|bruits? de couloir|on murmure|dicen|se dice)"
 )
 
 
@@ -439,13 +462,17 @@ def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
     headline): the article's date is when it was told, not when it happened. The same event: the other sentence
     says when it closed, and one of the two refers back to the other ("the round") or they share an amount; or
     another document says when a round of the same amount closed (an analyst's "Plateloop's A$38 million Series B
-    ... closed on 27 June 2025" dates the round an August article says Plateloop "has raised")."""
-    if date_span(sentence.text) is not None:
+    ... closed on 27 June 2025" dates the round an August article says Plateloop "has raised"). A byline's date
+    read with the lede ("Por Arturo Leal · 28 de octubre de 2026 · MONTERREY - Anclaruta ... raised USD 21
+    million") is its document's, no date of the event's own."""
+    own = date_span(sentence.text)
+    if own is not None and own != date_span(sentence.evidence.date or "~"):
         return False
     amounts = amounts_in(sentence.text, scaled=True)
     refers = bool(_THE_ROUND.search(sentence.text))  # "The round was not announced until now."
     for other in told:
-        if other is sentence or date_span(other.text) is None or not _CLOSED.search(other.text):
+        # "quietly closed a USD 21 million Serie B back in March": a month in its document's year
+        if other is sentence or _own_span(other) is None or not _CLOSED.search(other.text):
             continue
         shared = bool(amounts & amounts_in(other.text, scaled=True))
         if other.evidence.doc_id != sentence.evidence.doc_id:
@@ -480,6 +507,14 @@ def _anothers_event(rule: EventRule, sentence: Sentence, company: Company) -> bo
 _OWNER_BEFORE = re.compile(r"(\S+)['\u2019]s?\s+(?:\w+\s+){0,1}$")  # "Ironbark's " or "Ironbark's new "
 
 
+# What a round's money paid for is not the round: "l'argent de la série A a financé le rachat de Nutriplan ... en
+# mars 2026", "the Series B money funded the move to Lyon in May".
+_SPENT = re.compile(
+    r"(?i)[^.;]{0,25}?\b(?:a|ont|has|have|had|was|were|is)?\s*(?:financ[ée]\w*|funded|paid for|servi [àa]|permis"
+    r"|went (?:to|into)|used (?:to|for)|utilis[ée]\w*)\b"
+)
+
+
 def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
     cutoff = rule.since or as_of - datetime.timedelta(days=rule.days)
     window = f"since {rule.since.isoformat()}" if rule.since else f"within {rule.days} days of {as_of.isoformat()}"
@@ -487,8 +522,9 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, a
     told = [
         s
         for s in found
-        if EVENT_CUES[rule.event].search(s.text)
+        if (cue := EVENT_CUES[rule.event].search(s.text))
         and not _NOT_YET.search(s.text)
+        and not (rule.event == "funding" and _SPENT.match(s.text, cue.end()))
         and not _anothers_event(rule, s, company)
     ]
     for sentence in told:
@@ -516,7 +552,20 @@ def _another_party_first(rule: StatementRule, text: str, company: Company) -> bo
     ("Sentinaire se dit rentable depuis 2025, ce que Leurrebois ne peut pas encore revendiquer": the sentence's
     first word is a name when the documents never write it in lower case, as "Revenue" and "Depuis" are)."""
     before = company.after_its_name(before_keys(rule, text))
-    return company.names_someone_else(before.split()) or bool(_ITS_SUPPLIER.search(before))
+    # a name among the key words ("La certification : Saladier est certifié ISO 27001 ; Louchebel ne l'est pas")
+    # where the company is not named before them (a name before the company's is no subject of the keys)
+    said = before_keys(rule, text, all_said=True)
+    unnamed = company.after_its_name(said) == said  # nor referred to ("the company")
+    among = said if unnamed else before
+    after = " ".join(after_keys(rule, text).split()[:_OWNER_AFTER_WORDS])
+    supplier = _ITS_SUPPLIER.search(before) or _ITS_SUPPLIER.search(after)
+    # "les certificats HDS et ISO 27001 d'OVHcloud, leur hébergeur": the certificates of someone named after them
+    owned = unnamed and (of := _OF_OWNER.match(after)) and company.names_someone_else(["", of.group(1)])
+    return company.names_someone_else(among.split()) or bool(supplier or owned)
+
+
+_OWNER_AFTER_WORDS = 4
+_OF_OWNER = re.compile(r"(?i)\s*(?:of|from|d['\u2019]|de|du|des|von|di)\s*([A-Z\u00c0-\u00de][\w-]+)")
 
 
 # A supplier of the company as the subject of what is stated: "Nos hébergeurs sont certifiés ISO 27001", "Both

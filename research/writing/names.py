@@ -396,6 +396,9 @@ _SUBSIDIARY = re.compile(
 )
 
 
+_LEGAL_AFTER_COMMA = re.compile(r"[A-Z][\w.]{0,12}")
+
+
 def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[str]) -> set[str]:
     """Other companies whose name opens with the company's first word and carries a legal form of its own
     ("Brightwell Energy Ltd"): their names without the legal form, folded; not the company's subsidiaries, named
@@ -403,11 +406,14 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
     found: set[str] = set()
     subsidiaries: set[str] = set()
     # "Ukhozi Fuel Services (Pty) Ltd": a legal form in parentheses is part of the name
-    word = r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z][\w'\u2019&.-]*)"
-    pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+{word}){{1,5}})")
+    word = r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z\u00c0-\u00de][\w'\u2019&.-]*)"
+    # "Louchebel Équipements SAS"; a legal form after a comma: "Anclaruta Agencia Aduanal, S.C."
+    pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+{word}){{1,5}})(?:,[ \t]+(?={word}))?")
     for text in texts:
         for match in pattern.finditer(text):
             phrase = re.split(r"\.\s", match.group(0))[0].rstrip(".,")  # "Kaikaro Pty Ltd. UK practices": its sentence
+            if match.group(0).endswith(" ") and (form := _LEGAL_AFTER_COMMA.match(text, match.end())):
+                phrase = f"{match.group(0)}{form.group(0)}".rstrip(".,")
             if _SUBSIDIARY.search(text[max(0, match.start() - 30) : match.start()]) or _SUBSIDIARY.match(
                 text, match.end()
             ):

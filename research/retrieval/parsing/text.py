@@ -9,7 +9,9 @@ from __future__ import annotations
 import datetime
 import itertools
 import re
+import unicodedata
 
+import babel.dates
 import yaml
 from markdown_it import MarkdownIt
 
@@ -43,10 +45,19 @@ MONTHS = {
         start=1,
     )
     for name in names.split()
+} | {
+    form: number
+    for locale in ("es", "it", "pt", "de", "nl")
+    for number, name in babel.dates.get_month_names("wide", locale=locale).items()
+    for form in (name.casefold(), unicodedata.normalize("NFKD", name.casefold()).encode("ascii", "ignore").decode())
 }
-"""Month names and their short forms, English and French, accented and folded, lower-cased -> 1-12."""
-_DAY_MONTH_YEAR = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\.?\s+([^\W\d_]{3,9})\.?\s+((?:19|20)\d\d)\b")
-_MONTH_DAY_YEAR = re.compile(r"(?i)\b([^\W\d_]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b")
+"""Month names and their short forms, English and French, accented and folded, lower-cased -> 1-12; the full names
+in Spanish, Italian, Portuguese, German and Dutch ("28 de octubre de 2026", "14. März 2026", "3 novembre 2026") from
+Babel's locale data (only the full names: "ago", "set" and "gen" are words too)."""
+_DAY_MONTH_YEAR = re.compile(
+    r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\.?\s+(?:de\s+)?([^\W\d_]{3,10})\.?\s+(?:de\s+|del\s+)?((?:19|20)\d\d)\b"
+)
+_MONTH_DAY_YEAR = re.compile(r"(?i)\b([^\W\d_]{3,10})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+((?:19|20)\d\d)\b")
 _ISO_DAY = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)(?!\d)")  # a timestamp's day too ("2021-05-18T09:00:00Z")
 HEADER_LINES, HEADER_LINE_CHARS = 6, 120
 # What a page labels the company's seat with ("Siège social : ...", "Registered office: ...", "Sede: ..."): the
