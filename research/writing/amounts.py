@@ -18,7 +18,16 @@ SCALE |= {
     "mln": 1e6,
     "miliardi": 1e9,
     "mrd": 1e9,
-}  # Italian, Spanish, German
+    "millionen": 1e6,
+    "miljoen": 1e6,
+    "miljard": 1e9,
+    "miljoner": 1e6,
+    "millioner": 1e6,
+    "milj": 1e6,
+    "millón": 1e6,
+    "milhões": 1e6,
+    "milhão": 1e6,
+}  # Italian, Spanish, German, Dutch, Swedish, Danish and Norwegian, Finnish ("milj."), Portuguese
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
 # A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
 # or with a capital ("EUR", "Eur"), or as its country writes it ("Rs" for rupees, "DH"/"Dhs" for dirhams, "RM" for
@@ -35,6 +44,7 @@ CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
 SCALE_WORDS = r"k|thousand|mm|mn|m|millions?|milioni|millones|mio|mln|bn|b|billion|milliards?|miliardi|mrd|mds?|lakhs?"
+SCALE_WORDS += r"|millionen|miljoen|miljard|miljoner|millioner|milj|millón|milhões|milhão"
 SCALE_WORDS += r"|crores?|cr"
 AMOUNT = (
     rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"

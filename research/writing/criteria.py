@@ -17,6 +17,7 @@ from research.writing.buyers import BuyerRule, buyer_rule
 from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
+from research.writing.founded import FoundedRule, founded_rule
 from research.writing.places import place_countries, region_named, state_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.residency import CLOUDS, HostingRule, hosting_rule
@@ -178,6 +179,7 @@ Rule = (
     | EventRule
     | ChannelRule
     | BuyerRule
+    | FoundedRule
     | StatementRule
 )
 
@@ -324,7 +326,8 @@ EVENT_CUES = {
     ),
     "funding": re.compile(
         r"(?i)\b(raised|raise|raises|funding|fund-?raising|funded|investment|series [a-e]|round|lev[ée]e? (?:de|des)"
-        r" fonds|lev[ée]e|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e]|financement|ronde)\b"
+        r" fonds|lev[ée]e|l[èe]ve|a lev[ée]|tour de table|s[ée]rie [a-e]|financement|ronde|capital increase|share issue"
+        r"|augmentation de capital|aumento de capital|kapitalerh[öo]hung)\b"
     ),
     "executive": re.compile(
         r"(?i)\b(new (ceo|cto|cfo|coo|cro|executive|vp|chief)|executive hire|appointed|appoints"
@@ -341,6 +344,9 @@ EVENT_CUES = {
         r"|au poste de (?:directeur|directrice|pr[ée]sident|DAF|DG)|succ[eè]de [àa]"
         r"|(?:prend|pris|prendra) la (?:direction|pr[ée]sidence)"
         r"|t(?:akes|ook|aking) over from"
+        # "announced that Julián Ferreyra will become its CEO on 1 September 2026"
+        r"|(?:becomes?|became|become) (?:its |the |our |their )?(?:new |interim )?(?:chief|ceo|cto|cfo|coo|cro|cmo"
+        r"|president|managing director|general manager)"
         # who leads it, since when: "Depuis le 1er mars 2026, Parvis est dirigée par Antoine Guérin"
         r"|(?:depuis|since)\b[^.;]{0,40}\b(?:dirig[ée]e?s? par|(?:led|run|headed) by)"
         r"|(?:dirig[ée]e?s? par|(?:is|has been) (?:led|run|headed) by)\b[^.;]{0,60}\b(?:depuis|since)\b)"
@@ -454,7 +460,16 @@ def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
     for written in (criterion.description, criterion.name):
         text = _DENIED_PART.sub("", written)  # "a sales office, a reseller ... there doesn't make it Iberian"
-        readers = (_numeric_rule, _event_rule, buyer_rule, channel_rule, hosting_rule, presence_rule, _region_rule)
+        readers = (
+            _numeric_rule,
+            founded_rule,
+            _event_rule,
+            buyer_rule,
+            channel_rule,
+            hosting_rule,
+            presence_rule,
+            _region_rule,
+        )
         for reader in (*readers, _count_rule, _tech_rule):
             rule = reader(text)
             if rule is not None:
@@ -493,6 +508,7 @@ _FRENCH_WORDS: dict[str, str] = {
     "channel": "revendeurs, distributeurs, partenaires, réseau",
     "presence": "bureau, filiale, agence, clients, présence",
     "buyer": "payé par, facturé, paient, abonnement, gratuit, B2B",
+    "founded": "fondée, créée, création, fondateurs, depuis",
 }
 
 
@@ -501,7 +517,7 @@ def search_french(criterion: Criterion) -> str:
     statement: its own words are the criterion's)."""
     rule = rule_for(criterion)
     kinds: dict[type, str] = {RegionRule: "region", TechRule: "tech", ChannelRule: "channel", PresenceRule: "presence"}
-    kinds |= {BuyerRule: "buyer", HostingRule: "tech"}
+    kinds |= {BuyerRule: "buyer", HostingRule: "tech", FoundedRule: "founded"}
     if isinstance(rule, NumericRule):
         return _FRENCH_WORDS.get(
             "revenue" if rule.metric == "arr" else rule.metric, "clients"

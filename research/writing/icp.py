@@ -48,6 +48,7 @@ from research.writing.criteria import (
 )
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, counts_in, figures_in
+from research.writing.founded import FoundedRule, founding_year
 from research.writing.names import Company, known_as, names_notes
 from research.writing.places import place_country, state_of
 from research.writing.presence import PresenceRule, presence_stated
@@ -209,6 +210,12 @@ _BASED = re.compile(
 )
 
 
+_AN_OFFICE = re.compile(
+    r"(?i)\b(?:office|offices|bureau|bureaux|agence|branch|site|warehouse|plant|depot|sede operativa|filiale)\b"
+)
+_HQ_NAMED = re.compile(r"(?i)\b(?:head office|headquarters|hq|si[èe]ge|registered office|main office)\b")
+
+
 def _hq_place(match: re.Match[str]) -> str:
     """The place after "headquartered in": its clause; after an address label ("Headquarters: ul. Hubska 44,
     Wrocław, Poland"): the whole line."""
@@ -239,7 +246,9 @@ def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company)
         if country is None:
             match = _HQ.search(sentence.text)
             place = _hq_place(match) if match else _based(sentence.text, company)
-            country = place_country(place) if place else None
+            # "a new role, ..., based in our Laredo office": an office's place, not the head office's
+            office = bool(place and _AN_OFFICE.search(place) and not _HQ_NAMED.search(place))
+            country = place_country(place) if place and not office else None
         if country is None:
             continue
         where = country.title()
@@ -446,7 +455,8 @@ _NOT_YET = re.compile(
 
 # A sentence that refers back to the round a document is about ("The round closed in September 2025", "cette levée").
 _THE_ROUND = re.compile(
-    r"(?i)\b(?:the|this|that) (?:round|raise|funding|investment)\b|\b(?:la|cette) lev[ée]e\b|\b(?:ce|le) tour\b"
+    r"(?i)\b(?:the|this|that) (?:round|raise|funding|investment|capital increase|share issue)\b"
+    r"|\b(?:la|cette) lev[ée]e\b|\b(?:ce|le) tour\b|\b(?:l['\u2019]|cette )augmentation de capital\b"
 )
 # ... and says when it closed ("closed in September 2025", "a bouclé le 14 avril"), not what it adds up to ("Avec ce
 # tour, la société a levé 34,5 millions d'euros depuis sa création en 2019").
@@ -591,6 +601,36 @@ def _planned(text: str, as_of: datetime.date) -> bool:
     return not _UNTIL.search(text[:year] if year >= 0 else text)
 
 
+def _judge_said(
+    rule: StatementRule | FoundedRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
+) -> Judged | None:
+    """What a sentence says outright: a statement, or the year the company was founded."""
+    if isinstance(rule, FoundedRule):
+        return _judge_founded(rule, found, company, as_of)
+    return _judge_statement(rule, found, company, as_of)
+
+
+def _judge_founded(
+    rule: FoundedRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
+) -> Judged | None:
+    """The first sentence that says when the company was founded decides: not a look-alike's, nor a rival's, nor
+    another's named between the company and the founding word ("Cuyotrack S.A., Uvalia's rival, founded in
+    2008")."""
+    earliest, latest = rule.bounds(as_of.year)
+    for sentence in found:
+        if company.lookalike_in(sentence.text) or company.opens_with_another(sentence.text):
+            continue
+        if (year := founding_year(sentence.text)) is None:
+            continue
+        founded, at = year
+        if company.names_someone_else(company.after_its_name(sentence.text[:at]).split()):
+            continue
+        inside = (earliest is None or founded >= earliest) and (latest is None or founded <= latest)
+        reason = f"founded in {founded} ({'' if inside else 'not '}{rule.describe()})"
+        return Judged("", "match" if inside else "no_match", reason, (sentence.citation(),))
+    return None
+
+
 def _judge_statement(
     rule: StatementRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
 ) -> Judged | None:
@@ -646,8 +686,8 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
             judged = _judge_tech(rule, found)
         case EventRule():
             judged = _judge_event(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
-        case StatementRule():
-            judged = _judge_statement(rule, found, company, as_of)
+        case StatementRule() | FoundedRule():
+            judged = _judge_said(rule, found, company, as_of)
         case _:
             assert_never(rule)
     return judged

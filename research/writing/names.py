@@ -144,6 +144,11 @@ class Company:
             and not self.speaks_in(evidence)
         )
 
+    def opens_with_another(self, text: str) -> bool:
+        """Whether the sentence opens with a name other than the company's ("Cuyotrack S.A., Uvalia's competitor,
+        founded in 2008, ...")."""
+        return self._opens_with_a_name(text)
+
     def _opens_with_a_name(self, text: str) -> bool:
         """Whether the sentence opens with a name ("Brantvoe, its Berlin rival, raised ..."): one of its first
         three words is a name (``_names_in``)."""
@@ -242,7 +247,10 @@ class Company:
             return own_voice(text)
         profile = self._in_profile(text, evidence, previous)
         if _REFERS_BACK.match(_LABEL.sub("", text, count=1).strip()):  # "CTO: they have a new CTO since ..."
-            return self.named_in(previous) or profile if previous else self.named_in(evidence.title)
+            # not after a sentence that opens with another name: "San Juan's Cuyotrack, a rival of Uvalia, has
+            # raised USD 6 millones. It has 260 employees."
+            after_its_own = self.named_in(previous or "") and not self._opens_with_a_name(previous or "")
+            return after_its_own or profile if previous else self.named_in(evidence.title)
         if profile:
             return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
         # "..., but the company remains loss-making." in a document about it (its title names it); not what another

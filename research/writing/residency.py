@@ -25,7 +25,8 @@ from research.writing.text import fold, negated
 
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
-    r"|data (?:stays?|stored|kept|lives?)|donn[ée]es (?:stock[ée]es|conserv[ée]es|restent))\b"
+    r"|data (?:is |are )?(?:stays?|stored|kept|lives?|held)|data ?cent(?:re|er)s?|donn[ée]es (?:sont )?(?:stock[ée]es"
+    r"|conserv[ée]es|restent))\b"
 )
 _IN = re.compile(r"(?i)\b(?:in|inside|within|en|au|aux|dans)\s+(.{2,60})")
 # What says where a platform or its data lives: hosting words, a cloud's region or a data centre.
@@ -61,6 +62,14 @@ CLOUDS = (
 _US_CLOUD = re.compile(rf"\b(?:{'|'.join(map(re.escape, AMERICAN_CLOUDS))})\b")
 # Moving off a cloud is not running on it: "moved away from AWS", "a quitté Azure".
 _LEFT = ("off", "away", "left", "quitte", "quitter", "quittons", "quittent", "quittera")
+
+
+# Where it was hosted before is not where it is: "Until June 2024 everything ran on our own servers in a data centre in
+# Eindhoven", "auparavant hébergé chez ...".
+_FORMERLY = re.compile(
+    r"(?i)\b(?:until|till|up to|jusqu['\u2019]\s*(?:en|[àa]u?))\s+(?:\w+\s+)?(?:19|20)\d\d\b|\bused to\b|\bpreviously\b"
+    r"|\bformerly\b|\bauparavant\b|\banciennement\b|\bno longer\b|\bne \w+ plus\b"
+)
 
 
 # What comes after a contrast is someone else's: "hébergée sur AWS en Irlande, quand Hestiamo a fait le choix
@@ -102,7 +111,7 @@ def hosted_where(rule: HostingRule, sentence: str) -> bool | None:
     hosting only elsewhere, None when it says neither (or only plans). The places named after the hosting words
     count: "Clinic data for our New Zealand customers is hosted on AWS in Sydney" is hosted in Australia."""
     cue = _HOSTING_SENTENCE.search(sentence)
-    if cue is None or _PLANNED.search(sentence):
+    if cue is None or _PLANNED.search(sentence) or _FORMERLY.search(sentence):
         return None
     countries = place_countries(_CONTRAST.split(sentence[cue.start() :])[0])
     if not countries:
