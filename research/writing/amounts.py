@@ -61,6 +61,32 @@ def amount_value(digits: str, scale: str | None) -> float:
     return round(float(plain) * SCALE.get((scale or "").casefold(), 1.0), 6)  # 4.1 million is 4,100,000
 
 
+# The currency a sign stands for; a dollar sign alone is the US dollar unless letters before it say whose ("A$",
+# "C$", "NZ$", "S$", "MX$", "R$" for the real).
+_SIGNS = {"€": "EUR", "£": "GBP", "₹": "INR", "¥": "JPY", "₦": "NGN", "₱": "PHP", "₩": "KRW", "฿": "THB", "₫": "VND"}
+_SIGNS |= {"₺": "TRY", "₪": "ILS", "₽": "RUB"}
+_DOLLAR_OF = {"A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD", "NZ": "NZD", "S": "SGD", "SG": "SGD", "MX": "MXN"}
+_DOLLAR_OF |= {"R": "BRL", "US": "USD", "HK": "HKD"}
+_CURRENCY = re.compile(rf"(?:\b([A-Z]{{1,2}})?\$|([{CURRENCY_SIGNS}])|\b({CURRENCY_CODES})\b|\b(euros?|dollars?)\b)")
+_LOCAL_CODES = {"rs": "INR", "dh": "MAD", "dhs": "MAD", "rm": "MYR", "rp": "IDR", "fcfa": "XOF", "kr": "SEK"}
+
+
+def currency_in(text: str) -> str | None:
+    """The ISO code of the first currency ``text`` writes ("EUR 30 million", "€ 13,6 miljoen", "A$38 million",
+    "MXN $250 millones": MXN), or None."""
+    found = _CURRENCY.search(text)
+    if found is None:
+        return None
+    prefix, sign, code, word = found.groups()
+    if code:
+        return _LOCAL_CODES.get(code.casefold(), code.upper())
+    if sign:
+        return _SIGNS.get(sign, "USD" if sign == "$" else None)
+    if word:
+        return "EUR" if word.casefold().startswith("euro") else "USD"
+    return _DOLLAR_OF.get(prefix or "US", "USD")
+
+
 def amounts_in(text: str, *, scaled: bool = False) -> set[float]:
     """The values of the amounts ``text`` writes; with ``scaled``, only those with a scale word ("EUR 14 million",
     "4,1 M€", "Rs 96 crore"), the way a sum of money is told in a sentence rather than a count."""

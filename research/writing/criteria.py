@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value, currency_in
 from research.writing.buyers import BuyerRule, buyer_rule
 from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
@@ -88,6 +88,7 @@ class NumericRule:
     metric: str  # "employees" | "revenue" | what else it counts, folded ("clubs", "customers", "communes")
     low: float | None
     high: float | None
+    currency: str | None = None  # money's ISO code ("EUR"): a figure in another currency is not compared
 
     def question(self, company: str) -> str:
         if self.metric == "employees":
@@ -213,7 +214,9 @@ def _numeric_rule(text: str) -> NumericRule | None:
     else:
         return None
     bounds = _bounds(text)
-    return NumericRule(metric, *bounds[:2]) if bounds else None
+    if bounds is None:
+        return None
+    return NumericRule(metric, *bounds[:2], currency=currency_in(text) if metric != "employees" else None)
 
 
 def _bounds(text: str) -> tuple[float | None, float | None, re.Match[str]] | None:
@@ -270,7 +273,7 @@ _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|loc
 # What a criterion says does not count ("an Australian subsidiary or a UK sales office doesn't count", "(pas un
 # simple bureau de ventes ni une filiale)"): a clause or an aside that denies.
 _DENIES = (
-    r"(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make|change that)"
+    r"(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make|change that|decide)"
     r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|ne suffi(?:t|sent) pas|n['\u2019]y change rien"
     r"|n['\u2019]en fait pas)"
 )

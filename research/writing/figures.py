@@ -11,7 +11,8 @@ from collections.abc import Callable, Sequence
 
 from text_to_num import alpha2digit
 
-from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, SCALE_WORDS, amount_value
+from research.retrieval.parsing.text import MONTHS
+from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, SCALE_WORDS, amount_value, currency_in
 from research.writing.structure import fields_of
 
 EMPLOYEE_WORDS = (
@@ -20,7 +21,7 @@ EMPLOYEE_WORDS = (
 )
 REVENUE_WORDS = (
     r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca|fatturato|umsatz"
-    r"|facturaci[óo]n)"
+    r"|facturaci[óo]n|ingresos|faturamento|omzet|oms[æä]tning|omsetning|liikevaihto|przychody)"
 )
 # Recurring revenue, which a criterion on revenue (turnover, fatturato) does not count where revenue is stated too.
 ARR_WORDS = re.compile(r"(?i)\b(?:arr|annual recurring revenue|recurring revenue|revenus r[ée]currents)\b")
@@ -122,7 +123,7 @@ def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]
         value = _field_number(fields, EMPLOYEE_FIELDS if metric == "employees" else REVENUE_FIELDS)
         return [] if value is None else [value]
     if metric != "employees":
-        return [amount_value(m.group(1), m.group(2)) for pattern in _REVENUES for m in pattern.finditer(sentence)]
+        return [value for value, _ in revenue_figures(sentence, someone_else)]
     sentence = in_digits(sentence)  # not for money: alpha2digit reads "18 millions" as "18 1000000"
     found = [
         amount_value(match.group(1), match.group(2))
@@ -132,6 +133,46 @@ def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]
     ]
     found += [amount_value(match.group(3), match.group(4)) for match in _WHOLE_STAFF.finditer(sentence)]
     return list(dict.fromkeys(found))  # "une équipe de 72 collaborateurs" is one figure, read by two patterns
+
+
+# What follows a contrast that names someone else is theirs: "Dovecrest finished 2025 with about $33.8 million in ARR,
+# while Gablestone puts its own ARR at $58 million".
+_CONTRAST = re.compile(r"(?i)[,;]\s*(?:while|whereas|unlike|alors que|tandis que|quand|mientras)\b")
+
+
+def revenue_figures(
+    sentence: str, someone_else: Callable[[Sequence[str]], bool] | None = None
+) -> list[tuple[float, str | None]]:
+    """The revenue figures the sentence states, in the order it states them, each with its currency's ISO code
+    (None: none written); not those after a contrast that names someone else (``someone_else``)."""
+    for contrast in _CONTRAST.finditer(sentence):
+        if someone_else is not None and someone_else(sentence[contrast.end() :].split()[:4]):
+            sentence = sentence[: contrast.start()]
+            break
+    found: dict[int, tuple[float, str | None]] = {}
+    for pattern in _REVENUES:
+        for match in pattern.finditer(sentence):
+            after = sentence[match.end() : match.end() + _CURRENCY_AFTER]
+            if (word := _NEXT_WORD.match(after)) and word.group(1).casefold() in MONTHS:
+                continue  # a day: "FY2026 (to 30 June) AUD 14.2 million"
+            found[match.start(1)] = (
+                amount_value(match.group(1), match.group(2)),
+                currency_in(match.group(0)) or currency_in(after),
+            )
+            # the same figure in another currency: "DKK 212,4 mio. (about EUR 28.5 million)"
+            if converted := _CONVERTED.match(sentence, match.end()):
+                found[converted.start(1)] = (
+                    amount_value(converted.group(1), converted.group(2)),
+                    currency_in(converted.group(0)),
+                )
+    return [found[start] for start in sorted(found)]
+
+
+_CURRENCY_AFTER = 12  # "11,4 millions d'euros", "212,4 mio. DKK"
+_NEXT_WORD = re.compile(r"\s*([^\W\d_]+)")
+_CONVERTED = re.compile(
+    rf"(?i)\.?\s*\((?:about|approximately|approx\.?|around|roughly|c\.|ca\.|soit|environ|≈|~)?\s*{AMOUNT}"
+)
 
 
 @functools.lru_cache(maxsize=16_384)  # the same sentences are read for each facet and criterion

@@ -48,7 +48,11 @@ class FoundedRule:
             return f"founded more than {self.older_than} years ago"
         if self.earliest is not None and self.latest is not None:
             return f"founded between {self.earliest} and {self.latest}"
-        return f"founded in or after {self.earliest}" if self.earliest is not None else f"founded by {self.latest}"
+        return (
+            f"founded in {self.earliest} or later"
+            if self.earliest is not None
+            else f"founded in {self.latest} or earlier"
+        )
 
     def question(self, company: str) -> str:
         return f"When was {company} founded (founded, established, created, since)?"

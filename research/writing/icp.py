@@ -30,7 +30,7 @@ from typing import Protocol, assert_never
 
 from research.protocol.report import Citation, Claim, CriterionResult, Removed, Report, Verdict
 from research.retrieval.parsing.text import HEAD_OFFICE_LABELS
-from research.writing.amounts import amounts_in
+from research.writing.amounts import amounts_in, currency_in
 from research.writing.answer import sources_of
 from research.writing.buyers import BuyerRule, businesses_pay
 from research.writing.channel import ChannelRule, through_channel, through_named
@@ -47,7 +47,7 @@ from research.writing.criteria import (
     rule_for,
 )
 from research.writing.dates import date_span
-from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, counts_in, figures_in
+from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, counts_in, figures_in, revenue_figures
 from research.writing.founded import FoundedRule, founding_year
 from research.writing.names import Company, known_as, names_notes
 from research.writing.places import place_country, state_of
@@ -106,7 +106,9 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
             if quotable and text not in seen and (owned or company.about(text, item, previous)):
                 seen.add(text)
                 found.append(Sentence(text, item))
-            previous = text
+            # "Vartiopaja Koulutus Oy ... . The company trains ... . Its liikevaihto was ...": both the look-alike's
+            if not (previous and company.refers_to_another(text, previous)):
+                previous = text
     return found
 
 
@@ -133,8 +135,8 @@ def _judge_numeric(
     # a figure the sentence puts in the past ("était à 114 salariés début 2025, avant le plan de départs") only when
     # no sentence gives one for now
     fresh = [item for item in fresh if not _PAST_FIGURE.search(item[1].text)] or fresh
-    if rule.metric == "revenue":  # revenue over recurring revenue, where both are stated
-        fresh = [item for item in fresh if not _arr_only(item[1].text)] or fresh
+    if rule.metric == "revenue":  # revenue, not recurring revenue ("ARR passed EUR 31.2 million")
+        fresh = [item for item in fresh if not _arr_only(item[1].text)]
     if not fresh:
         return None
     if rule.metric in ("revenue", "arr"):  # the latest year's: "turnover rose to £23.6m in the year ending 31st March
@@ -164,8 +166,14 @@ def _year_of(sentence: Sentence) -> datetime.date:
 
 
 def _figures(rule: NumericRule, text: str, company: Company) -> list[float]:
-    if rule.metric in ("employees", "revenue", "arr"):
-        return figures_in(text, "employees" if rule.metric == "employees" else "revenue", company.names_someone_else)
+    if rule.metric in ("revenue", "arr"):
+        if rule.metric == "arr" and not ARR_WORDS.search(text):
+            return []  # "Its 2025 revenue of $44.6M" is no recurring revenue
+        # "DKK 212,4 mio. (about EUR 28.5 million)" for a criterion in euros: the euros
+        figures = revenue_figures(text, company.names_someone_else)
+        return [value for value, currency in figures if None in (currency, rule.currency) or currency == rule.currency]
+    if rule.metric == "employees":
+        return figures_in(text, "employees", company.names_someone_else)
     nouns = frozenset(rule.metric.split())  # "individual club sites": a count of any of them
     return counts_in(text, nouns | CUSTOMER_WORDS if nouns & CUSTOMER_WORDS else nouns, word_forms)
 
@@ -200,7 +208,8 @@ def _record_country(text: str) -> str | None:
 _HQ = re.compile(
     # not "Sherbrooke, Que.-based Lucarne opened a ... office" (``_BASED``), nor the English "a" for a French "à"
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|(?<!-)based|si[eè]ge(?: social)?"
-    r"|(?<!-)bas[ée]e?s?|install[ée]e?s?)\b(?:(?!,\s*\d)[^.;]){0,40}?\b(?:in|à|en|au)\b\s+(.{2,80})"
+    r"|hovedkontor|huvudkontor|hoofdkantoor|hauptsitz|casa (?:matriz|central)|sede central|p[äa][äa]konttori"
+    r"|(?<!-)bas(?:é|ée|és|ées|ee|ees)|install[ée]e?s?)\b(?:(?!,\s*\d)[^.;]){0,40}?\b(?:in|à|en|au)\b\s+(.{2,80})"
     # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
     rf"|(?i:^\s*(?:{HEAD_OFFICE_LABELS})\s*[:\u2013-]\s*(.{{2,80}}))"
 )
@@ -233,7 +242,7 @@ def _based(text: str, company: Company) -> str | None:
     return None
 
 
-_CLAUSE_END = re.compile(r"[;.]|\s+(?:and|with|while|but|where|et|avec|mais)\s+")
+_CLAUSE_END = re.compile(r"[;.]|,\s*\d|\s+(?:and|with|while|but|where|et|avec|mais)\s+")  # "Aarhus, 41 in Warsaw"
 
 
 def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company) -> Judged | None:
@@ -448,8 +457,9 @@ _NOT_YET = re.compile(
     r"(?i)\b(?:next year|later this year|in the coming (?:months|year)|rumou?rs?|rumeurs?|l['\u2019]an prochain"
     r"|l['\u2019]ann[ée]e prochaine|plans? to raise|expects? to raise|pr[ée]voit de lever|envisage de lever"
     r"|(?:plans?|plann(?:ed|ing)|looking|in talks|seeks?|seeking|wants?|intends?) to|pourrait racheter"
-    r"|envisage de|pr[ée]voit d['\u2019e]|parl\w* d['\u2019]une (?:lev[ée]e|s[ée]rie)|talk(?:s|ed|ing)? (?:of|about) a"
-    r"|sp[ée]cul\w*|bruits? de couloir|on murmure|dicen|se dice)"
+    r"|envisage de|pr[ée]voit d['\u2019e]|parl\w* d['\u2019]une (?:lev[ée]e|s[ée]rie)"
+    r"|talk(?:s|ed|ing)? (?:of|about) a|sp[ée]cul\w*|bruits? de couloir|on murmure|dicen|se dice"
+    r"|(?:voudrai|pourrai)\w* (?:entrer|lever|racheter|investir)|pas un mot|no word)"
 )
 
 
@@ -461,7 +471,8 @@ _THE_ROUND = re.compile(
 # ... and says when it closed ("closed in September 2025", "a bouclé le 14 avril"), not what it adds up to ("Avec ce
 # tour, la société a levé 34,5 millions d'euros depuis sa création en 2019").
 _CLOSED = re.compile(
-    r"(?i)\b(?:closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|finalis[ée]e?s?|cl[ôo]tur[ée]e?s?|sign[ée]e?s?)\b"
+    r"(?i)\b(?:closed|completed|signed|finali[sz]ed|approved|boucl[ée]e?s?|finalis[ée]e?s?|cl[ôo]tur[ée]e?s?"
+    r"|sign[ée]e?s?|act[ée]e?s?|approuv[ée]e?s?)\b"
 )
 
 
@@ -525,6 +536,18 @@ _SPENT = re.compile(
 )
 
 
+# A round's own words: "API limits raised" raises no money.
+_A_ROUND = re.compile(
+    r"(?i)\b(?:series|serie|s[ée]rie|seed|round|funding|fund-?raising|investors?|investment|capital|lev[ée]e"
+    r"|tour de table|financement|ronde|kapital\w*|equity|venture)\b"
+)
+
+
+def _money_raised(text: str) -> bool:
+    """Whether a sentence with a funding word is about money: a round's words or a sum of money in it."""
+    return bool(_A_ROUND.search(text) or amounts_in(text, scaled=True) or currency_in(text))
+
+
 def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
     cutoff = rule.since or as_of - datetime.timedelta(days=rule.days)
     window = f"since {rule.since.isoformat()}" if rule.since else f"within {rule.days} days of {as_of.isoformat()}"
@@ -534,7 +557,7 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, a
         for s in found
         if (cue := EVENT_CUES[rule.event].search(s.text))
         and not _NOT_YET.search(s.text)
-        and not (rule.event == "funding" and _SPENT.match(s.text, cue.end()))
+        and not (rule.event == "funding" and (_SPENT.match(s.text, cue.end()) or not _money_raised(s.text)))
         and not _anothers_event(rule, s, company)
     ]
     for sentence in told:

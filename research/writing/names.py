@@ -144,6 +144,18 @@ class Company:
             and not self.speaks_in(evidence)
         )
 
+    def refers_to_another(self, text: str, previous: str) -> bool:
+        """Whether a sentence that opens by referring back ("It", "The family-owned company", "L'éditeur anversois")
+        follows one about someone else: it opens with another name ("San Juan's Cuyotrack, a rival of Uvalia, has
+        raised USD 6 millones. It has 260 employees."; "Rouwkompas, justement, a bouclé ... L'éditeur anversois
+        revendique 280 collaborateurs, ..., une certification que Lumignon attend") or names a look-alike."""
+        if not refers_back(text):
+            return False
+        opening = _OPENING.findall(_LABEL.sub("", previous, count=1))[:1]
+        if opening and opening[0].casefold() in _PRONOUNS:  # "He runs Germany and Benelux"
+            return self.lookalike_in(previous)
+        return self._opens_with_a_name(previous) or self.lookalike_in(previous)
+
     def opens_with_another(self, text: str) -> bool:
         """Whether the sentence opens with a name other than the company's ("Cuyotrack S.A., Uvalia's competitor,
         founded in 2008, ...")."""
@@ -239,18 +251,17 @@ class Company:
         return self._about(text, evidence, previous) or (stated != text and self._about(stated, evidence, previous))
 
     def _about(self, text: str, evidence: Evidence, previous: str | None) -> bool:
-        if self.named_in(text):
-            return True
-        if self.lookalike_in(text):
+        if previous and self.refers_to_another(text, previous):
             return False
+        if self.named_in(text) or self.lookalike_in(text):
+            return self.named_in(text)
         if self.speaks_in(evidence):
             return own_voice(text)
         profile = self._in_profile(text, evidence, previous)
         if _REFERS_BACK.match(_LABEL.sub("", text, count=1).strip()):  # "CTO: they have a new CTO since ..."
             # not after a sentence that opens with another name: "San Juan's Cuyotrack, a rival of Uvalia, has
             # raised USD 6 millones. It has 260 employees."
-            after_its_own = self.named_in(previous or "") and not self._opens_with_a_name(previous or "")
-            return after_its_own or profile if previous else self.named_in(evidence.title)
+            return (self.named_in(previous) or profile) if previous else self.named_in(evidence.title)
         if profile:
             return True  # an analyst's profile of the company: "Revenue for 2025 was DKK 81 million."
         # "..., but the company remains loss-making." in a document about it (its title names it); not what another
@@ -414,7 +425,7 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
     found: set[str] = set()
     subsidiaries: set[str] = set()
     # "Ukhozi Fuel Services (Pty) Ltd": a legal form in parentheses is part of the name
-    word = r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z\u00c0-\u00de][\w'\u2019&.-]*)"
+    word = r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z\u00c0-\u00de][\w'\u2019&./-]*)"  # "A/S", "S.p.A."
     # "Louchebel Équipements SAS"; a legal form after a comma: "Anclaruta Agencia Aduanal, S.C."
     pattern = re.compile(rf"\b{re.escape(first)}((?:[ \t]+{word}){{1,5}})(?:,[ \t]+(?={word}))?")
     for text in texts:
@@ -455,6 +466,15 @@ def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:
                 phrase = f"{word} {following}" if following and f"{word} {following}" in text else word
                 found.add(fold(basename(phrase).strip(" ,.")) or folded)
     return found
+
+
+_PRONOUNS = frozenset("he she we they i you it il elle ils elles nous on je vous".split())
+
+
+def refers_back(text: str) -> bool:
+    """Whether a sentence opens by referring back to a company named before ("It", "They", "The company", "L'éditeur
+    anversois")."""
+    return bool(_REFERS_BACK.match(_LABEL.sub("", text, count=1).strip()))
 
 
 def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:

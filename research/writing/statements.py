@@ -153,7 +153,8 @@ def stated(rule: StatementRule, sentence: str) -> bool | None:
 _AUXILIARIES = frozenset("is are was were does do did has have can will".split())
 # What is under way is not held yet: "ISO/IEC 27001: Plateloop is still working towards it".
 _UNDER_WAY = re.compile(
-    r"(?i)\b(?:working (?:towards?|on getting)|preparing for|en cours d['\u2019]obtention"
+    r"(?i)\b(?:working (?:towards?|on getting)|preparing for|en cours d['\u2019]obtention|(?:is|are) due\b"
+    r"|(?:is|are) expected (?:in|by|early|next|later)|attendue?s? (?:pour|en|d['\u2019]ici)"
     r"|travaill\w* [àa] (?:obtenir|l['\u2019]obtention)|(?:vise|visent) (?:la|une|l['\u2019]))\b"
 )
 

@@ -27,6 +27,9 @@ _ABBREVIATIONS = frozenset(
     # a street in an address: "ul. Hubska 44", "Hauptstr. 5", "av. de la Gare", "bd. Haussmann"
     | {"ul", "str", "av", "ave", "bd", "blvd", "pl"}
 )
+# A company's dotted legal form before an aside: "Fotonaria S.r.l. (Bologne) a réalisé ..." (not before a capital: a
+# title line "Halvorix Revenue Technologies S.L." ends before "Halvorix raised ...")
+_LEGAL_FORMS = frozenset({"s.r.l", "s.p.a", "s.a", "b.v", "n.v", "s.l", "s.c", "s.a.s", "s.a.r.l", "l.l.c", "a.g"})
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")
 # A capitalised word (letters, digits, ' and - inside), or an acronym.
 _CAPITALISED = re.compile(r"\b[A-Z][\w'\u2019-]*\b")
@@ -163,7 +166,8 @@ def sentences(text: str, title: str = "") -> list[str]:
         last_word = (
             pieces[-1].rsplit(" ", 1)[-1].rstrip(".").lstrip("([\"'\u201c\u2018\u00ab").casefold() if pieces else ""
         )
-        if pieces and (last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha())):  # "J. Smith"
+        aside = last_word in _LEGAL_FORMS and sentence.startswith("(")
+        if pieces and (aside or last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha())):
             pieces[-1] = f"{pieces[-1]} {sentence}"
         else:
             pieces.append(sentence)

@@ -65,7 +65,7 @@ HEADER_LINES, HEADER_LINE_CHARS = 6, 120
 # Portuguese, Spanish, German, Dutch).
 HEAD_OFFICE_LABELS = (
     r"si[èe]ge(?: social)?|registered office|head office|headquarters|hq|sede(?: social)?|sitz|firmensitz|hauptsitz"
-    r"|hoofdkantoor"
+    r"|hoofdkantoor|hovedkontor|huvudkontor|casa matriz|casa central|sede central"
 )  # a header's lines: the first few non-empty ones, each short
 
 
