@@ -300,11 +300,19 @@ def _region_rule(text: str) -> RegionRule | None:
         return RegionRule(" or ".join([*extra, label]), frozenset(within | countries))
     if not re.search(rf"\b({_HQ_WORDS})\b", folded):
         return None
+    # "Siège social situé en région Auvergne-Rhône-Alpes", "HQ in Queensland", "dans le canton de Genève" (a canton
+    # named after its city: the canton, where the criterion says so)
+    state = state_named(text)
+    if state and (not countries or _A_STATE.search(text)):
+        return RegionRule(state[0], state[2], state=state[1])
     if countries:
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
-    if state := state_named(text):  # "Siège social situé en région Auvergne-Rhône-Alpes", "HQ in Queensland"
-        return RegionRule(state[0], state[2], state=state[1])
     return None
+
+
+_A_STATE = re.compile(
+    r"(?i)\b(?:canton|r[ée]gion|region|state|province|land|bundesland|county|comt[ée]|comunidad|regi[oã]o)\s+(?:of|de|du|d['\u2019])?"
+)
 
 
 EVENT_WORDS: dict[str, tuple[str, ...]] = {

@@ -427,6 +427,13 @@ def _hosted_elsewhere(rule: TechRule, found: Sequence[Sentence]) -> tuple[str, S
 DATELINE_CHARS = 80
 
 
+def _undated_reference(sentence: Sentence) -> bool:
+    """Whether a sentence refers back to a round told elsewhere and gives it no date of its own ("Ridgeline partner
+    Owen Marsh joined Dovecrest's board with the round."): its document's date is when it was told, not when the round
+    closed."""
+    return bool(_THE_ROUND.search(sentence.text)) and _own_span(sentence) is None
+
+
 def _own_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
     """The date the sentence itself gives (a month or a day without a year in its document's year), not its
     document's."""
@@ -561,7 +568,7 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, a
         and not _anothers_event(rule, s, company)
     ]
     for sentence in told:
-        if rule.event == "funding" and _dated_elsewhere(sentence, told):
+        if rule.event == "funding" and (_dated_elsewhere(sentence, told) or _undated_reference(sentence)):
             continue
         span = _sentence_span(sentence, EVENT_CUES[rule.event])
         if span is None:

@@ -130,3 +130,16 @@ def test_a_capital_increase_acted_on_a_day_dates_the_round() -> None:
         date="2026-11-05",
     )
     assert judge(criterion, "Lumignon SA", article, as_of=AS_OF).verdict == "no_match"
+
+
+def test_a_sentence_that_refers_back_to_the_round_gives_it_no_date() -> None:
+    criterion = Criterion("Raised equity in the last 12 months", "Raised an equity round since 1 December 2025")
+    article = _evidence("Ridgeline partner Owen Marsh joined Dovecrest's board with the round.", date="2026-10-20")
+    assert judge(criterion, "Dovecrest", article, as_of=AS_OF).verdict == "unknown"
+
+
+def test_a_state_the_criterion_names_as_one_beside_its_country() -> None:
+    texas = Criterion("Texas", "Headquartered in the state of Texas, United States")
+    rule = rule_for(texas)
+    assert isinstance(rule, RegionRule)
+    assert rule.state == "texas"
