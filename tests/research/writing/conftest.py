@@ -23,3 +23,8 @@ def evidence(chunk_id: str, text: str, *, title: str = "", date: str | None = No
         text=text,
         date=date,
     )
+
+
+def one_document(*texts: str, doc: str = "a", date: str | None = None, title: str = "Profile") -> list[Evidence]:
+    """One document's passages, ranked in the order given (chunk ids `<doc>#0`, `<doc>#1`, ...)."""
+    return [Evidence(f"{doc}#{i}", doc, title, f"{doc}.html", text, date=date, rank=i) for i, text in enumerate(texts)]

@@ -15,30 +15,27 @@ from research.reporting.kinds.icp import criterion_facet
 from research.writing.citations import Evidence
 from research.writing.criteria import EVENT_CUES, EVENT_WORDS, Criterion, EventRule, rule_for
 from research.writing.icp import judge
+from tests.research.writing.conftest import one_document
 
 AS_OF = datetime.date(2026, 11, 30)
 
 
-def _evidence(*texts: str, doc: str = "a", date: str | None = None, title: str = "Profile") -> list[Evidence]:
-    return [Evidence(f"{doc}#{i}", doc, title, f"{doc}.html", text, date=date, rank=i) for i, text in enumerate(texts)]
-
-
 def test_a_rivals_round_in_a_sentence_that_compares_it_with_the_company_is_the_rivals() -> None:
     criterion = Criterion("Took fresh money", "Closed a funding round between 1 June 2025 and 30 November 2026")
-    article = _evidence(
+    article = one_document(
         "Karlsruhe-based Messreihe Software GmbH, the largest LIMS vendor for German food labs, closed a EUR 15 million"
         " round led by Odenwald Capital in August 2025; unlike Probalis, Messreihe hosts its customers on AWS.",
         doc="article",
         date="2026-09-01",
     )
     assert judge(criterion, "Probalis AG", article, as_of=AS_OF).verdict == "unknown"
-    own = _evidence("Probalis closed a CHF 9 million round led by Rheinfels Ventures in March 2026.", doc="release")
+    own = one_document("Probalis closed a CHF 9 million round led by Rheinfels Ventures in March 2026.", doc="release")
     assert judge(criterion, "Probalis AG", article + own, as_of=AS_OF).verdict == "match"
 
 
 def test_a_rivals_headcount_beside_the_company_as_its_competitor_is_the_rivals() -> None:
     criterion = Criterion("Effectif entre 50 et 200 personnes", "Entre 50 et 200 salariés")
-    evidence = _evidence(
+    evidence = one_document(
         "Le grenoblois Civilio, premier concurrent de Parvis, avait levé 22 millions d'euros en mai 2024 ; il emploie"
         " 310 salariés.",
         "Au 1er octobre 2026, Parvis emploie 187 salariés, dont 158 à Nantes.",
@@ -51,7 +48,7 @@ def test_a_rivals_headcount_beside_the_company_as_its_competitor_is_the_rivals()
 
 def test_a_round_is_dated_by_the_sentence_with_the_french_noun_levee() -> None:
     criterion = Criterion("Tour de table bouclé depuis décembre 2025", "A levé des fonds depuis décembre 2025")
-    article = _evidence(
+    article = one_document(
         "Relation citoyen : le nantais Parvis a levé 14 millions d'euros",
         "La levée de 14 millions d'euros de Parvis, finalisée le 21 octobre 2025 et menée par Estuaire Capital, n'avait"
         " jusqu'ici pas été rendue publique.",
@@ -65,9 +62,9 @@ def test_a_round_is_dated_by_the_sentence_with_the_french_noun_levee() -> None:
 
 def test_a_round_is_dated_by_another_document_that_says_when_a_round_of_its_amount_closed() -> None:
     criterion = Criterion("Raised capital in FY26 or since", "Closed a capital raise between 1 July 2025 and now")
-    article = _evidence("BRISBANE - Plateloop has raised A$38 million to take its gym software to Asia.", doc="news")
+    article = one_document("BRISBANE - Plateloop has raised A$38 million to take its gym software to Asia.", doc="news")
     article = [Evidence(e.chunk_id, e.doc_id, e.title, e.source, e.text, date="2025-08-12", rank=0) for e in article]
-    analyst = _evidence(
+    analyst = one_document(
         "Plateloop's A$38 million Series B, led by Tasman Crest Capital, closed on 27 June 2025; it has not raised"
         " since.",
         doc="analyst",
@@ -77,7 +74,7 @@ def test_a_round_is_dated_by_another_document_that_says_when_a_round_of_its_amou
     assert judged.verdict == "no_match"
     assert "27 June 2025" in judged.citations[0].quote
     # another amount is another round: the article's date stands
-    other = _evidence("Plateloop's A$12 million Series A closed on 3 March 2023.", doc="analyst", date="2026-09-30")
+    other = one_document("Plateloop's A$12 million Series A closed on 3 March 2023.", doc="analyst", date="2026-09-30")
     assert judge(criterion, "Plateloop Technologies Pty Ltd", article + other, as_of=AS_OF).verdict == "match"
 
 
@@ -93,28 +90,28 @@ def test_a_certificate_criterion_is_read_in_other_words_and_an_audit_to_come_sta
     name: str, description: str
 ) -> None:
     criterion = Criterion(name, description)
-    held = _evidence("Probalis est certifiée ISO/IEC 27001 depuis le 12 mai 2026, pour toute la plateforme.")
+    held = one_document("Probalis est certifiée ISO/IEC 27001 depuis le 12 mai 2026, pour toute la plateforme.")
     assert judge(criterion, "Probalis AG", held, as_of=AS_OF).verdict == "match"
-    to_come = _evidence('The small print: "ISO/IEC 27001 certification audit January 2027".', doc="mail")
+    to_come = one_document('The small print: "ISO/IEC 27001 certification audit January 2027".', doc="mail")
     assert judge(criterion, "Probalis AG", to_come, as_of=AS_OF).verdict == "unknown"
-    denied = _evidence("Probalis does not hold its own ISO/IEC 27001 certificate yet: our audit is scheduled.")
+    denied = one_document("Probalis does not hold its own ISO/IEC 27001 certificate yet: our audit is scheduled.")
     assert judge(criterion, "Probalis AG", to_come + denied, as_of=AS_OF).verdict == "no_match"
-    valid = _evidence("Probalis holds an ISO/IEC 27001 certificate, valid until March 2027.", doc="site")
+    valid = one_document("Probalis holds an ISO/IEC 27001 certificate, valid until March 2027.", doc="site")
     assert judge(criterion, "Probalis AG", valid, as_of=AS_OF).verdict == "match"
 
 
 def test_a_window_between_two_days_starts_on_the_first_in_the_last_ones_year() -> None:
     criterion = Criterion("New CFO this calendar year", "A new CFO started between 1 January and 30 November 2026")
     assert rule_for(criterion) == EventRule("executive", 365, since=datetime.date(2026, 1, 1))
-    release = _evidence("Plateloop has appointed Siobhan Reilly as its CFO, effective 2 March 2026.")
+    release = one_document("Plateloop has appointed Siobhan Reilly as its CFO, effective 2 March 2026.")
     assert judge(criterion, "Plateloop Technologies Pty Ltd", release, as_of=AS_OF).verdict == "match"
 
 
 def test_who_has_led_it_since_when_tells_a_new_leader() -> None:
     criterion = Criterion("Nouveau directeur général en 2026", "Nouveau directeur général en 2026")
-    page = _evidence("Depuis le 1er mars 2026, Parvis est dirigée par Antoine Guérin, directeur général.")
+    page = one_document("Depuis le 1er mars 2026, Parvis est dirigée par Antoine Guérin, directeur général.")
     assert judge(criterion, "Parvis Numérique SAS", page, as_of=AS_OF).verdict == "match"
-    old = _evidence("Parvis est dirigée par Gaëlle Kerhervé depuis sa création en 2014.")
+    old = one_document("Parvis est dirigée par Gaëlle Kerhervé depuis sa création en 2014.")
     assert judge(criterion, "Parvis Numérique SAS", old, as_of=AS_OF).verdict == "no_match"
 
 
@@ -124,14 +121,14 @@ def test_a_french_providers_hosting_is_not_an_american_clouds_french_region() ->
         "Hébergée en France par un hébergeur français ; un cloud américain, même dans une région française, ne"
         " compte pas",
     )
-    azure = _evidence(
+    azure = one_document(
         "La plateforme Parvis est hébergée sur Microsoft Azure, en région France Centre (Paris).",
         "Parvis héberge vos données en France.",
     )
     judged = judge(criterion, "Parvis Numérique SAS", azure, as_of=AS_OF)
     assert judged.verdict == "no_match"
     assert "Azure" in judged.citations[0].quote
-    ovh = _evidence("La plateforme Parvis est hébergée chez OVHcloud, à Roubaix, en France.")
+    ovh = one_document("La plateforme Parvis est hébergée chez OVHcloud, à Roubaix, en France.")
     assert judge(criterion, "Parvis Numérique SAS", ovh, as_of=AS_OF).verdict == "match"
     # a criterion that asks only where the data is: Azure's French region is in France
     where = Criterion("Données en France", "Données hébergées en France")
@@ -140,20 +137,20 @@ def test_a_french_providers_hosting_is_not_an_american_clouds_french_region() ->
 
 def test_a_channel_the_criterion_names_is_stated_by_a_sentence_that_sells_through_it() -> None:
     criterion = Criterion("Commandable via l'UGAP ou des revendeurs", "Achetable par l'UGAP ou par un revendeur")
-    both = _evidence(
+    both = one_document(
         "Parvis n'a pas de revendeurs : une commande passe soit par l'UGAP, soit directement par notre équipe."
     )
     assert judge(criterion, "Parvis Numérique SAS", both, as_of=AS_OF).verdict == "match"
-    denied = _evidence("Parvis n'est pas référencé à l'UGAP et n'a pas de revendeurs.")
+    denied = one_document("Parvis n'est pas référencé à l'UGAP et n'a pas de revendeurs.")
     assert judge(criterion, "Parvis Numérique SAS", denied, as_of=AS_OF).verdict == "no_match"
 
 
 def test_where_sentences_disagree_on_the_channel_the_newest_decides() -> None:
     criterion = Criterion("Sold through resellers", "Third-party resellers sell its software to clubs")
-    battlecard = _evidence(
+    battlecard = one_document(
         "Plateloop sells direct only; no resellers, no dealers.", doc="battlecard", date="2026-05-02"
     )
-    home = _evidence(
+    home = one_document(
         "Plateloop is also sold through resellers: since July 2026, Redgum Fitouts in Perth resells it.", doc="home"
     )
     judged = judge(criterion, "Plateloop Technologies Pty Ltd", battlecard + home, as_of=AS_OF)
@@ -187,20 +184,20 @@ def test_a_count_criterion_is_decided_by_the_count_of_what_it_counts(
     name: str, description: str, sentences: tuple[str, ...], verdict: str
 ) -> None:
     company = "Parvis Numérique SAS" if "Parvis" in sentences[0] else "Plateloop Technologies Pty Ltd"
-    assert judge(Criterion(name, description), company, _evidence(*sentences), as_of=AS_OF).verdict == verdict
+    assert judge(Criterion(name, description), company, one_document(*sentences), as_of=AS_OF).verdict == verdict
 
 
 def test_a_certificate_as_good_as_held_or_worked_towards_is_not_held() -> None:
     criterion = Criterion("ISO/IEC 27001 cert in hand", "Holds a current ISO/IEC 27001 certificate today")
-    rep = _evidence('ISO 27001: their rep told two owners Plateloop is "as good as certified".', doc="mail")
+    rep = one_document('ISO 27001: their rep told two owners Plateloop is "as good as certified".', doc="mail")
     assert judge(criterion, "Plateloop Technologies Pty Ltd", rep, as_of=AS_OF).verdict == "unknown"
-    ours = _evidence("ISO/IEC 27001: Plateloop is still working towards it; we've been certified since 2024.")
+    ours = one_document("ISO/IEC 27001: Plateloop is still working towards it; we've been certified since 2024.")
     assert judge(criterion, "Plateloop Technologies Pty Ltd", ours, as_of=AS_OF).verdict == "no_match"
 
 
 def test_a_rivals_figures_and_another_companys_new_executive_are_theirs() -> None:
     arr = Criterion("ARR between $50M and $150M", "Annual recurring revenue between $50 million and $150 million")
-    rival = _evidence(
+    rival = one_document(
         "Its Denver rival Brightbite Systems says it has 520 employees and more than $70 million in ARR.",
         "Molarline's ARR grew from $33.0M at June 30, 2025 to $41.5M at June 30, 2026.",
         doc="article",
@@ -210,14 +207,14 @@ def test_a_rivals_figures_and_another_companys_new_executive_are_theirs() -> Non
     assert judged.verdict == "no_match"
     assert "41.5" in judged.reason
     cfo = Criterion("New CFO this calendar year", "A new CFO started between 1 January and 30 November 2026")
-    other = _evidence("Ironbark's new CFO came from Pulse 24 Fitness, Plateloop's biggest franchise customer.")
+    other = one_document("Ironbark's new CFO came from Pulse 24 Fitness, Plateloop's biggest franchise customer.")
     assert judge(cfo, "Plateloop Technologies Pty Ltd", other, as_of=AS_OF).verdict == "unknown"
 
 
 def test_a_statement_over_a_year_old_gives_way_to_a_current_one() -> None:
     criterion = Criterion("Own ISO 27001 certificate", "Holds its own ISO/IEC 27001 certificate today")
-    old = _evidence("Probalis has an ISO/IEC 27001 certificate, says our battlecard.", doc="old", date="2025-06-01")
-    new = _evidence("Probalis AG does not hold its own ISO/IEC 27001 certificate yet: our audit is in January 2027.")
+    old = one_document("Probalis has an ISO/IEC 27001 certificate, says our battlecard.", doc="old", date="2025-06-01")
+    new = one_document("Probalis AG does not hold its own ISO/IEC 27001 certificate yet: our audit is in January 2027.")
     judged = judge(criterion, "Probalis AG", old + new, as_of=AS_OF)
     assert judged.verdict == "no_match"
     assert judge(criterion, "Probalis AG", old, as_of=AS_OF).verdict == "unknown"

@@ -11,19 +11,13 @@ import datetime
 import pytest
 
 from research.writing.amounts import amount_value
-from research.writing.citations import Evidence
 from research.writing.criteria import Criterion, HostingRule, rule_for
 from research.writing.figures import figures_in
 from research.writing.founded import FoundedRule, founded_rule, founding_year
 from research.writing.icp import judge
+from tests.research.writing.conftest import one_document
 
 AS_OF = datetime.date(2026, 11, 30)
-
-
-def _evidence(*texts: str, doc: str = "a", date: str | None = None) -> list[Evidence]:
-    return [
-        Evidence(f"{doc}#{i}", doc, "Profile", f"{doc}.html", text, date=date, rank=i) for i, text in enumerate(texts)
-    ]
 
 
 @pytest.mark.parametrize(
@@ -48,7 +42,7 @@ def test_the_founding_year_decides_and_a_rivals_or_lookalikes_does_not() -> None
     assert founding_year("Fondée en 2014 à Rennes, Kerlance édite Régul") == (2014, 0)
     before = Criterion("Founded before 2010", "Founded before 2010")
     young = Criterion("Young", "Less than 20 years old")
-    sentences = _evidence(
+    sentences = one_document(
         "Cuyotrack S.A., Uvalia's competitor from San Juan, founded in 2008, announced a round.",
         "Uvalia was founded in Mendoza in 2011 by Mariana Lucero and Tomás Garay.",
     )
@@ -59,7 +53,7 @@ def test_the_founding_year_decides_and_a_rivals_or_lookalikes_does_not() -> None
 
 def test_it_after_a_sentence_that_opens_with_another_name_is_that_others() -> None:
     criterion = Criterion("100 to 250 empleados", "Between 100 and 250 employees today")
-    item = _evidence(
+    item = one_document(
         "San Juan's Cuyotrack, a rival of Uvalia and Parronal, has raised USD 6 millones. It has 410 bodegas and 260 "
         "employees.",
         "Uvalia has raised a seed round. It has 186 employees in Mendoza.",
@@ -71,7 +65,7 @@ def test_it_after_a_sentence_that_opens_with_another_name_is_that_others() -> No
 
 def test_will_become_its_ceo_is_a_new_executive() -> None:
     criterion = Criterion("New CEO in the last twelve months", "A new CEO since 1 December 2025")
-    release = _evidence(
+    release = one_document(
         "MENDOZA, 18 de agosto de 2026 - Uvalia Software S.A. today announced that Julián Ferreyra will become its "
         "CEO on 1 September 2026."
     )
@@ -89,9 +83,9 @@ def test_data_stored_in_a_data_centre_is_a_hosting_criterion_and_a_former_host_d
         "Its customers' production data is stored in a data centre in the Netherlands today",
     )
     assert isinstance(rule_for(criterion), HostingRule)
-    former = _evidence("Until June 2024 everything ran on our own servers in a data centre in Eindhoven.")
+    former = one_document("Until June 2024 everything ran on our own servers in a data centre in Eindhoven.")
     assert judge(criterion, "Koppelvast", former, as_of=AS_OF).verdict == "unknown"
-    now = _evidence("We host Koppelvast on Amazon Web Services in the Frankfurt region, Germany.")
+    now = one_document("We host Koppelvast on Amazon Web Services in the Frankfurt region, Germany.")
     assert judge(criterion, "Koppelvast", now, as_of=AS_OF).verdict == "no_match"
 
 
@@ -99,7 +93,7 @@ def test_a_capital_increase_signed_earlier_dates_the_round_an_article_tells() ->
     criterion = Criterion(
         "Levée de fonds depuis le 1er juin 2026", "A bouclé une levée de fonds depuis le 1er juin 2026"
     )
-    article = _evidence(
+    article = one_document(
         "L'éditeur rennais Kerlance a bouclé une Série B sans l'annoncer.",
         "Chez Kerlance, l'augmentation de capital a été signée le 29 avril 2026.",
         date="2026-10-14",
@@ -109,7 +103,7 @@ def test_a_capital_increase_signed_earlier_dates_the_round_an_article_tells() ->
 
 def test_a_job_based_in_an_office_says_nothing_of_the_head_office() -> None:
     criterion = Criterion("US-headquartered", "Corporate head office in the United States")
-    job = _evidence("Anclaruta: a new role, reporting to Ileana, based in our Laredo office.")
+    job = one_document("Anclaruta: a new role, reporting to Ileana, based in our Laredo office.")
     assert judge(criterion, "Anclaruta", job, as_of=AS_OF).verdict == "unknown"
-    head = _evidence("Anclaruta is based in Monterrey, Mexico.")
+    head = one_document("Anclaruta is based in Monterrey, Mexico.")
     assert judge(criterion, "Anclaruta", head, as_of=AS_OF).verdict == "no_match"
