@@ -369,7 +369,12 @@ HEALTH_CHECK_TIMEOUT = env.number("HEALTH_CHECK_TIMEOUT", 3.0, minimum=0.1)
 
 # Dotted paths of callables run once in each worker process before it takes tasks.
 WORKER_WARMUP = env.strings(
-    "WORKER_WARMUP", ["research.platform.warmup.open_chroma", "research.platform.warmup.load_embedder"]
+    "WORKER_WARMUP",
+    [
+        "research.platform.warmup.open_chroma",
+        "research.platform.warmup.load_embedder",
+        "research.platform.warmup.load_places",
+    ],
 )
 
 LOG_LEVEL = env.choice("LOG_LEVEL", "INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))

@@ -14,3 +14,10 @@ def load_embedder() -> None:
 
     embedder().embed_query("warm up")
     token_counter().count("warm up")
+
+
+def load_places() -> None:
+    """The place tables the ICP judge and the criteria page read (cities, countries, first-level regions)."""
+    from research.writing.places import load
+
+    load()

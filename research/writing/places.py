@@ -260,11 +260,19 @@ def _states() -> _States:
         name, population = fold(row["city"]), row.get("population") or 0
         if population >= MIN_CITY_POPULATION and population > cities.get(name, (-1, "", ""))[0]:
             cities[name] = (population, country, region)
+    frozen = {region: frozenset(found) for region, found in regions.items()}
     return _States(
         {name: (country, region) for name, (_, country, region) in cities.items()},
-        {region: frozenset(found) for region, found in regions.items()},
-        _own_names(countries, {region: frozenset(found) for region, found in regions.items()}, counties),
+        frozen,
+        _own_names(countries, frozen, counties),
     )
+
+
+def load() -> None:
+    """Read the place tables now (about a second and a half, once a process) rather than in the first request or
+    task that judges a place: a worker warm-up and the web process's start call it."""
+    places()
+    _states()
 
 
 def _own_names(

@@ -263,3 +263,16 @@ def test_an_acquisition_in_a_window_is_read_and_being_bought_or_winning_customer
 def test_being_acquired_is_no_acquisition_criterion() -> None:
     rule = rule_for(Criterion(name="Was acquired by a larger group", description="Was acquired by a larger group"))
     assert not isinstance(rule, EventRule)
+
+
+def test_the_place_tables_load_once_by_the_warm_up() -> None:
+    from research.platform.warmup import load_places
+    from research.writing import places
+
+    places._states.cache_clear()
+    places.places.cache_clear()
+    load_places()
+    assert places._states.cache_info().currsize == 1
+    assert places.places.cache_info().currsize == 1
+    assert places.state_of("Nantes", "france") == "pays de la loire"
+    assert places._states.cache_info().misses == 1  # read once: the judge's call found it loaded
