@@ -55,8 +55,7 @@ from research.writing.presence import PresenceRule, presence_stated
 from research.writing.residency import CLOUDS, HostingRule, hosted_where
 from research.writing.statements import (
     StatementRule,
-    after_keys,
-    before_keys,
+    split_at_keys,
     stated,
     stated_in,
     statement_rule,
@@ -591,13 +590,14 @@ def _another_party_first(rule: StatementRule, text: str, company: Company) -> bo
     """Whether a name other than the company's stands between its last mention and the criterion's key words
     ("Sentinaire se dit rentable depuis 2025, ce que Leurrebois ne peut pas encore revendiquer": the sentence's
     first word is a name when the documents never write it in lower case, as "Revenue" and "Depuis" are)."""
-    before = company.after_its_name(before_keys(rule, text))
+    keys = split_at_keys(rule, text)
+    before = company.after_its_name(keys.before)
     # a name among the key words ("La certification : Saladier est certifié ISO 27001 ; Louchebel ne l'est pas")
     # where the company is not named before them (a name before the company's is no subject of the keys)
-    said = before_keys(rule, text, all_said=True)
+    said = keys.said
     unnamed = company.after_its_name(said) == said  # nor referred to ("the company")
     among = said if unnamed else before
-    after = " ".join(after_keys(rule, text).split()[:_OWNER_AFTER_WORDS])
+    after = " ".join(keys.after.split()[:_OWNER_AFTER_WORDS])
     supplier = _ITS_SUPPLIER.search(before) or _ITS_SUPPLIER.search(after)
     # "les certificats HDS et ISO 27001 d'OVHcloud, leur hébergeur": the certificates of someone named after them
     owned = unnamed and (of := _OF_OWNER.match(after)) and company.names_someone_else(["", of.group(1)])

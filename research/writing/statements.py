@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from research.retrieval.sparse import STEMMERS
 from research.writing.structure import FIELD_NAME
@@ -231,38 +232,38 @@ def _apart(rule: StatementRule, sentence: str) -> bool:
     )
 
 
-def _all_keys_said(rule: StatementRule, tokens: Sequence[str]) -> int | None:
-    """The index of the token at which the rule's key words have all been said (None: never)."""
+class KeySplit(NamedTuple):
+    """A sentence cut at a rule's key words."""
+
+    before: str  # the words before the first key word
+    said: str  # the words before the key words have all been said
+    after: str  # the words after they have all been said
+
+
+def split_at_keys(rule: StatementRule, sentence: str) -> KeySplit:
+    """``sentence`` cut at the rule's key words, its words read once: before the first of them ("Fourchelune Pay
+    s'appuie sur Banque Ardelis, établissement de paiement certifié PCI DSS niveau 1 et" for "ISO 27001"), before
+    they have all been said ("La certification : Saladier est certifié ISO" for "Certification ISO 27001"), after
+    ("d'OVHcloud, leur hébergeur"). A profit rule's sentence is cut before a loss it states, both before-parts."""
+    tokens = _TOKEN.findall(sentence)
+    first: int | None = None
+    said: int | None = None
     unsaid = set(rule.keys)
     for index, token in enumerate(tokens):
         forms = [word_forms(word) for word in fold(token).split()]
-        unsaid -= {key for key in unsaid if _place_of(key, forms) is not None}
+        found = {key for key in rule.keys if _place_of(key, forms) is not None}
+        if found and first is None:
+            first = index
+        unsaid -= found
         if not unsaid:
-            return index
-    return None
-
-
-def before_keys(rule: StatementRule, sentence: str, *, all_said: bool = False) -> str:
-    """The words of ``sentence`` before the first of the rule's key words ("Fourchelune Pay s'appuie sur Banque
-    Ardelis, établissement de paiement certifié PCI DSS niveau 1 et" for "ISO 27001"), or before they have all been
-    said (``all_said``: "La certification : Saladier est certifié ISO" for "Certification ISO 27001")."""
+            said = index
+            break
+    after = "" if said is None else " ".join(tokens[said + 1 :])
     if rule.profit and (loss := _LOSS.search(sentence)):
-        return sentence[: loss.start()]
-    tokens = _TOKEN.findall(sentence)
-    if all_said:
-        said = _all_keys_said(rule, tokens)
-        return "" if said is None else " ".join(tokens[:said])
-    for index, token in enumerate(tokens):
-        if any(_place_of(key, [word_forms(word) for word in fold(token).split()]) is not None for key in rule.keys):
-            return " ".join(tokens[:index])
-    return ""
-
-
-def after_keys(rule: StatementRule, sentence: str) -> str:
-    """The words of ``sentence`` after the rule's key words have all been said ("d'OVHcloud, leur hébergeur")."""
-    tokens = _TOKEN.findall(sentence)
-    said = _all_keys_said(rule, tokens)
-    return "" if said is None else " ".join(tokens[said + 1 :])
+        return KeySplit(sentence[: loss.start()], sentence[: loss.start()], after)
+    return KeySplit(
+        "" if first is None else " ".join(tokens[:first]), "" if said is None else " ".join(tokens[:said]), after
+    )
 
 
 # A question reported, or someone who did not know: "asked whether they ...", "demandé s'ils ...", "not sure if".
