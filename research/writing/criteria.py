@@ -18,10 +18,10 @@ from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.founded import FoundedRule, founded_rule
-from research.writing.places import place_countries, region_named, state_named
+from research.writing.places import names_a_state, place_countries, region_named, state_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.residency import CLOUDS, HostingRule, hosting_rule
-from research.writing.statements import StatementRule, statement_rule
+from research.writing.statements import CODE, StatementRule, statement_rule
 from research.writing.text import fold
 
 MAX_CRITERIA = 12
@@ -303,16 +303,11 @@ def _region_rule(text: str) -> RegionRule | None:
     # "Siège social situé en région Auvergne-Rhône-Alpes", "HQ in Queensland", "dans le canton de Genève" (a canton
     # named after its city: the canton, where the criterion says so)
     state = state_named(text)
-    if state and (not countries or _A_STATE.search(text)):
+    if state and (not countries or names_a_state(text)):
         return RegionRule(state[0], state[2], state=state[1])
     if countries:
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
     return None
-
-
-_A_STATE = re.compile(
-    r"(?i)\b(?:canton|r[ée]gion|region|state|province|land|bundesland|county|comt[ée]|comunidad|regi[oã]o)\s+(?:of|de|du|d['\u2019])?"
-)
 
 
 EVENT_WORDS: dict[str, tuple[str, ...]] = {
@@ -489,12 +484,8 @@ def rule_for(criterion: Criterion) -> Rule | None:
     if statement is None or statement.profit:
         return statement
     # a code the criterion's name gives is what it asks ("TISAX AL3 label in hand": not an AL2 label)
-    codes = [fold(code) for code in _CODE.findall(criterion.name) if fold(code) not in statement.keys]
+    codes = [fold(code) for code in CODE.findall(criterion.name) if fold(code) not in statement.keys]
     return StatementRule((*statement.keys, *dict.fromkeys(codes))) if codes else statement
-
-
-# A level, a version or a standard written as letters and figures together: "AL3", "NIS2", "ISO27001".
-_CODE = re.compile(r"\b(?=[^\W\d_]*\d)(?=\d*[^\W\d_])[^\W_]{2,8}\b")
 
 
 def rule_label(criterion: Criterion) -> str:

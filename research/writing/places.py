@@ -339,3 +339,15 @@ def state_of(place: str, country: str) -> str | None:
             if words[start][:1].isupper() and cities.get(name, ("", ""))[0] == country:
                 return cities[name][1]
     return None
+
+
+_A_STATE = re.compile(
+    r"(?i)\b(?:canton|r[ée]gion|region|state|province|land|bundesland|county|comt[ée]|comunidad|regi[oã]o)\s+"
+    r"(?:of|de|du|d['\u2019])?"
+)
+
+
+def names_a_state(text: str) -> bool:
+    """Whether ``text`` names a first-level region as one ("the state of Texas", "en région", "dans le canton de
+    Genève"): beside a country, the region is what is meant."""
+    return _A_STATE.search(text) is not None

@@ -71,7 +71,8 @@ def word_forms(word: str) -> frozenset[str]:
     return frozenset(forms)
 
 
-_CODE = re.compile(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{2,8}")  # a folded key of letters and figures: "al3", "nis2"
+# A level, a version or a standard written as letters and figures together: "AL3", "NIS2", "ISO27001".
+CODE = re.compile(r"\b(?=[^\W\d_]*\d)(?=\d*[^\W\d_])[^\W_]{2,8}\b")
 _PARENTHESES = re.compile(r"\([^)]*\)")
 MIN_KEYS = 2  # fewer key words before the first preposition: its object's words count too
 
@@ -226,7 +227,7 @@ def _no_more(words: Sequence[str], start: int, end: int) -> bool:
 def _apart(rule: StatementRule, sentence: str) -> bool:
     """Whether a code among the key words stands in another clause than the rest: "a TISAX label at AL2, valid until
     30/09/2027; the AL3 assessment is under way" holds no AL3 label."""
-    return any(_CODE.fullmatch(key) for key in rule.keys) and not any(
+    return any(CODE.fullmatch(key) for key in rule.keys) and not any(
         all(_place_of(key, [word_forms(word) for word in _words(clause)]) is not None for key in rule.keys)
         for clause in sentence.split(";")
     )
