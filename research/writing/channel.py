@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.writing.text import fold, negated
+from research.writing.text import negated_before
 
 _CHANNEL = (
     r"(?:resell\w*|re-sell\w*|distributors?|channel(?:[- ]led| partners?| sales)|vars?|msps?|value-added resellers?"
@@ -92,7 +92,7 @@ def through_named(rule: ChannelRule, sentence: str) -> bool:
     ("une commande passe soit par l'UGAP, soit directement par notre équipe": it can be bought through UGAP)."""
     for name in rule.named:
         for found in re.finditer(rf"\b{re.escape(name)}\b", sentence):
-            if not negated(fold(sentence[: found.start()]).split(), 4, also=("ni", "plus")):
+            if not negated_before(sentence[: found.start()], 4, also=("ni", "plus")):
                 return True
     return False
 

@@ -436,8 +436,13 @@ def _undated_reference(sentence: Sentence) -> bool:
 def _own_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
     """The date the sentence itself gives (a month or a day without a year in its document's year), not its
     document's."""
-    document = date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
+    document = _document_span(sentence)
     return date_span(sentence.text, document[0].year if document else None)
+
+
+def _document_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
+    """The date of a sentence's document: its stored date, else its dateline ("Nantes, le 3 septembre 2026. ...")."""
+    return date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
 
 
 def _sentence_span(
@@ -446,8 +451,7 @@ def _sentence_span(
     """The date a sentence gives its event, a day and month without a year read in its document's year; else
     its document's date. A table read as one line is read in the cell that tells the event (``cue``): "| People |
     136 FTE at 30 June | Money | Series B ..., closed 20.11.2025 |" dates the round 20 November 2025."""
-    # its date, else its dateline ("Nantes, le 3 septembre 2026. Fourchelune annonce ...")
-    document = date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
+    document = _document_span(sentence)
     text = sentence.text
     if cue is not None and text.count("|") >= TABLE_CELLS:
         text = next((cell for cell in text.split("|") if cue.search(cell)), text)

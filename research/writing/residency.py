@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from research.writing.places import place_countries
 from research.writing.presence import place_named
-from research.writing.text import fold, negated
+from research.writing.text import fold, negated_before
 
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
@@ -116,9 +116,7 @@ _PROVIDER_PLACES |= {"belge": "Belgium", "belgi": "Belgium", "frenc": "France", 
 
 def on_an_american_cloud(sentence: str) -> bool:
     """Whether the sentence names AWS, Azure or Google Cloud as where something runs, not as what it does not use."""
-    return any(
-        not negated(fold(sentence[: found.start()]).split(), 4, also=_LEFT) for found in _US_CLOUD.finditer(sentence)
-    )
+    return any(not negated_before(sentence[: found.start()], 4, also=_LEFT) for found in _US_CLOUD.finditer(sentence))
 
 
 def hosted_where(rule: HostingRule, sentence: str) -> bool | None:

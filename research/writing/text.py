@@ -59,6 +59,11 @@ def negated(words: Sequence[str], window: int, also: Iterable[str] = ()) -> bool
     return any(word in NEGATIONS or word in extra for word in words[max(0, len(words) - window) :])
 
 
+def negated_before(text: str, window: int, also: Iterable[str] = ()) -> bool:
+    """``negated`` on the words of ``text``, the words before what a negation would deny, folded here."""
+    return negated(fold(text).split(), window, also)
+
+
 # A list item starts a sentence of its own ("- ", "* ", "• ", "1. ", "2) " at the start of a line) ...
 _LIST_ITEM = re.compile(r"\n[ \t]*(?:[-*\u2022]|\d{1,2}[.)])[ \t]+")
 # ... and so does the line after a heading: a line without closing punctuation, followed by a line that starts with
