@@ -635,15 +635,6 @@ def _planned(text: str, as_of: datetime.date) -> bool:
     return not _UNTIL.search(text[:year] if year >= 0 else text)
 
 
-def _judge_said(
-    rule: StatementRule | FoundedRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
-) -> Judged | None:
-    """What a sentence says outright: a statement, or the year the company was founded."""
-    if isinstance(rule, FoundedRule):
-        return _judge_founded(rule, found, company, as_of)
-    return _judge_statement(rule, found, company, as_of)
-
-
 def _judge_founded(
     rule: FoundedRule, found: Sequence[Sentence], company: Company, as_of: datetime.date
 ) -> Judged | None:
@@ -694,9 +685,16 @@ class ModelJudge(Protocol):
     def __call__(self, criterion: Criterion, company: str, evidence: Sequence[Evidence]) -> Judged: ...
 
 
-def _judge_how(rule: PresenceRule | ChannelRule | BuyerRule, found: Sequence[Sentence]) -> Judged | None:
-    """Where it has offices or customers, how it sells, who pays: the first sentence that says decides."""
+def _judge_how(
+    rule: PresenceRule | ChannelRule | BuyerRule | HostingRule | TechRule, found: Sequence[Sentence]
+) -> Judged | None:
+    """Where it has offices or customers, how it sells, who pays, where it is hosted, what it uses: the sentences
+    alone decide (no date, no figure)."""
     match rule:
+        case HostingRule():
+            return _judge_hosting(rule, found)
+        case TechRule():
+            return _judge_tech(rule, found)
         case PresenceRule():
             return _judge_presence(rule, found)
         case ChannelRule():
@@ -710,18 +708,16 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
     match rule:
         case NumericRule():
             judged = _judge_numeric(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
-        case PresenceRule() | ChannelRule() | BuyerRule():
+        case PresenceRule() | ChannelRule() | BuyerRule() | HostingRule() | TechRule():
             judged = _judge_how(rule, found)
         case RegionRule():
             judged = _judge_region(rule, found, company)
-        case HostingRule():
-            judged = _judge_hosting(rule, found)
-        case TechRule():
-            judged = _judge_tech(rule, found)
         case EventRule():
             judged = _judge_event(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
-        case StatementRule() | FoundedRule():
-            judged = _judge_said(rule, found, company, as_of)
+        case FoundedRule():
+            judged = _judge_founded(rule, found, company, as_of)
+        case StatementRule():
+            judged = _judge_statement(rule, found, company, as_of)
         case _:
             assert_never(rule)
     return judged

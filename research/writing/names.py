@@ -154,16 +154,12 @@ class Company:
         opening = _OPENING.findall(_LABEL.sub("", previous, count=1))[:1]
         if opening and opening[0].casefold() in _PRONOUNS:  # "He runs Germany and Benelux"
             return self.lookalike_in(previous)
-        return self._opens_with_a_name(previous) or self.lookalike_in(previous)
+        return self.opens_with_another(previous) or self.lookalike_in(previous)
 
     def opens_with_another(self, text: str) -> bool:
-        """Whether the sentence opens with a name other than the company's ("Cuyotrack S.A., Uvalia's competitor,
-        founded in 2008, ...")."""
-        return self._opens_with_a_name(text)
-
-    def _opens_with_a_name(self, text: str) -> bool:
-        """Whether the sentence opens with a name ("Brantvoe, its Berlin rival, raised ..."): one of its first
-        three words is a name (``_names_in``)."""
+        """Whether the sentence opens with a name other than the company's ("Brantvoe, its Berlin rival, raised
+        ...", "Cuyotrack S.A., Uvalia's competitor, founded in 2008, ..."): one of its first three words is a name
+        (``_names_in``)."""
         return self._names_in(_OPENING.findall(_LABEL.sub("", text, count=1))[:3])
 
     def _about_another(self, text: str) -> bool:
@@ -173,7 +169,7 @@ class Company:
         company runs on, works with or goes through ("The Console runs on Microsoft Azure", "through connectivity
         partner Strandnet IoT" are the company's facts; "since Glasgow's Vantorra Fleet raised £22 million" is
         not)."""
-        if self._opens_with_a_name(text) or (_RIVAL.search(text) and self._names_in(_OPENING.findall(text))):
+        if self.opens_with_another(text) or (_RIVAL.search(text) and self._names_in(_OPENING.findall(text))):
             return True
         tokens = _OPENING.findall(text)
         named = [bool(self._names_in(["", token])) for token in tokens]
@@ -192,7 +188,7 @@ class Company:
         """Whether a sentence is a rival's news that names the company only as whom it competes with: it opens with
         another name and calls it a rival or competitor ("Solvaro Pricing GmbH, the Vienna rival that fights Marejada
         for Italian hotels, closed a EUR 9 million round")."""
-        return (bool(_RIVAL.search(text)) and self._opens_with_a_name(text)) or bool(_RIVAL_OPENS.match(text))
+        return (bool(_RIVAL.search(text)) and self.opens_with_another(text)) or bool(_RIVAL_OPENS.match(text))
 
     def names_someone_else(self, tokens: Sequence[str]) -> bool:
         """Whether one of the words (not a sentence's first) is a name other than the company's."""
@@ -240,7 +236,7 @@ class Company:
         if not (self.profiled_in(evidence) and own_voice(text)) or self._about_another(text):
             return False
         return not (
-            previous and _CLOSED.search(previous) and self._opens_with_a_name(previous) and not self.named_in(previous)
+            previous and _CLOSED.search(previous) and self.opens_with_another(previous) and not self.named_in(previous)
         )
 
     def about(self, text: str, evidence: Evidence, previous: str | None = None) -> bool:
@@ -267,7 +263,7 @@ class Company:
         # "..., but the company remains loss-making." in a document about it (its title names it); not what another
         # name that opens the sentence says of itself: "Bluegum says it has 240 staff" is Bluegum's
         mentions = _MENTIONS_BACK.search(text) or (_THEY.search(text) and not _SOMEONE_ELSE.search(text))
-        its_own = _SAYS_OF_ITSELF.search(text) and self._opens_with_a_name(text)
+        its_own = _SAYS_OF_ITSELF.search(text) and self.opens_with_another(text)
         return bool(mentions) and not its_own and (self.named_in(previous or "") or self.named_in(evidence.title))
 
 
