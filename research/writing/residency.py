@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from research.writing.places import place_countries
 from research.writing.presence import place_named
-from research.writing.text import fold, negated_before
+from research.writing.text import fold_accents, negated_before
 
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
@@ -42,14 +42,24 @@ _PLANNED = re.compile(
 )
 
 
+# A provider named by where it is from ("un hébergeur d'origine européenne", "a Swiss hosting provider"), read with
+# accents folded: the place it names.
+_DEMONYMS = {"francais": "France", "french": "France", "europeen": "Europe", "european": "Europe"}
+_DEMONYMS |= {"suisse": "Switzerland", "swiss": "Switzerland", "belge": "Belgium", "belgian": "Belgium"}
+_DEMONYMS |= {"allemand": "Germany", "german": "Germany"}
+_DEMONYM_WORDS = "|".join(sorted(_DEMONYMS, key=len, reverse=True))
+_PROVIDER_OF = re.compile(
+    rf"(?i)\b(?:hebergeur|fournisseur|operateur)s?\s+(?:d['\u2019]origine\s+)?({_DEMONYM_WORDS})(?:n?e)?s?\b"
+    rf"|\b({_DEMONYM_WORDS})\s+(?:hosting\s+|cloud\s+)?(?:provider|host)s?\b"
+)
 # A criterion that asks for a provider of the place, not only a data centre there: "hébergée en France par un
 # hébergeur français ; un cloud américain, même dans une région française, ne compte pas", "a sovereign cloud".
 _LOCAL_PROVIDER = re.compile(
-    r"(?i)\b(?:h[ée]bergeur|fournisseur|op[ée]rateur|cloud) (?:d['\u2019]origine )?(?:fran[çc]ais|europ[ée]en|suisse"
-    r"|belge|local|souverain)"
-    r"|\b(?:french|european|swiss|german|local|domestic|sovereign) (?:hosting |cloud )?(?:provider|host|cloud)"
-    r"|\b(?:no|not|non|pas de|sans|aucun) (?:(?:an?|un) )?(?:US|American|am[ée]ricain|hyperscaler)"
-    r"|\bcloud am[ée]ricain\b[^.;]{0,60}\bne compte pas"
+    rf"(?i)\b(?:hebergeur|fournisseur|operateur|cloud)s?\s+(?:d['\u2019]origine\s+)?"
+    rf"(?:{_DEMONYM_WORDS}|local|souverain)(?:n?e)?s?\b"
+    rf"|\b(?:{_DEMONYM_WORDS}|local|domestic|sovereign)\s+(?:hosting\s+|cloud\s+)?(?:provider|host|cloud)s?\b"
+    r"|\b(?:no|not|non|pas de|sans|aucun) (?:(?:an?|un) )?(?:US|American|americain|hyperscaler)"
+    r"|\bcloud americain\b[^.;]{0,60}\bne compte pas"
     r"|\bUS (?:cloud|hyperscaler)s?\b[^.;]{0,40}\b(?:doesn't|does not|don't)"
 )
 # Where a platform is hosted: a company that says it runs on one of these does not run on another it does not name.
@@ -96,22 +106,14 @@ def hosting_rule(text: str) -> HostingRule | None:
     """The criterion read as a data-residency criterion, or None."""
     if not _HOSTING_CRITERION.search(text):
         return None
-    if provider := _PROVIDER_OF.search(text):  # "chez un hébergeur d'origine européenne": a provider of that place
-        place = place_named(_PROVIDER_PLACES[fold(provider.group(1) or provider.group(2))[:5]])
+    plain = fold_accents(text)
+    if provider := _PROVIDER_OF.search(plain):  # "chez un hébergeur d'origine européenne": a provider of that place
+        place = place_named(_DEMONYMS[(provider.group(1) or provider.group(2)).casefold()])
         return HostingRule(*place, local_provider=True) if place else None
     if not (found := _IN.search(text)):
         return None
     place = place_named(found.group(1))  # a region ("the EU") or the countries named, as a presence criterion's
-    return HostingRule(*place, local_provider=bool(_LOCAL_PROVIDER.search(text))) if place else None
-
-
-# A provider named by where it is from: "un hébergeur d'origine européenne", "a European hosting provider".
-_PROVIDER_OF = re.compile(
-    r"(?i)\b(?:h[ée]bergeur|fournisseur|op[ée]rateur)\s+(?:d['\u2019]origine\s+)?(fran[çc]ais|europ[ée]en|suisse|belge)"
-    r"|\b(french|european|swiss|belgian|german)\s+(?:hosting\s+|cloud\s+)?(?:provider|host)\b"
-)
-_PROVIDER_PLACES = {"franc": "France", "europ": "Europe", "suiss": "Switzerland", "swiss": "Switzerland"}
-_PROVIDER_PLACES |= {"belge": "Belgium", "belgi": "Belgium", "frenc": "France", "germa": "Germany"}
+    return HostingRule(*place, local_provider=bool(_LOCAL_PROVIDER.search(plain))) if place else None
 
 
 def on_an_american_cloud(sentence: str) -> bool:
