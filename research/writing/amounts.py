@@ -29,6 +29,8 @@ SCALE |= {
     "milhão": 1e6,
 }  # Italian, Spanish, German, Dutch, Swedish, Danish and Norwegian, Finnish ("milj."), Portuguese
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
+SCALE |= {"mil": 1e6, "mld": 1e9, "tis": 1e3, "tys": 1e3}  # Czech, Slovak and Polish: "138,6 mil. Kč", "1,9 mld."
+SCALE |= {"oku": 1e8}  # Japanese English: "34.6 oku yen" (a hundred million yen)
 # A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
 # or with a capital ("EUR", "Eur"), or as its country writes it ("Rs" for rupees, "DH"/"Dhs" for dirhams, "RM" for
 # ringgits, "Rp" for rupiahs, "kr" for crowns), or its sign ("€", "₦"); the rand's "R" right before a figure ("R549").
@@ -38,14 +40,14 @@ _ISO = (
     "USD EUR GBP AUD CAD CHF NZD DKK SEK NOK PLN CZK HUF RON BGN ISK JPY CNY RMB HKD TWD KRW SGD MYR IDR THB VND INR"
     " PKR LKR BDT AED SAR QAR KWD ILS EGP MAD TND DZD NGN KES GHS ZAR BRL MXN CLP"
 ).split()
-_LOCAL = "Rs DH Dh Dhs RM Rp kr FCFA".split()
+_LOCAL = "Rs DH Dh Dhs RM Rp kr FCFA Kč zł".split()
 CURRENCY_CODES = "(?-i:" + "|".join([*_ISO, *(code.title() for code in _ISO), *_LOCAL]) + ")"
 CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
 SCALE_WORDS = r"k|thousand|mm|mn|m|millions?|milioni|millones|mio|mln|bn|b|billion|milliards?|miliardi|mrd|mds?|lakhs?"
 SCALE_WORDS += r"|millionen|miljoen|miljard|miljoner|millioner|milj|millón|milhões|milhão"
-SCALE_WORDS += r"|crores?|cr"
+SCALE_WORDS += r"|crores?|cr|mil|mld|tis|tys|oku"
 AMOUNT = (
     rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"
     r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
@@ -67,8 +69,11 @@ _SIGNS = {"€": "EUR", "£": "GBP", "₹": "INR", "¥": "JPY", "₦": "NGN", "�
 _SIGNS |= {"₺": "TRY", "₪": "ILS", "₽": "RUB"}
 _DOLLAR_OF = {"A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD", "NZ": "NZD", "S": "SGD", "SG": "SGD", "MX": "MXN"}
 _DOLLAR_OF |= {"R": "BRL", "US": "USD", "HK": "HKD"}
-_CURRENCY = re.compile(rf"(?:\b([A-Z]{{1,2}})?\$|([{CURRENCY_SIGNS}])|\b({CURRENCY_CODES})\b|\b(euros?|dollars?)\b)")
+_CURRENCY = re.compile(
+    rf"(?:\b([A-Z]{{1,2}})?\$|([{CURRENCY_SIGNS}])|\b({CURRENCY_CODES})\b|\b(euros?|dollars?|yen)\b)"
+)
 _LOCAL_CODES = {"rs": "INR", "dh": "MAD", "dhs": "MAD", "rm": "MYR", "rp": "IDR", "fcfa": "XOF", "kr": "SEK"}
+_LOCAL_CODES |= {"kč": "CZK", "zł": "PLN"}
 
 
 def currency_in(text: str) -> str | None:
@@ -83,7 +88,7 @@ def currency_in(text: str) -> str | None:
     if sign:
         return _SIGNS.get(sign, "USD" if sign == "$" else None)
     if word:
-        return "EUR" if word.casefold().startswith("euro") else "USD"
+        return {"euro": "EUR", "yen": "JPY"}.get(word.casefold()[:4].rstrip("s"), "USD")
     return _DOLLAR_OF.get(prefix or "US", "USD")
 
 

@@ -22,9 +22,11 @@ _CONSUMERS = (
     r"|parents|families|end[- ]users|the public|particuliers|consommateurs?|grand public|copropri[ée]taires"
     r"|propri[ée]taires|familles)"
 )
+_BUSINESSES = r"(?:businesses|companies|organi[sz]ations|professionals|professionnels|entreprises|soci[ée]t[ée]s)"
 _CRITERION = re.compile(
     r"(?i)\bB2[BC]\b|\bpaid (?:for )?by\b|\bwho pays\b|\bqui pai(?:e|ent)\b|\bpay[ée]e? par\b"
-    rf"|\bsold to (?:businesses|companies|{_CONSUMERS})\b"
+    rf"|\b(?:sold|sells?|vend\w*) (?:only |exclusively |uniquement )?(?:to|aux?) (?:{_BUSINESSES}|{_CONSUMERS})\b"
+    r"|\bpaying (?:customers|clients)\b|\bclients payants\b"
 )
 _CONSUMER_CRITERION = re.compile(rf"(?i)\bB2C\b|\bpaid (?:for )?by (?:the )?{_CONSUMERS}\b")
 # consumers never pay: "Pet owners never pay a cent", "toujours gratuit pour les copropriétaires"
@@ -36,6 +38,9 @@ _CONSUMERS_FREE = re.compile(
 _BUSINESS_PAYS = re.compile(
     r"(?i)\b(?:billed|invoiced|charged|factur[ée]e?s?)\s+(?:to|à|aux?)\s+"
     rf"(?:the |each |le |la |les |l['\u2019]|chaque )?(?!{_CONSUMERS}\b)[^\W\d_]{{3,}}"
+    # "is paid for by breweries and beverage distributors", "payé par les établissements"
+    rf"|\b(?:paid (?:for )?by|pay[ée]e?s? par)\s+(?:the |its |their |les |la |le |l['\u2019]|des )?(?!{_CONSUMERS}\b)"
+    r"[^\W\d_]{3,}"
     r"|\b(?:c['\u2019]est|ce sont)\s+(?:le|la|les|l['\u2019]|des)\s*"
     rf"(?!{_CONSUMERS}\b)[^\W\d_]+[^.;]{{0,60}}\bqui pai(?:e|ent)\b"
 )
@@ -43,6 +48,13 @@ _CONSUMERS_PAY = re.compile(
     rf"(?i)\b(?:sold|sells|vend\w*)\s+(?:directly\s+|directement\s+)?(?:to|aux?)\s+(?:the |les )?{_CONSUMERS}\b"
     rf"|\b{_CONSUMERS}\s+(?:pay|paient|subscribe|s['\u2019]abonnent)\b"
     r"|\bB2C\b"
+)
+# it sells to businesses alone: "We sell only to businesses: parking operators, ...", "Clignolia ne vend qu'aux
+# professionnels", "sold exclusively to companies"
+_SELLS_TO_BUSINESSES = re.compile(
+    rf"(?i)\b(?:sold|sells?|selling|vend\w*)\s+(?:only\s+|exclusively\s+|solely\s+|uniquement\s+)?(?:to|aux?)\s+"
+    rf"(?:the\s+|les\s+)?{_BUSINESSES}\b|\bne vend\w*\s+qu['\u2019]\s*(?:aux?|[àa])\s+(?:des\s+)?{_BUSINESSES}\b"
+    rf"|\b(?:only|exclusively) (?:for|to) {_BUSINESSES}\b"
 )
 # the company calls itself B2B: "un éditeur SaaS B2B", "a B2B software company"; not a job ad's "B2B sales experience"
 _SAYS_B2B = re.compile(
@@ -73,7 +85,7 @@ def buyer_rule(text: str) -> BuyerRule | None:
 def businesses_pay(sentence: str) -> bool | None:
     """True when ``sentence`` says businesses pay for the company's product, False when consumers do, None when it
     says neither."""
-    if _CONSUMERS_FREE.search(sentence) or _BUSINESS_PAYS.search(sentence) or _SAYS_B2B.search(sentence):
+    if any(cue.search(sentence) for cue in (_CONSUMERS_FREE, _BUSINESS_PAYS, _SAYS_B2B, _SELLS_TO_BUSINESSES)):
         return True
     if _CONSUMERS_PAY.search(sentence):
         return False

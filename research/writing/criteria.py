@@ -273,8 +273,8 @@ _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|loc
 # What a criterion says does not count ("an Australian subsidiary or a UK sales office doesn't count", "(pas un
 # simple bureau de ventes ni une filiale)"): a clause or an aside that denies.
 _DENIES = (
-    r"(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make|change that|decide)"
-    r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|ne suffi(?:t|sent) pas|n['\u2019]y change rien"
+    r"(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make|change (?:that|it)|decide|move it)"
+    r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|ne suffi(?:t|sent) pas|n['\u2019]y changen?t? rien"
     r"|n['\u2019]en fait pas)"
 )
 _IN_SENTENCE = r"(?:[^.;]|\.(?!\s|$))"  # a sentence's characters ("S.C.", "12.5" inside it)
@@ -483,9 +483,16 @@ def rule_for(criterion: Criterion) -> Rule | None:
     statement = statement_rule(criterion.description or criterion.name)
     if statement is None or statement.profit:
         return statement
-    # a code the criterion's name gives is what it asks ("TISAX AL3 label in hand": not an AL2 label)
-    codes = [fold(code) for code in CODE.findall(criterion.name) if fold(code) not in statement.keys]
+    # a code or an acronym the criterion's name gives is what it asks ("TISAX AL3 label in hand": not an AL2 label;
+    # "RFID keg tracking live": not QR labels)
+    said = {word for key in statement.keys for word in key.split("|")}
+    named = [*CODE.findall(criterion.name), *_ACRONYM.findall(_ASIDE.sub(" ", criterion.name))]
+    codes = [fold(code) for code in named if fold(code) not in said]
     return StatementRule((*statement.keys, *dict.fromkeys(codes))) if codes else statement
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+_ASIDE = re.compile(r"\([^)]*\)")  # "ISMS (ISO/IEC 27001) certified": an aside names no key
 
 
 def rule_label(criterion: Criterion) -> str:

@@ -54,20 +54,32 @@ def _month_years(text: str) -> list[tuple[int, Span]]:
 
 
 # A day as Nordic and German writers write it, day first: "20.11.2025", "8.1.2026".
-_DOTTED = re.compile(r"(?<![\d./])(\d{1,2})([./])(\d{1,2})\2((?:19|20)\d\d)(?![\d./]\d)")
+_DOTTED = re.compile(r"(?<![\d./])(\d{1,2})([./]) ?(\d{1,2})\2 ?((?:19|20)\d\d)(?![\d./]\d)")
+
+
+# A day written year first with slashes or dots, as Japanese, Chinese and Korean writers write it: "2025/12/01",
+# "2026.10.07".
+_YEAR_FIRST = re.compile(r"(?<![\d./])((?:19|20)\d\d)([./])(\d{1,2})\2(\d{1,2})(?![\d./]\d)")
 
 
 def _dotted(text: str) -> list[tuple[int, Span]]:
-    """The first "20.11.2025" (day, month, year) or "14/03/2026" of the text, with where it stands. With slashes
-    the day may come second, as Americans write it ("03/14/2026"): where both readings are days, the span holds
-    both ("03/04/2026": 3 April to 4 March, the earlier first)."""
+    """The first "20.11.2025" (day, month, year), "14/03/2026" or "2025/12/01" of the text, with where it stands.
+    With slashes the day may come second, as Americans write it ("03/14/2026"): where both readings are days, the
+    span holds both ("03/04/2026": 3 April to 4 March, the earlier first)."""
+    dated: list[tuple[int, Span]] = []
+    for found in _YEAR_FIRST.finditer(text):
+        year, month, day = int(found.group(1)), int(found.group(3)), int(found.group(4))
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            dated.append((found.start(), _day(year, month, str(day))))
+            break
     for found in _DOTTED.finditer(text):
         first, second, year = int(found.group(1)), int(found.group(3)), int(found.group(4))
         readings = [(second, first)] if found.group(2) == "." else [(second, first), (first, second)]
         days = [_day(year, month, str(day))[0] for month, day in readings if 1 <= month <= 12 and 1 <= day <= 31]
         if days:
-            return [(found.start(), (min(days), max(days)))]
-    return []
+            dated.append((found.start(), (min(days), max(days))))
+            break
+    return sorted(dated)[:1]
 
 
 # A month named alone after "in", "since", "en": "the round closed in February", "depuis mars".

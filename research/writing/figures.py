@@ -21,7 +21,7 @@ EMPLOYEE_WORDS = (
 )
 REVENUE_WORDS = (
     r"(?:revenue|revenues|sales|turnover|arr|annual recurring revenue|chiffre d'affaires|ca|fatturato|umsatz"
-    r"|facturaci[óo]n|ingresos|faturamento|omzet|oms[æä]tning|omsetning|liikevaihto|przychody)"
+    r"|facturaci[óo]n|ingresos|faturamento|omzet|oms[æä]tning|omsetning|liikevaihto|przychody|tržby|tržeb|obrat)"
 )
 # Recurring revenue, which a criterion on revenue (turnover, fatturato) does not count where revenue is stated too.
 ARR_WORDS = re.compile(r"(?i)\b(?:arr|annual recurring revenue|recurring revenue|revenus r[ée]currents)\b")
@@ -100,6 +100,8 @@ _REVENUES = tuple(
         rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled|atteint|atteignait"
         rf"|s['\u2019][ée]l[èe]v(?:e|ait) [àa]|raggiunto|erreichte?)\s+"
         rf"(?:about|around|over)?\s*{AMOUNT}",
+        # a label: "Net sales (consolidated): 34.6 oku yen", "Tržby 2025: 138,6 mil. Kč"
+        rf"(?i)\b{REVENUE_WORDS}\b[^.;:]{{0,40}}?:\s*(\d[\d,]*(?:\.\d+)?)\s*({SCALE_WORDS})\b",
         # "Annual recurring revenue, FY2026 (to 30 June) AUD 14.2 million": no verb, but a currency
         rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:[{CURRENCY_SIGNS}]|\b{CURRENCY_CODES}\s?)\s*(\d[\d,]*(?:\.\d+)?)\s*"
         rf"({SCALE_WORDS})?\b",

@@ -62,7 +62,7 @@ from research.writing.statements import (
     word_forms,
 )
 from research.writing.structure import fields_of, record_about
-from research.writing.text import addressed_to_a_model, fold, sentences
+from research.writing.text import addressed_to_a_model, fold, negated_before, sentences
 
 
 @dataclass(frozen=True)
@@ -277,7 +277,7 @@ def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | N
         (verdict, sentence) for sentence in found if (verdict := presence_stated(rule, sentence.text)) is not None
     ]
     for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
-        reason = f"{'it has' if verdict else 'it has not'} {rule.describe()}"
+        reason = f"it has {rule.describe()}" if verdict else f"it has no {rule.describe().split(' ', 1)[1]}"
         return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
     return None
 
@@ -455,7 +455,23 @@ def _sentence_span(
     text = sentence.text
     if cue is not None and text.count("|") >= TABLE_CELLS:
         text = next((cell for cell in text.split("|") if cue.search(cell)), text)
-    return date_span(text, document[0].year if document else None) or document
+    span = date_span(text, document[0].year if document else None)
+    if span and document and span[0] > document[1] and date_span(text) is None and _DONE.search(text):
+        # a day told without its year, after the day it was told, of what is done ("signé le 6 novembre dernier" in
+        # January's article): it happened in the year before ("joins as CTO on 1 September" in August is to come)
+        return _a_year_before(span[0]), _a_year_before(span[1])
+    return span or document
+
+
+def _a_year_before(day: datetime.date) -> datetime.date:
+    return day.replace(year=day.year - 1, day=28 if (day.month, day.day) == (2, 29) else day.day)
+
+
+# What a sentence says is done: "signed", "closed", "le 6 novembre dernier", "last November".
+_DONE = re.compile(
+    r"(?i)\b(?:dernier|derni[èe]re|last|closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|sign[ée]e?s?|cl[ôo]tur[ée]e?s?"
+    r"|paid[- ]in|act[ée]e?s?)\b"
+)
 
 
 TABLE_CELLS = 4  # pipes that make a sentence a table read as one line
@@ -482,7 +498,7 @@ _THE_ROUND = re.compile(
 # tour, la société a levé 34,5 millions d'euros depuis sa création en 2019").
 _CLOSED = re.compile(
     r"(?i)\b(?:closed|completed|signed|finali[sz]ed|approved|boucl[ée]e?s?|finalis[ée]e?s?|cl[ôo]tur[ée]e?s?"
-    r"|sign[ée]e?s?|act[ée]e?s?|approuv[ée]e?s?)\b"
+    r"|sign[ée]e?s?|act[ée]e?s?|approuv[ée]e?s?|paid[- ](?:in|up)|lib[ée]r[ée]e?s?|eingezahlt)\b"
 )
 
 
@@ -501,9 +517,12 @@ def _dated_elsewhere(sentence: Sentence, told: Sequence[Sentence]) -> bool:
         return False
     amounts = amounts_in(sentence.text, scaled=True)
     refers = bool(_THE_ROUND.search(sentence.text))  # "The round was not announced until now."
-    for other in told:
+    # its own passage's sentences too, though they do not name the company: "The new shares were paid in on November
+    # 28, 2025, but the company disclosed the round only in January"
+    passage = [Sentence(text, sentence.evidence) for text in sentences(sentence.evidence.text, sentence.evidence.title)]
+    for other in [*told, *(s for s in passage if _THE_ROUND.search(s.text))]:
         # "quietly closed a USD 21 million Serie B back in March": a month in its document's year
-        if other is sentence or _own_span(other) is None or not _CLOSED.search(other.text):
+        if other.text == sentence.text or _own_span(other) is None or not _CLOSED.search(other.text):
             continue
         shared = bool(amounts & amounts_in(other.text, scaled=True))
         if other.evidence.doc_id != sentence.evidence.doc_id:
@@ -554,8 +573,24 @@ _A_ROUND = re.compile(
 
 
 def _money_raised(text: str) -> bool:
-    """Whether a sentence with a funding word is about money: a round's words or a sum of money in it."""
+    """Whether a sentence with a funding word is about money raised for equity: a round's words or a sum of money in
+    it, and not a loan alone ("a 1.5 billion yen commitment line ...; it is a bank facility, not an equity
+    investment")."""
+    if _DEBT.search(text) and not any(not negated_before(text[: m.start()], 3) for m in _EQUITY.finditer(text)):
+        return False
     return bool(_A_ROUND.search(text) or amounts_in(text, scaled=True) or currency_in(text))
+
+
+# Money lent, not invested: a loan is no round.
+_DEBT = re.compile(
+    r"(?i)\b(?:loans?|commitment lines?|credit (?:lines?|facilit(?:y|ies))|bank facilit(?:y|ies)|(?:venture )?debt"
+    r"|pr[êe]ts? (?:bancaires?|garantis?|de|d['\u2019])|emprunts?|PGE|Darlehen|Kredit\w*)\b"
+)
+# A round's own words, where a sentence also names a loan: "a Series B and a bank loan".
+_EQUITY = re.compile(
+    r"(?i)\b(?:series [a-e]|s[ée]rie [a-e]|seed|equity|tour de table|lev[ée]e de fonds|capital increase|new shares"
+    r"|augmentation de capital|actions nouvelles|venture capital|share issue|Kapitalerh[öo]hung)\b"
+)
 
 
 def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
@@ -625,6 +660,10 @@ _ITS_SUPPLIER = re.compile(
 _UNTIL = re.compile(r"(?i)\b(?:until|till|through|valid|expires?|expiring|renew\w*|jusqu['\u2019]|valable|expire)\b")
 
 
+# Key words of a criterion that asks for a plan ("Plans to open an office in Germany").
+_ASKS_A_PLAN = frozenset("plan plans planned planning will prevoit prevu prevue projet projette roadmap".split())
+
+
 def _planned(text: str, as_of: datetime.date) -> bool:
     """Whether a sentence dates what it says after ``as_of``: a plan, not a fact of today ('"ISO/IEC 27001
     certification audit January 2027"', "certification prévue pour mars 2027")."""
@@ -662,16 +701,18 @@ def _judge_statement(
     """A sentence that states or denies the criterion decides it, unless another party is named between the
     company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
     bank's certificate."""
-    found = [
-        s
-        for s in found
-        if not _another_party_first(rule, s.text, company)
-        and not company.rivals_news(s.text)
-        and not (_planned(s.text, as_of) and stated(rule, s.text))  # "not yet: audit scheduled for 2027" denies
-    ]
+    found = [s for s in found if not _another_party_first(rule, s.text, company) and not company.rivals_news(s.text)]
     # what a page archived more than a year ago said is not what the company does now
     found = [s for s in found if not _stale(s, as_of)]
+    # what a sentence dates after today is a plan: "audit scheduled for January 2027, the certificate expected by
+    # March 2027" says it is not held today, when no other sentence says it is (a criterion that asks for a plan
+    # is stated by it)
+    planned = [s for s in found if _planned(s.text, as_of) and stated(rule, s.text)]
+    found = [s for s in found if s not in planned]
     verdict = stated_in(rule, [s.text for s in found], _told_dates(found))
+    if verdict is None and planned and not _ASKS_A_PLAN.intersection(rule.keys):
+        reason = f"a sentence about it dates it after {as_of.isoformat()}: not so today"
+        return Judged("", "no_match", reason, (planned[0].citation(),))
     if verdict is None:
         return None
     states, index = verdict

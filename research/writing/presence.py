@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research.writing.places import place_countries, region_named
+from research.writing.places import place_countries, region_named, state_named, state_of
 
 _OFFICE = (
     r"offices?|subsidiar(?:y|ies)|branch(?:es)?|entit(?:y|ies)|teams?|hub|studio|bureaux?|filiales?|agences?"
@@ -56,6 +56,9 @@ class PresenceRule:
     countries: frozenset[str]
     outside: bool  # "outside France": a presence in another country
     offices_only: bool  # the criterion asks for an office (not customers or sales there)
+    state: str = (
+        ""  # a first-level region of ``countries`` the criterion names ("en région Auvergne-Rhône-Alpes"), folded
+    )
 
     def describe(self) -> str:
         what = "an office" if self.offices_only else "a presence (office, customers or operations)"
@@ -85,17 +88,35 @@ def presence_rule(text: str) -> PresenceRule | None:
     found = found or _IN.search(text)
     place = place_named(found.group(1)) if found else None
     if place is None:
-        return None
+        state = state_named(found.group(1)) if found and not outside else None
+        return PresenceRule(state[0], state[2], outside, office and not market, state[1]) if state else None
     return PresenceRule(place[0], place[1], outside, office and not market)
 
 
 def _in_place(rule: PresenceRule, sentence: str, countries: set[str]) -> bool | None:
-    """An "in <place>" rule: a presence there matches; only "none there" denies it."""
+    """An "in <place>" rule: a presence there matches; only "none there" denies it, or one to open there later
+    ("Une agence ouvrira à Lyon au printemps 2027": none there today)."""
     if not countries & rule.countries:
         return None
-    if _NONE_THERE.search(sentence):
+    if rule.state and not any(state_of(sentence, country) == rule.state for country in countries & rule.countries):
+        return None  # a place of the country, not of the region the criterion names
+    if _NONE_THERE.search(sentence) or _TO_OPEN.search(sentence):
         return False  # "Stimalba has no customers in the United Kingdom or Ireland"
     return None if _DENIED.search(sentence) else True  # "It closed its Berlin office": nothing to decide on
+
+
+# An office to be opened: "will open an office in Munich in 2027", "Une agence ouvrira à Lyon", "prévoit d'ouvrir".
+_TO_OPEN = re.compile(
+    r"(?i)\b(?:will open|(?:plans?|planning|intends?|is to|are to) (?:to )?open|to open (?:an?|its|our) "
+    r"|opening in 20\d\d|ouvrira|ouvriront|va ouvrir|vont ouvrir|pr[ée]voit d['\u2019]ouvrir|ouverture pr[ée]vue"
+    r"|doit ouvrir)\b"
+    # the present for what is to come: "ouvre une agence à Lyon au printemps", "opens a Munich office next year"
+    r"|\b(?:opens?|ouvre|ouvrent)\b[^.;]{0,60}\b(?:au printemps|[àa] l['\u2019]automne|[àa] la rentr[ée]e|cet [ée]t[ée]"
+    r"|in the (?:spring|autumn|fall|summer)|next (?:year|month|spring|autumn|summer)|l['\u2019]an prochain)"
+    # money to pay for it: "L'argent doit financer ... l'ouverture d'une agence à Lyon", "to fund a Munich office"
+    r"|\b(?:financer|to (?:fund|finance)|will (?:fund|finance|pay for))\b[^.;]{0,80}"
+    r"\b(?:l['\u2019]ouverture|the opening|opening|open|an? (?:new )?office)\b"
+)
 
 
 def presence_stated(rule: PresenceRule, sentence: str) -> bool | None:

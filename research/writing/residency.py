@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from research.retrieval.sparse import fold_accents
 from research.writing.places import place_countries
 from research.writing.presence import place_named
-from research.writing.text import fold_accents, negated_before
+from research.writing.text import negated_before
 
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
-    r"|data (?:is |are )?(?:stays?|stored|kept|lives?|held)|data ?cent(?:re|er)s?|donn[ée]es (?:sont )?(?:stock[ée]es"
+    r"|data (?:is |are )?(?:stays?|stored|kept|lives?|held)"
+    r"|(?:keeps?|stores?|holds?) (?:its |the )?(?:customers?['\u2019]? )?data"
+    r"|data ?cent(?:re|er)s?|donn[ée]es (?:sont )?(?:stock[ée]es"
     r"|conserv[ée]es|restent))\b"
 )
 _IN = re.compile(r"(?i)\b(?:in|inside|within|en|au|aux|dans)\s+(.{2,60})")

@@ -37,7 +37,8 @@ _FILLER = frozenset(
     le la les l un une des de du d est sont a ont propose proposent offre offrent dispose disposent fournit
     societe entreprise ses son sa leurs leur et ou qui mainly mostly primarily largely principalement surtout
     majoritairement itself themselves meme also aussi already deja still encore today currently actuellement
-    current editeur detient detiennent possede possedent""".split()
+    current editeur detient detiennent possede possedent valid valide valides manages manage handles handle gere
+    gerent product products produit produits software logiciel logiciels platform plateforme solution""".split()
 )
 _NEGATION_WINDOW = 5  # a negation this many words before the key words denies them
 _PROFIT = re.compile(r"(?i)\b(?:profitable|profitability|rentable|rentabilit[ée]|b[ée]n[ée]ficiaire)\b")
@@ -84,6 +85,7 @@ _HEDGES = re.compile(
     r"|elle-m[êe]me)\b"
 )
 _ALTERNATIVE = frozenset({"or", "ou", "/"})
+_POSSESSIVE = re.compile(r"\w['\u2019]s?$")
 
 
 def statement_rule(text: str) -> StatementRule | None:
@@ -105,11 +107,7 @@ def statement_rule(text: str) -> StatementRule | None:
             prepositions += 1
             if prepositions > 1 or len(kept) >= MIN_KEYS:
                 break
-        words = [
-            w
-            for w in fold(token).split()
-            if w not in _FILLER and w not in _PREPOSITIONS and (len(w) > 1 or w.isdigit())
-        ]
+        words = _key_words(token)
         if words and joined and kept:
             kept[-1] = f"{kept[-1]}|{words[0]}"
             words = words[1:]
@@ -119,6 +117,16 @@ def statement_rule(text: str) -> StatementRule | None:
     if _PROFIT.search(text):  # "Profitable (positive EBITDA) in its last reported year": profit is the criterion
         return StatementRule((_PROFIT_KEY,), profit=True)
     return StatementRule(keys) if keys else None
+
+
+def _key_words(token: str) -> list[str]:
+    """A criterion's token's key words: not filler, nor whose it is ("Tracks customers' kegs with RFID tags": the kegs
+    are asked for, whoever's they are)."""
+    if _POSSESSIVE.search(token):
+        return []
+    return [
+        w for w in fold(token).split() if w not in _FILLER and w not in _PREPOSITIONS and (len(w) > 1 or w.isdigit())
+    ]
 
 
 def _place_of(key: str, forms: Sequence[frozenset[str]]) -> int | None:
@@ -148,14 +156,20 @@ def stated(rule: StatementRule, sentence: str) -> bool | None:
     # a negation before the first key word, or before the criterion's own first key ("built only for
     # upper-secondary schools, and we have no plans for compulsory school": "compulsory" is denied), or a verb's
     # negation just after the key words ("Paie France : leur module DSN n'est pas en production")
-    before = any(_negated(words, place) for place in {min(places), places[0]})
+    before = any(_negated(words, place) for place in {min(places), places[0]}) or any(
+        negated(words[max(0, place - 2) : place], 2, also=("ne", "n")) for place in places
+    )  # "it reads no RFID tags": a negation right before any key word
     return not (before or _denied_after(words[max(places) + 1 : max(places) + 1 + _NEGATION_WINDOW + 1]))
 
 
 _AUXILIARIES = frozenset("is are was were does do did has have can will".split())
+_STILL_IN_PROGRESS = re.compile(
+    r"(?:is |are |est |sont )(?:still |toujours |encore )?(?:en cours|in progress|under ?way|pending|en attente)\b"
+)
 # What is under way is not held yet: "ISO/IEC 27001: Plateloop is still working towards it".
 _UNDER_WAY = re.compile(
     r"(?i)\b(?:working (?:towards?|on getting)|preparing for|en cours d['\u2019]obtention|(?:is|are) due\b"
+    r"|(?:is|are) on (?:the|its|their) way|still owes?|promised for|promis pour"
     r"|(?:is|are) expected (?:in|by|early|next|later)|attendue?s? (?:pour|en|d['\u2019]ici)"
     r"|travaill\w* [àa] (?:obtenir|l['\u2019]obtention)|(?:vise|visent) (?:la|une|l['\u2019]))\b"
 )
@@ -200,7 +214,10 @@ def _under_way(rule: StatementRule, sentence: str) -> bool:
 
 
 def _denied_after(words: Sequence[str]) -> bool:
-    """Whether the words open with a negated verb: "is not", "does not", "n'est pas", "ne sont plus"."""
+    """Whether the words open with a negated verb ("is not", "does not", "n'est pas", "ne sont plus"), or say it is
+    still in progress ("Notre certification ISO/IEC 27001 est en cours")."""
+    if _STILL_IN_PROGRESS.match(" ".join(words)):
+        return True
     for index, word in enumerate(words):
         if word == "not" and index and words[index - 1] in _AUXILIARIES:
             return True

@@ -26,7 +26,13 @@ _ABBREVIATIONS = frozenset(
     | {"approx", "incl", "excl", "env", "cf", "resp"}
     # a street in an address: "ul. Hubska 44", "Hauptstr. 5", "av. de la Gare", "bd. Haussmann"
     | {"ul", "str", "av", "ave", "bd", "blvd", "pl"}
+    # an amount's scale ("180 mil. Kč", "1,9 mld. Kč", "DKK 212,4 mio. (about ...)", "4,2 Mrd. Euro", "3 mln. zł")
+    # and a Czech or Slovak title before a name ("Ing. Radim Šebesta")
+    | {"mil", "mld", "tis", "mio", "mrd", "mln", "tys", "tsd", "ing", "mgr", "bc"}
 )
+# A day written with dots and spaces, as Czech and German writers write it: "7. 10. 2026", "31. 12. 2027".
+_DOTTED_DAY_PART = re.compile(r"\d{1,2}\.?$")
+_DOTTED_DAY_NEXT = re.compile(r"(?:\d{1,2}\.|(?:19|20)\d\d\b)")
 # A company's dotted legal form before an aside: "Fotonaria S.r.l. (Bologne) a réalisé ..." (not before a capital: a
 # title line "Halvorix Revenue Technologies S.L." ends before "Halvorix raised ...")
 _LEGAL_FORMS = frozenset({"s.r.l", "s.p.a", "s.a", "b.v", "n.v", "s.l", "s.c", "s.a.s", "s.a.r.l", "l.l.c", "a.g"})
@@ -172,7 +178,10 @@ def sentences(text: str, title: str = "") -> list[str]:
             pieces[-1].rsplit(" ", 1)[-1].rstrip(".").lstrip("([\"'\u201c\u2018\u00ab").casefold() if pieces else ""
         )
         aside = last_word in _LEGAL_FORMS and sentence.startswith("(")
-        if pieces and (aside or last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha())):
+        dotted_day = _DOTTED_DAY_PART.fullmatch(last_word) and _DOTTED_DAY_NEXT.match(sentence)
+        if pieces and (
+            aside or dotted_day or last_word in _ABBREVIATIONS or (len(last_word) == 1 and last_word.isalpha())
+        ):
             pieces[-1] = f"{pieces[-1]} {sentence}"
         else:
             pieces.append(sentence)

@@ -208,6 +208,12 @@ def main_text(html: str) -> str | None:
     return "\n".join(line for line in lines if line and line != "-")
 
 
+def _stated(date: str | None, html: str) -> str | None:
+    """A date trafilatura found, when the page writes its year: htmldate also reads dates into other figures (a
+    Japanese address's "2-4-11" block number became 2 April 2011)."""
+    return date if date and date[:4] in html else None
+
+
 def extract_page(html: str) -> Page:
     """Main-content extraction; pages too small or odd for it fall back to trafilatura's plain conversion.
 
@@ -233,7 +239,7 @@ def extract_page(html: str) -> Page:
     metadata = compact_metadata(
         {
             "author": extracted.author,
-            "date": extracted.date or header_date(text),  # the page's meta date, else one its first lines state
+            "date": _stated(extracted.date, html) or header_date(text),  # its meta date, else its first lines
             "description": extracted.description,
             "sitename": extracted.sitename,
             "language": extracted.language,

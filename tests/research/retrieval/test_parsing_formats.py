@@ -87,6 +87,21 @@ def test_a_pages_meta_date_comes_before_a_date_its_text_states() -> None:
     assert document.metadata["date"] == "2026-07-01"
 
 
+def test_a_block_number_in_an_address_is_no_date() -> None:
+    # htmldate reads "2-4-11" (a Japanese address's block number) as 2 April 2011: a year the page never writes
+    page = (
+        b"<html><head><title>Tomarigi</title></head><body><main>"
+        + b"<p>All your parking lots on one screen, from the gate to the monthly contract.</p>" * 10
+        + b"</main><footer><p>Tomarigi Systems Co., Ltd. \xc2\xb7 Head Office: 2-4-11 Ichibancho, Aoba-ku, Sendai</p>"
+        b"<p>\xc2\xa9 2026 Tomarigi Systems Co., Ltd.</p></footer></body></html>"
+    )
+    [document] = parse_bytes("tomarigi-home.html", page).documents
+    assert "date" not in document.metadata
+    dated = page.replace(b"</title>", b'</title><meta property="article:published_time" content="2026-03-02">')
+    [document] = parse_bytes("tomarigi-home.html", dated).documents
+    assert document.metadata["date"] == "2026-03-02"
+
+
 def test_it_falls_back_to_plain_conversion_for_tiny_html() -> None:
     [document] = parse_bytes("tiny.htm", b"<p>short one</p><script>var x = 1;</script>").documents
 
