@@ -30,7 +30,7 @@ SCALE |= {
 }  # Italian, Spanish, German, Dutch, Swedish, Danish and Norwegian, Finnish ("milj."), Portuguese
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
 SCALE |= {"mil": 1e6, "mld": 1e9, "tis": 1e3, "tys": 1e3}  # Czech, Slovak and Polish: "138,6 mil. Kč", "1,9 mld."
-SCALE |= {"oku": 1e8}  # Japanese English: "34.6 oku yen" (a hundred million yen)
+SCALE |= {"oku": 1e8, "eok": 1e8}  # Japanese and Korean English: "34.6 oku yen", "127 eok won" (a hundred million)
 # A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
 # or with a capital ("EUR", "Eur"), or as its country writes it ("Rs" for rupees, "DH"/"Dhs" for dirhams, "RM" for
 # ringgits, "Rp" for rupiahs, "kr" for crowns), or its sign ("€", "₦"); the rand's "R" right before a figure ("R549").
@@ -47,7 +47,7 @@ CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 # a scale word.
 SCALE_WORDS = r"k|thousand|mm|mn|m|millions?|milioni|millones|mio|mln|bn|b|billion|milliards?|miliardi|mrd|mds?|lakhs?"
 SCALE_WORDS += r"|millionen|miljoen|miljard|miljoner|millioner|milj|millón|milhões|milhão"
-SCALE_WORDS += r"|crores?|cr|mil|mld|tis|tys|oku"
+SCALE_WORDS += r"|crores?|cr|mil|mld|tis|tys|oku|eok"
 AMOUNT = (
     rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"
     r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"

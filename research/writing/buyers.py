@@ -25,8 +25,9 @@ _CONSUMERS = (
 _BUSINESSES = r"(?:businesses|companies|organi[sz]ations|professionals|professionnels|entreprises|soci[ée]t[ée]s)"
 _CRITERION = re.compile(
     r"(?i)\bB2[BC]\b|\bpaid (?:for )?by\b|\bwho pays\b|\bqui pai(?:e|ent)\b|\bpay[ée]e? par\b"
-    rf"|\b(?:sold|sells?|vend\w*) (?:only |exclusively |uniquement )?(?:to|aux?) (?:{_BUSINESSES}|{_CONSUMERS})\b"
-    r"|\bpaying (?:customers|clients)\b|\bclients payants\b"
+    rf"|\b(?:sold|sells?|vend\w*)(?: \w+){{0,2}}? (?:only |exclusively |uniquement )?(?:to|aux?) "
+    rf"(?:{_BUSINESSES}|{_CONSUMERS})\b"
+    r"|\bpaying (?:customers|clients) are\b|\bclients payants sont\b"
 )
 _CONSUMER_CRITERION = re.compile(rf"(?i)\bB2C\b|\bpaid (?:for )?by (?:the )?{_CONSUMERS}\b")
 # consumers never pay: "Pet owners never pay a cent", "toujours gratuit pour les copropriétaires"
@@ -55,6 +56,10 @@ _SELLS_TO_BUSINESSES = re.compile(
     rf"(?i)\b(?:sold|sells?|selling|vend\w*)\s+(?:only\s+|exclusively\s+|solely\s+|uniquement\s+)?(?:to|aux?)\s+"
     rf"(?:the\s+|les\s+)?{_BUSINESSES}\b|\bne vend\w*\s+qu['\u2019]\s*(?:aux?|[àa])\s+(?:des\s+)?{_BUSINESSES}\b"
     rf"|\b(?:only|exclusively) (?:for|to) {_BUSINESSES}\b"
+    # sells to nobody else than (a kind of business): "sells only to lift operators, ski-pass alliances and tourism
+    # boards", "ne vend qu'aux offices notariaux"
+    rf"|\b(?:sells?|sold)\s+(?:only|exclusively|solely)\s+to\s+(?:the\s+)?(?!{_CONSUMERS}\b)[^\W\d_]{{3,}}"
+    rf"|\bne vend\w*\s+qu['\u2019]\s*(?:aux?|[àa])\s+(?:des\s+)?(?!{_CONSUMERS}\b)[^\W\d_]{{3,}}"
 )
 # the company calls itself B2B: "un éditeur SaaS B2B", "a B2B software company"; not a job ad's "B2B sales experience"
 _SAYS_B2B = re.compile(

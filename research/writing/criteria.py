@@ -459,7 +459,13 @@ def _tech_rule(text: str) -> TechRule | None:
         return None
     term = _TECH_END.split(match.group(1))[0].strip()
     term = re.sub(r"(?i)^(?:(?:the|a|an|le|la|les|itself)\s+|l['\u2019]\s*|(?:elle|lui|eux)-m[êe]mes?\s+)", "", term)
+    # a phrase around a name: the name ("une offre qualifiée SecNumCloud par l'ANSSI": SecNumCloud)
+    named = [word for word in term.split()[1:] if word[:1].isupper()] if len(term.split()) > _TECH_WORDS else []
+    term = named[0] if named else term
     return TechRule(term) if 1 < len(term) <= 60 else None
+
+
+_TECH_WORDS = 3  # a longer technology term is a phrase
 
 
 def rule_for(criterion: Criterion) -> Rule | None:
@@ -480,15 +486,39 @@ def rule_for(criterion: Criterion) -> Rule | None:
             rule = reader(text)
             if rule is not None:
                 return rule
-    statement = statement_rule(criterion.description or criterion.name)
+    return with_named(statement_rule(criterion.description or criterion.name), criterion.name)
+
+
+def with_named(statement: StatementRule | None, name: str) -> StatementRule | None:
+    """A statement rule with the codes, acronyms and names the criterion's ``name`` gives as key words too: they are
+    what it asks ("TISAX AL3 label in hand": not an AL2 label; "RFID keg tracking live": not QR labels; "Mobile keys
+    in Samsung Wallet": not keys in its own app)."""
     if statement is None or statement.profit:
         return statement
-    # a code or an acronym the criterion's name gives is what it asks ("TISAX AL3 label in hand": not an AL2 label;
-    # "RFID keg tracking live": not QR labels)
     said = {word for key in statement.keys for word in key.split("|")}
-    named = [*CODE.findall(criterion.name), *_ACRONYM.findall(_ASIDE.sub(" ", criterion.name))]
+    acronyms = [w for w in _ACRONYM.findall(_ASIDE.sub(" ", name)) if not (place_countries(w) or region_named(w))]
+    named = [*CODE.findall(name), *acronyms]
     codes = [fold(code) for code in named if fold(code) not in said]
+    codes += [key for key in _proper_names(name) if not said & set(key.split("|"))]
     return StatementRule((*statement.keys, *dict.fromkeys(codes))) if codes else statement
+
+
+def _proper_names(name: str) -> list[str]:
+    """The names a criterion's name asks for, as keys: its capitalised words after the first ("Mobile keys in Samsung
+    Wallet or Apple Wallet": "samsung|apple", "wallet"), names joined by "or" as alternatives, word by word."""
+    words = _ASIDE.sub(" ", name).split()[1:]
+    groups: list[list[str]] = [[]]
+    for word in words:
+        if word.casefold() in ("or", "ou"):
+            groups.append([])
+        elif word[:1].isupper() and not word.isupper():
+            groups[-1].append(fold(word))
+    groups = [group for group in groups if group]
+    if not groups:
+        return []
+    return [
+        "|".join(dict.fromkeys(group[i] for group in groups if i < len(group))) for i in range(max(map(len, groups)))
+    ]
 
 
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")

@@ -25,20 +25,21 @@ _DAY_MONTH = re.compile(r"(?i)\b(\d{1,2})(?:er|st|nd|rd|th)?\s+([^\W\d_]{3,10})\
 def date_span(text: str, year: int | None = None) -> tuple[datetime.date, datetime.date] | None:
     """The earliest and latest day a sentence's first date may mean ("March 2026": the 1st to the 31st); a day
     and month without a year ("on 1 September") are of ``year`` (its document's) when given."""
-    if found := _ISO.search(text):
-        month = int(found.group(2))
-        if 1 <= month <= 12:
-            return (
-                _day(int(found.group(1)), month, found.group(3))
-                if found.group(3)
-                else _month(int(found.group(1)), month)
-            )
-    dated = [*_month_years(text), *_dotted(text), *(_days_of(text, year) if year is not None else [])]
+    dated = [*_isos(text), *_month_years(text), *_dotted(text), *(_days_of(text, year) if year is not None else [])]
     if dated:
         return min(dated, key=lambda item: item[0])[1]
     if found := _YEAR.search(text):
         return datetime.date(int(found.group(1)), 1, 1), datetime.date(int(found.group(1)), 12, 31)
     return None
+
+
+def _isos(text: str) -> list[tuple[int, Span]]:
+    """The first "2026-09-01" or "2026-09" of the text, with where it stands."""
+    for found in _ISO.finditer(text):
+        year, month = int(found.group(1)), int(found.group(2))
+        if 1 <= month <= 12:
+            return [(found.start(), _day(year, month, found.group(3)) if found.group(3) else _month(year, month))]
+    return []
 
 
 def _month_years(text: str) -> list[tuple[int, Span]]:
@@ -84,7 +85,7 @@ def _dotted(text: str) -> list[tuple[int, Span]]:
 
 # A month named alone after "in", "since", "en": "the round closed in February", "depuis mars".
 _MONTH_ALONE = re.compile(
-    r"(?i)\b(?:in|en|since|depuis|from|d[eè]s)\s+(?:early\s+|late\s+|mid-?|d[ée]but\s+|fin\s+)?([^\W\d_]{3,10})\b"
+    r"(?i)\b(?:in|en|em|im|since|depuis|from|d[eè]s)\s+(?:early\s+|late\s+|mid-?|d[ée]but\s+|fin\s+)?([^\W\d_]{3,10})\b"
     r"(?!\.?,?\s*\d)"
 )
 

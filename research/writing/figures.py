@@ -134,7 +134,12 @@ def figures_in(sentence: str, metric: str, someone_else: Callable[[Sequence[str]
         if _the_companys(sentence, match, someone_else)
     ]
     found += [amount_value(match.group(3), match.group(4)) for match in _WHOLE_STAFF.finditer(sentence)]
-    return list(dict.fromkeys(found))  # "une équipe de 72 collaborateurs" is one figure, read by two patterns
+    # millions of people are who it serves, not who it employs ("build the ski day of four million people")
+    return [value for value in dict.fromkeys(found) if value < MAX_HEADCOUNT]  # "une équipe de 72 collaborateurs" is
+    # one figure, read by two patterns
+
+
+MAX_HEADCOUNT = 1_000_000
 
 
 # What follows a contrast that names someone else is theirs: "Dovecrest finished 2025 with about $33.8 million in ARR,

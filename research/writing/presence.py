@@ -34,7 +34,9 @@ _MARKET = (
 )
 _OFFICE_CUE = re.compile(rf"(?i)\b(?:{_OFFICE})\b")
 _MARKET_CUE = re.compile(rf"(?i)\b(?:{_MARKET})\b")
-_HEADQUARTERS = re.compile(r"(?i)\b(?:headquarter\w*|hq|head office|si[eè]ge|based)\b")
+_HEADQUARTERS = re.compile(
+    r"(?i)\b(?:headquarter\w*|hq|head office|registered office|si[eè]ge|based|firmensitz|sitz|sede|hovedkontor)\b"
+)
 _OUTSIDE = re.compile(
     r"(?i)\b(?:outside(?: of)?|beyond|hors(?: de| du| d['\u2019])?|en dehors(?: de| du| d['\u2019])?)\s+(.{2,60})"
 )

@@ -35,7 +35,7 @@ _IN = re.compile(r"(?i)\b(?:in|inside|within|en|au|aux|dans)\s+(.{2,60})")
 # What says where a platform or its data lives: hosting words, a cloud's region or a data centre.
 _HOSTING_SENTENCE = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data (?:centres?|centers?)|datacenters?|centres? de donn[ée]es"
-    r"|regions?|r[ée]gions?|runs? (?:on|in)|running (?:on|in)|tourne(?:nt)? (?:sur|chez|dans)|lives? in"
+    r"|runs? (?:on|in)|running (?:on|in)|tourne(?:nt)? (?:sur|chez|dans)|lives? in"
     r"|stored in|stock[ée]es? (?:en|au|dans|chez)|AWS|Azure|Google Cloud|OVHcloud|cloud)\b"
 )
 _PLANNED = re.compile(
@@ -119,6 +119,14 @@ def hosting_rule(text: str) -> HostingRule | None:
     return HostingRule(*place, local_provider=bool(_LOCAL_PROVIDER.search(plain))) if place else None
 
 
+# A cloud's region, a region with a cloud's words around it: "the Germany West Central region", "région France
+# Central"; not "En région, on travaille avec six revendeurs" (the provinces).
+_CLOUD_REGION = re.compile(
+    r"(?i)\b(?:regions?|r[ée]gions?)\b(?=[^.;]*\b(?:cloud|AWS|Azure|GCP|data|donn[ée]es|sauvegardes?|backups?)\b)"
+    r"|\b(?:cloud|AWS|Azure|GCP|data|donn[ée]es|sauvegardes?|backups?)\b[^.;]*\b(?:regions?|r[ée]gions?)\b"
+)
+
+
 def on_an_american_cloud(sentence: str) -> bool:
     """Whether the sentence names AWS, Azure or Google Cloud as where something runs, not as what it does not use."""
     return any(not negated_before(sentence[: found.start()], 4, also=_LEFT) for found in _US_CLOUD.finditer(sentence))
@@ -128,7 +136,7 @@ def hosted_where(rule: HostingRule, sentence: str) -> bool | None:
     """True when ``sentence`` says the platform or data is hosted in the rule's place today, False when it names
     hosting only elsewhere, None when it says neither (or only plans). The places named after the hosting words
     count: "Clinic data for our New Zealand customers is hosted on AWS in Sydney" is hosted in Australia."""
-    cue = _HOSTING_SENTENCE.search(sentence)
+    cue = _HOSTING_SENTENCE.search(sentence) or _CLOUD_REGION.search(sentence)
     if cue is None or _PLANNED.search(sentence) or _FORMERLY.search(sentence):
         return None
     countries = place_countries(_CONTRAST.split(sentence[cue.start() :])[0])

@@ -29,6 +29,8 @@ _ABBREVIATIONS = frozenset(
     # an amount's scale ("180 mil. Kč", "1,9 mld. Kč", "DKK 212,4 mio. (about ...)", "4,2 Mrd. Euro", "3 mln. zł")
     # and a Czech or Slovak title before a name ("Ing. Radim Šebesta")
     | {"mil", "mld", "tis", "mio", "mrd", "mln", "tys", "tsd", "ing", "mgr", "bc"}
+    # German and Austrian: "zzgl. MwSt.", "bzw.", "Mag. Teresa Obexer", "Dipl.-Ing."
+    | {"zzgl", "bzw", "mag", "dipl", "ca", "ggf", "evtl", "mwst"}
 )
 # A day written with dots and spaces, as Czech and German writers write it: "7. 10. 2026", "31. 12. 2027".
 _DOTTED_DAY_PART = re.compile(r"\d{1,2}\.?$")
