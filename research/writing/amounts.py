@@ -49,7 +49,7 @@ SCALE_WORDS = r"k|thousand|mm|mn|m|millions?|milioni|millones|mio|mln|bn|b|billi
 SCALE_WORDS += r"|millionen|miljoen|miljard|miljoner|millioner|milj|millón|milhões|milhão"
 SCALE_WORDS += r"|crores?|cr|mil|mld|tis|tys|oku|eok"
 AMOUNT = (
-    rf"(?:[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"
+    rf"(?:(?-i:\b[A-Z]{{1,2}}(?=\$))?[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"  # "R$ 50", "A$38"
     r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"
     rf"({SCALE_WORDS})?\b"
 )

@@ -18,7 +18,7 @@ from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.founded import FoundedRule, founded_rule
-from research.writing.places import names_a_state, place_countries, region_named, state_named
+from research.writing.places import names_a_state, place_countries, region_named, states_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.residency import CLOUDS, HostingRule, hosting_rule
 from research.writing.statements import CODE, StatementRule, statement_rule
@@ -89,6 +89,14 @@ class NumericRule:
     low: float | None
     high: float | None
     currency: str | None = None  # money's ISO code ("EUR"): a figure in another currency is not compared
+    above: bool = False  # "more than 150": 150 is not enough ("at least 150", "150+": it is)
+    below: bool = False  # "fewer than 200": 200 is too many
+
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` is within the bounds."""
+        low = self.low is None or value > self.low or (value == self.low and not self.above)
+        high = self.high is None or value < self.high or (value == self.high and not self.below)
+        return low and high
 
     def question(self, company: str) -> str:
         if self.metric == "employees":
@@ -102,15 +110,15 @@ class NumericRule:
         if self.low is not None and self.high is not None:
             return f"between {amount_words(self.low)} and {amount_words(self.high)}{unit}"
         if self.low is not None:
-            return f"at least {amount_words(self.low)}{unit}"
-        return f"at most {amount_words(self.high or 0)}{unit}"
+            return f"{'more than' if self.above else 'at least'} {amount_words(self.low)}{unit}"
+        return f"{'fewer than' if self.below else 'at most'} {amount_words(self.high or 0)}{unit}"
 
 
 @dataclass(frozen=True)
 class RegionRule:
     region: str
     countries: frozenset[str]
-    state: str = ""  # a first-level region of a country, folded ("auvergne rhone alpes"): the head office's city's
+    state: str = ""  # first-level regions of a country, folded, "|" between ("auvergne rhone alpes"): the head office's
 
     def describe(self) -> str:
         return f"headquarters in {self.region}"
@@ -216,7 +224,19 @@ def _numeric_rule(text: str) -> NumericRule | None:
     bounds = _bounds(text)
     if bounds is None:
         return None
-    return NumericRule(metric, *bounds[:2], currency=currency_in(text) if metric != "employees" else None)
+    currency = currency_in(text) if metric != "employees" else None
+    above, below = _strictness(bounds[2])
+    return NumericRule(metric, *bounds[:2], currency=currency, above=above, below=below)
+
+
+# Bounds that exclude their own figure: "more than 150", "plus de 150", "fewer than 200", "moins de 200".
+_STRICT_LOW = re.compile(r"(?i)^(?:more than|over|above|greater than|plus de|sup[ée]rieur [àa]|>(?!=))")
+_STRICT_HIGH = re.compile(r"(?i)^(?:fewer than|less than|under|below|moins de|inf[ée]rieur [àa]|<(?!=))")
+
+
+def _strictness(bound: re.Match[str]) -> tuple[bool, bool]:
+    """Whether the words that set a criterion's bound exclude the figure itself (above a low one, below a high one)."""
+    return bool(_STRICT_LOW.match(bound.group(0))), bool(_STRICT_HIGH.match(bound.group(0)))
 
 
 def _bounds(text: str) -> tuple[float | None, float | None, re.Match[str]] | None:
@@ -264,7 +284,8 @@ def _count_rule(text: str) -> NumericRule | None:
     words = fold(noun.group(1)).split() if noun else []
     # what it counts: up to three words, to the first function word ("individual club sites", "communes clientes")
     counted = " ".join(itertools.takewhile(lambda word: word not in _NOT_COUNTED, words))
-    return NumericRule(counted, low, high) if counted else None
+    above, below = _strictness(bound)
+    return NumericRule(counted, low, high, above=above, below=below) if counted else None
 
 
 _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|located|hq|siege|base|basee"
@@ -302,9 +323,11 @@ def _region_rule(text: str) -> RegionRule | None:
         return None
     # "Siège social situé en région Auvergne-Rhône-Alpes", "HQ in Queensland", "dans le canton de Genève" (a canton
     # named after its city: the canton, where the criterion says so)
-    state = state_named(text)
-    if state and (not countries or names_a_state(text)):
-        return RegionRule(state[0], state[2], state=state[1])
+    states = states_named(text)  # "Paraná (PR), Santa Catarina (SC) or Rio Grande do Sul (RS)": any of them
+    if states and (not countries or names_a_state(text) or len(states) > 1):
+        written = list(dict.fromkeys(state[0] for state in states))
+        within = frozenset().union(*(state[2] for state in states))
+        return RegionRule(" or ".join(written), within, state="|".join(dict.fromkeys(state[1] for state in states)))
     if countries:
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
     return None

@@ -97,7 +97,7 @@ _HEADCOUNTS = tuple(
 _REVENUES = tuple(
     re.compile(pattern)
     for pattern in (
-        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|reached|was|were|hit|to|at|totalled|totaled|atteint|atteignait"
+        rf"(?i)\b{REVENUE_WORDS}\b[^.;]{{0,40}}?(?:of|de|reached|was|were|hit|to|at|totalled|totaled|atteint|atteignait"
         rf"|s['\u2019][ée]l[èe]v(?:e|ait) [àa]|raggiunto|erreichte?)\s+"
         rf"(?:about|around|over)?\s*{AMOUNT}",
         # a label: "Net sales (consolidated): 34.6 oku yen", "Tržby 2025: 138,6 mil. Kč"
@@ -112,6 +112,11 @@ _REVENUES = tuple(
         rf"\s*(\d[\d,]*(?:\.\d+)?)\s*({SCALE_WORDS})?\b",
     )
 )
+# "11,6 millions d'euros de chiffre d'affaires en 2025": the amount first
+_AMOUNT_FIRST = re.compile(
+    rf"(?i)\b(\d[\d,]*(?:\.\d+)?)\s*({SCALE_WORDS})\s+d['\u2019](?:euros|dollars)\s+de\s+{REVENUE_WORDS}\b"
+)
+_REVENUES = (*_REVENUES, _AMOUNT_FIRST)
 # "la R&D fait 90 personnes sur les 240": the whole is the company's
 _WHOLE_STAFF = re.compile(rf"(?i){AMOUNT}\s*{EMPLOYEE_WORDS}{_WHOLE}{AMOUNT}(?=\s*(?:{EMPLOYEE_WORDS}\b|[.;,)]|$))")
 
@@ -159,6 +164,9 @@ def revenue_figures(
     found: dict[int, tuple[float, str | None]] = {}
     for pattern in _REVENUES:
         for match in pattern.finditer(sentence):
+            before = sentence[: match.start()].split()
+            if pattern is _AMOUNT_FIRST and someone_else is not None and someone_else(before):
+                continue  # "Ambulog a réalisé 21,3 millions d'euros de chiffre d'affaires": the subject's, another's
             after = sentence[match.end() : match.end() + _CURRENCY_AFTER]
             if (word := _NEXT_WORD.match(after)) and word.group(1).casefold() in MONTHS:
                 continue  # a day: "FY2026 (to 30 June) AUD 14.2 million"

@@ -145,7 +145,7 @@ def _judge_numeric(
         value, sentence = max(fresh, key=lambda item: _year_of(item[1]))
     else:
         value, sentence = max(fresh, key=lambda item: item[0])
-    inside = (rule.low is None or value >= rule.low) and (rule.high is None or value <= rule.high)
+    inside = rule.holds(value)
     verdict: Verdict = "match" if inside else "no_match"
     reason = f"{amount_words(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
     return Judged("", verdict, reason, (sentence.citation(),))
@@ -277,7 +277,7 @@ def _judge_region(rule: RegionRule, found: Sequence[Sentence], company: Company)
             state = state_of(place or "", country)
             if state is None:
                 continue  # "in France": not which of its regions
-            inside, where = state == rule.state, f"{state.title()}, {where}"
+            inside, where = state in rule.state.split("|"), f"{state.title()}, {where}"
         reason = f"headquartered in {where} ({'in' if inside else 'not in'} {rule.region})"
         return Judged("", "match" if inside else "no_match", reason, (sentence.citation(),))
     return None
@@ -465,9 +465,15 @@ def _document_span(sentence: Sentence) -> tuple[datetime.date, datetime.date] | 
     whose whole value is a day), else its document's stored date, else its dateline ("Nantes, le 3 septembre 2026.
     ...")."""
     for value in fields_of(sentence.text).values():
-        if len(value) <= _DAY_CHARS and (day := date_span(value)) and day[0] == day[1]:
+        if day := _a_day(value):
             return day
     return date_span(sentence.evidence.date or sentence.evidence.text[:DATELINE_CHARS])
+
+
+def _a_day(value: str) -> tuple[datetime.date, datetime.date] | None:
+    """A record's value that is a day and nothing more ("2026.02.03", "27 de outubro de 2026"), or None."""
+    day = date_span(value) if len(value) <= _DAY_CHARS else None
+    return day if day and day[0] == day[1] else None
 
 
 _DAY_CHARS = 20  # "2026.02.03", "27 de outubro de 2026"
@@ -481,6 +487,8 @@ def _sentence_span(
     136 FTE at 30 June | Money | Series B ..., closed 20.11.2025 |" dates the round 20 November 2025."""
     document = _document_span(sentence)
     text = sentence.text
+    if fields := fields_of(text):  # a row's date field is when it was told: its other fields say when it happened
+        text = " ".join(value for value in fields.values() if not _a_day(value))
     if cue is not None and text.count("|") >= TABLE_CELLS:
         text = next((cell for cell in text.split("|") if cue.search(cell)), text)
     span = date_span(text, document[0].year if document else None)

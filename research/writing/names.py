@@ -423,7 +423,7 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
     # "Ukhozi Fuel Services (Pty) Ltd": a legal form in parentheses is part of the name
     # and the legal forms written in lower case: "Sladovít Agro s.r.o.", "sp. z o.o.", "d.o.o."
     word = (
-        r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z\u00c0-\u00de][\w'\u2019&./-]*"  # "A/S", "S.p.A."
+        r"(?:\((?:Pty|Pvt|Private|Proprietary)\.?\)|[A-Z\u00c0-\u00de][\w'\u2019&./-]*|&"  # "A/S", "S.p.A.", "&"
         r"|(?:spol\.\s)?s\.\s?r\.\s?o\.|a\.\s?s\.|sp\.\sz\so\.\s?o\.|d\.\s?o\.\s?o\.|k\.\s?s\.|v\.\s?o\.\s?s\.)"
     )
     # "Louchebel Équipements SAS"; a legal form after a comma: "Anclaruta Agencia Aduanal, S.C."

@@ -208,16 +208,27 @@ def place_country(text: str) -> str | None:
     york" is not "york". None when it names no place."""
     words = _PLACE_WORD.findall(text)
     known = places()
-    best: tuple[float, int, str] | None = None
+    best: tuple[float, int, str, str] | None = None
     start = 0
     while start < len(words):
         size = _place_at(words, start, known)
         if size:
-            country, population = known[fold(" ".join(words[start : start + size]))]
+            name = " ".join(words[start : start + size])
+            country, population = known[fold(name)]
             if country != "the eu" and (best is None or (population, -start) > best[:2]):
-                best = (population, -start, country)
+                best = (population, -start, country, name)
         start += size or 1
+    if best is not None and best[0] != math.inf:  # a city, and the region of one country written after it says
+        # which ("Leamington, Ontario": Canada's province, not the Californian city of Ontario)
+        for _, _, countries in (s for s in states_named(text) if len(s[2]) == 1 and _after_a_place(s[0], text)):
+            return next(iter(countries))
     return best[2] if best else None
+
+
+def _after_a_place(state: str, text: str) -> bool:
+    """Whether ``text`` writes ``state`` after a place's name, ending it ("Leamington, Ontario,", "Ontario,
+    California"; not "Hanover Place, Bristol")."""
+    return re.search(rf"[^\W\d_]\s*[,(\u2013]\s*{re.escape(state)}(?=\s*(?:$|[,.;:)]|\d))", text) is not None
 
 
 _PLACE_WORD = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
@@ -321,17 +332,33 @@ _STATE_WORDS = 5  # the longest region name read (in words): "provence alpes cot
 def state_named(text: str) -> tuple[str, str, frozenset[str]] | None:
     """The first-level region ``text`` names, capitalised as names are ("en région Auvergne-Rhône-Alpes",
     "Queensland"), as written, folded, and the countries with a region of that name; None when it names none."""
+    return next(iter(states_named(text)), None)
+
+
+def states_named(text: str) -> list[tuple[str, str, frozenset[str]]]:
+    """Every first-level region ``text`` names, in order ("Paraná (PR), Santa Catarina (SC) or Rio Grande do Sul"),
+    as ``state_named`` gives one."""
     states = _states()
     words = _PLACE_WORD.findall(text)  # "Loire-Atlantique" is one word: not Benin's Atlantique
-    for start, word in enumerate(words):
-        if not word[:1].isupper():
-            continue
-        for size in range(min(_STATE_WORDS, len(words) - start), 0, -1):
+    found: list[tuple[str, str, frozenset[str]]] = []
+    start = 0
+    while start < len(words):
+        size = _state_at(words, start, states) if words[start][:1].isupper() else 0
+        if size:
             name = fold(" ".join(words[start : start + size]))
-            name = name if name in states.regions else states.aliases.get(name, "")
-            if name and (size > 1 or len(name) >= 5):
-                return " ".join(words[start : start + size]), name, states.regions[name]
-    return None
+            name = name if name in states.regions else states.aliases[name]
+            found.append((" ".join(words[start : start + size]), name, states.regions[name]))
+        start += size or 1
+    return found
+
+
+def _state_at(words: list[str], start: int, states: _States) -> int:
+    """How many words from ``start`` name a first-level region (0: none)."""
+    for size in range(min(_STATE_WORDS, len(words) - start), 0, -1):
+        name = fold(" ".join(words[start : start + size]))
+        if (name in states.regions or name in states.aliases) and (size > 1 or len(name) >= 5):
+            return size
+    return 0
 
 
 def state_of(place: str, country: str) -> str | None:

@@ -100,7 +100,8 @@ def _in_place(rule: PresenceRule, sentence: str, countries: set[str]) -> bool | 
     ("Une agence ouvrira à Lyon au printemps 2027": none there today)."""
     if not countries & rule.countries:
         return None
-    if rule.state and not any(state_of(sentence, country) == rule.state for country in countries & rule.countries):
+    wanted = rule.state.split("|")
+    if rule.state and not any(state_of(sentence, country) in wanted for country in countries & rule.countries):
         return None  # a place of the country, not of the region the criterion names
     if _NONE_THERE.search(sentence) or _TO_OPEN.search(sentence):
         return False  # "Stimalba has no customers in the United Kingdom or Ireland"

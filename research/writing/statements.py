@@ -170,6 +170,8 @@ _STILL_IN_PROGRESS = re.compile(
 _UNDER_WAY = re.compile(
     r"(?i)\b(?:working (?:towards?|on getting)|preparing for|en cours d['\u2019]obtention|(?:is|are) due\b"
     r"|(?:is|are) on (?:the|its|their) way|still owes?|promised for|promis pour"
+    r"|(?:is|are|est|sont|est[áa]) (?:still |encore |toujours |ainda )?(?:in|en|em) (?:a |an |un |une )?"
+    r"(?:pilot|pilote|piloto|beta|b[êe]ta|test|phase de test)"
     r"|(?:is|are) expected (?:in|by|early|next|later)|attendue?s? (?:pour|en|d['\u2019]ici)"
     r"|travaill\w* [àa] (?:obtenir|l['\u2019]obtention)|(?:vise|visent) (?:la|une|l['\u2019]))\b"
 )
@@ -194,6 +196,10 @@ _ASKED_FOR = re.compile(
 _ON_THE_WAY = re.compile(
     r"(?i)\b(?:d[ée]marche|process|processus|path|journey|parcours|road)\s+(?:de|d['\u2019]|of|to|towards?|vers)"
     r"\s*(?:la\s+|l['\u2019]\s*|the\s+|an?\s+|une?\s+)?$"
+    # what money or work is to build: "lends R$ 15 million to develop its facial recognition", "pour développer"
+    r"|\b(?:to (?:develop|build|finish)|para desenvolver|pour d[ée]velopper|afin de d[ée]velopper"
+    r"|d[ée]veloppement d[eu]|development of)\s+"
+    r"(?:(?:its|their|the|an?|sa|son|ses|la|le|une?|sua|seu|o)\s+)?(?:[\w-]+\s+){0,2}$"
 )
 
 

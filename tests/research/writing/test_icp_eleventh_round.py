@@ -56,12 +56,12 @@ def test_a_lookalike_with_its_legal_form_after_a_comma_or_an_accented_word_is_no
         (
             "Revenue (facturación) above MXN 250 million in the last full fiscal year (2025). ARR, money raised, the "
             "previous year's revenue or a rival's revenue don't count",
-            NumericRule("revenue", 250e6, None, "MXN"),
+            NumericRule("revenue", 250e6, None, "MXN", above=True),
         ),
         (
             "Chiffre d'affaires annuel supérieur à 12 millions d'euros. Ne comptent pas : l'ARR ou le revenu "
             "récurrent, les montants levés, ni le chiffre d'affaires d'un concurrent.",
-            NumericRule("revenue", 12e6, None, "EUR"),
+            NumericRule("revenue", 12e6, None, "EUR", above=True),
         ),
         (
             "Its app is available in Norwegian today; a Norwegian reseller, Norwegian customers, a translation on "

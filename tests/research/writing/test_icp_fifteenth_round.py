@@ -193,7 +193,7 @@ def test_local_currencies_and_a_revenue_criterion_in_yen() -> None:
         "PLN",
     )
     sales = Criterion("Net sales over ¥3 billion", "Consolidated net sales above ¥3 billion")
-    assert rule_for(sales) == NumericRule("revenue", 3e9, None, "JPY")
+    assert rule_for(sales) == NumericRule("revenue", 3e9, None, "JPY", above=True)
 
 
 def test_sentences_go_on_after_a_scale_a_title_and_a_dotted_day() -> None:

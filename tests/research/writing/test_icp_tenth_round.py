@@ -86,7 +86,7 @@ def test_revenue_is_read_over_recurring_revenue_and_the_latest_year_wins() -> No
         "Fatturato above € 30 milioni",
         "Annual revenue (fatturato) above EUR 30 million; ARR or money raised don't count",
     )
-    assert rule_for(criterion) == NumericRule("revenue", 30e6, None, "EUR")
+    assert rule_for(criterion) == NumericRule("revenue", 30e6, None, "EUR", above=True)
     sentences = one_document(
         "Bielleva's ARR grew from EUR 24.3M at 31/12/2024 to EUR 29.1M at 31/12/2025.",
         "In 2025 our fatturato was € 33,8 milioni, 19% more than in 2024.",
@@ -96,7 +96,7 @@ def test_revenue_is_read_over_recurring_revenue_and_the_latest_year_wins() -> No
     assert judged.verdict == "match"
     assert "33,8" in judged.citations[0].quote
     arr = Criterion("ARR above EUR 25M", "Annual recurring revenue (ARR) above EUR 25 million")
-    assert rule_for(arr) == NumericRule("arr", 25e6, None, "EUR")
+    assert rule_for(arr) == NumericRule("arr", 25e6, None, "EUR", above=True)
     assert judge(arr, "Bielleva Sistemi S.p.A.", sentences[:1], as_of=AS_OF).verdict == "match"
     turnover = Criterion("Turnover £10m-£20m", "Turnover between £10 million and £20 million")
     years = one_document(

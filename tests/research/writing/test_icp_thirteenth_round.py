@@ -52,7 +52,7 @@ def test_the_currency_a_figure_is_written_in(text: str, code: str | None) -> Non
 
 def test_revenue_in_the_criterions_currency_and_in_local_words() -> None:
     criterion = Criterion("Revenue above EUR 30 million", "Annual revenue above EUR 30 million")
-    assert rule_for(criterion) == NumericRule("revenue", 30e6, None, "EUR")
+    assert rule_for(criterion) == NumericRule("revenue", 30e6, None, "EUR", above=True)
     assert revenue_figures("In 2025 our omsætning was DKK 212,4 mio. (about EUR 28.5 million).") == [
         (212.4e6, "DKK"),
         (28.5e6, "EUR"),
