@@ -41,7 +41,16 @@ def test_the_sdk_searches_streams_and_fails_typed_against_a_live_server(  # type
     with (
         webhook_receiver() as receiver,  # bound before the stack starts: the processes allow its address
         processes.web_and_worker(
-            {**process_env, "WEBHOOK_ALLOWED_HOSTS": f"127.0.0.1:{receiver.port}"}, tmp_path, ready=" ready."
+            {
+                **process_env,
+                "WEBHOOK_ALLOWED_HOSTS": f"127.0.0.1:{receiver.port}",
+                # every model call a little slower, so the stream below is cut while its run is still going (a run
+                # that ends before the cut leaves nothing to resume)
+                "WORKER_WARMUP": "research.platform.warmup.open_chroma,tests.support.slow_model.install",
+                "SLOW_MODEL_SECONDS": "0.2",
+            },
+            tmp_path,
+            ready=" ready.",
         ) as stack,
     ):
         ingest_with_worker(owner, corpus, FILES, stack)
