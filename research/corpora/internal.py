@@ -17,7 +17,8 @@ from research.retrieval.parsing import ParsedDocument
 
 # In a file name or title ("deal-notes-tarcowie-2026-09.docx", "Battlecard: Quellbrae", "crm-accounts.csv").
 _NAMED = re.compile(
-    r"\b(?:deal[ -]?(?:notes?|reviews?|desk)|call[ -]?notes?|meeting[ -]?notes?|battle[ -]?cards?|crm|pipeline"
+    r"\b(?:deal[ -]?(?:notes?|reviews?|desk)|(?:call|meeting|opportunity|account|discovery|visit)[ -]?notes?"
+    r"|battle[ -]?cards?|crm|pipeline"
     r"|internal|confidential|win[ -]?loss|account[ -]?plans?|talk[ -]?tracks?|sales[ -]?notes?|forecast"
     r"|notes?[ -](?:d['\u2019 -]?)?affaires?|revue[ -](?:d['\u2019 -]?)?affaires?|fiches?[ -]affaires?|compte[ -]rendu"
     r"|interne|confidentiel(?:le)?|fiches?[ -]concurren(?:t|ts|ce|tielles?)|competitor[ -](?:notes?|cards?|briefs?))"

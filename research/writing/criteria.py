@@ -10,7 +10,7 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, amount_value, currency_in
 from research.writing.buyers import BuyerRule, buyer_rule
@@ -195,14 +195,16 @@ Rule = (
 _BETWEEN = re.compile(
     rf"(?i)(?:between|entre)\s+{AMOUNT}\s+(?:and|to|et|à)\s+{AMOUNT}|{AMOUNT}\s*(?:-|\u2013|to)\s*{AMOUNT}"
 )
+# Bounds that exclude their own figure ("more than 150", "plus de 150", "fewer than 200", "moins de 200"), then
+# those that keep it ("at least 150", "au plus 200")
+_STRICT_LOW = r"more than|over|above|greater than|plus de|sup[ée]rieur [àa]|>(?!=)"
+_STRICT_HIGH = r"fewer than|less than|under|below|moins de|inf[ée]rieur [àa]|<(?!=)"
 _AT_LEAST = re.compile(
-    rf"(?i)(?:more than|over|at least|above|greater than|minimum of|plus de|au moins|sup[ée]rieur [àa]|>=?)\s*{AMOUNT}"
+    rf"(?i)(?:{_STRICT_LOW}|at least|minimum of|au moins|>=)\s*{AMOUNT}"
     rf"|{AMOUNT}\s*(?:[^\W\d_]+\s+){{0,2}}(?:or more|or above|ou plus|et plus)\b"  # "80 people or more"
     rf"|{AMOUNT}\s*\+(?!\s*\d)"  # "500+ clubs"
 )
-_AT_MOST = re.compile(
-    rf"(?i)(?:fewer than|less than|under|below|at most|maximum of|up to|moins de|au plus|jusqu'[àa]|<=?)\s*{AMOUNT}"
-)
+_AT_MOST = re.compile(rf"(?i)(?:{_STRICT_HIGH}|at most|maximum of|up to|au plus|jusqu'[àa]|<=)\s*{AMOUNT}")
 
 
 def amount_words(value: float) -> str:
@@ -225,32 +227,34 @@ def _numeric_rule(text: str) -> NumericRule | None:
     if bounds is None:
         return None
     currency = currency_in(text) if metric != "employees" else None
-    above, below = _strictness(bounds[2])
-    return NumericRule(metric, *bounds[:2], currency=currency, above=above, below=below)
+    return NumericRule(metric, bounds.low, bounds.high, currency=currency, above=bounds.above, below=bounds.below)
 
 
-# Bounds that exclude their own figure: "more than 150", "plus de 150", "fewer than 200", "moins de 200".
-_STRICT_LOW = re.compile(r"(?i)^(?:more than|over|above|greater than|plus de|sup[ée]rieur [àa]|>(?!=))")
-_STRICT_HIGH = re.compile(r"(?i)^(?:fewer than|less than|under|below|moins de|inf[ée]rieur [àa]|<(?!=))")
+class _Bounds(NamedTuple):
+    low: float | None
+    high: float | None
+    words: re.Match[str]  # the words that set the first bound
+    above: bool  # the low bound excludes its own figure ("more than 150")
+    below: bool  # the high bound excludes its own figure ("fewer than 200")
 
 
-def _strictness(bound: re.Match[str]) -> tuple[bool, bool]:
-    """Whether the words that set a criterion's bound exclude the figure itself (above a low one, below a high one)."""
-    return bool(_STRICT_LOW.match(bound.group(0))), bool(_STRICT_HIGH.match(bound.group(0)))
-
-
-def _bounds(text: str) -> tuple[float | None, float | None, re.Match[str]] | None:
+def _bounds(text: str) -> _Bounds | None:
     """The lower and upper bounds a criterion sets, and the words that set them: "between 50 and 200", "$5-50
-    million" (both in millions), or a bound each way said apart ("80 people or more, ..., under 400 people")."""
+    million" (both in millions), or a bound each way said apart ("80 people or more, ..., under 400 people": each
+    bound's own words say whether it keeps its figure)."""
     if between := _BETWEEN.search(text):
         groups = list(between.groups())
         low_digits, low_scale, high_digits, high_scale = groups[0:4] if groups[0] else groups[4:8]
         high_scale = high_scale or None
         low_scale = low_scale or high_scale
-        return amount_value(low_digits, low_scale), amount_value(high_digits, high_scale), between
+        return _Bounds(
+            amount_value(low_digits, low_scale), amount_value(high_digits, high_scale), between, False, False
+        )
     low, high = _AT_LEAST.search(text), _AT_MOST.search(text)
     if bound := low or high:
-        return _bound(low), _bound(high), bound
+        above = low is not None and re.match(f"(?i)(?:{_STRICT_LOW})", low.group(0)) is not None
+        below = high is not None and re.match(f"(?i)(?:{_STRICT_HIGH})", high.group(0)) is not None
+        return _Bounds(_bound(low), _bound(high), bound, above, below)
     return None
 
 
@@ -277,15 +281,15 @@ def _count_rule(text: str) -> NumericRule | None:
     bounds = _bounds(text)
     if bounds is None:
         return None
-    low, high, bound = bounds
+    bound = bounds.words
     if re.search(rf"[{CURRENCY_SIGNS}%]|\b{CURRENCY_CODES}\b", bound.group(0)):
         return None
     noun = _COUNT_NOUN.match(text, bound.end())
     words = fold(noun.group(1)).split() if noun else []
     # what it counts: up to three words, to the first function word ("individual club sites", "communes clientes")
     counted = " ".join(itertools.takewhile(lambda word: word not in _NOT_COUNTED, words))
-    above, below = _strictness(bound)
-    return NumericRule(counted, low, high, above=above, below=below) if counted else None
+    rule = NumericRule(counted, bounds.low, bounds.high, above=bounds.above, below=bounds.below)
+    return rule if counted else None
 
 
 _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|located|hq|siege|base|basee"
@@ -296,6 +300,9 @@ _HQ_WORDS = r"headquartered|headquarters|head office|registered office|based|loc
 _DENIES = (
     r"(?:(?:does not|doesn't|do not|don't|does'nt|won't|will not) (?:count|make|change (?:that|it)|decide|move it)"
     r"|not counted|ne comptent? pas|ne sont pas compt[ée]e?s|ne suffi(?:t|sent) pas|n['\u2019]y changen?t? rien"
+    # "ARR, berth fees ... are not its revenue", "ne sont pas son chiffre d'affaires"
+    r"|(?:is|are) not (?:its|their|the company's)|(?:isn't|aren't) (?:its|their)"
+    r"|ne (?:sont|est) pas (?:son|sa|ses|leur)"
     r"|n['\u2019]en fait pas)"
 )
 _IN_SENTENCE = r"(?:[^.;]|\.(?!\s|$))"  # a sentence's characters ("S.C.", "12.5" inside it)
@@ -491,6 +498,12 @@ def _tech_rule(text: str) -> TechRule | None:
 _TECH_WORDS = 3  # a longer technology term is a phrase
 
 
+# Customers or an office of its own, beside a channel, make a criterion one of presence: "Has customers, a reseller
+# or distributor, or its own sales office in Australia" (not "Resellers or sales partners sell its LIMS to labs in
+# Germany": a channel there)
+_OR_PRESENT = re.compile(r"(?i)\b(?:customers?|clients?|offices?|bureaux?|agences?|subsidiar(?:y|ies)|branch(?:es)?)\b")
+
+
 def rule_for(criterion: Criterion) -> Rule | None:
     """The kind of criterion the offline judge can decide, read from its description (and name)."""
     for written in (criterion.description, criterion.name):
@@ -507,6 +520,10 @@ def rule_for(criterion: Criterion) -> Rule | None:
         )
         for reader in (*readers, _count_rule, _tech_rule):
             rule = reader(text)
+            if isinstance(rule, ChannelRule) and _OR_PRESENT.search(text) and (present := presence_rule(text)):
+                # a channel as one way among others to be somewhere ("Has customers, a reseller or distributor, or
+                # its own sales office in Australia"): where it is present is asked
+                return present
             if rule is not None:
                 return rule
     return with_named(statement_rule(criterion.description or criterion.name), criterion.name)

@@ -14,6 +14,7 @@ from text_to_num import alpha2digit
 from research.retrieval.parsing.text import MONTHS
 from research.writing.amounts import AMOUNT, CURRENCY_CODES, CURRENCY_SIGNS, SCALE_WORDS, amount_value, currency_in
 from research.writing.structure import fields_of
+from research.writing.text import fold
 
 EMPLOYEE_WORDS = (
     r"(?:employees|employee|staff|people|workers|headcount|fte|ftes|team members|colleagues|salari[ée]s|employ[ée]s"
@@ -46,6 +47,8 @@ _NOT_HEADCOUNT = re.compile(
     r"|took on|takes? on|taking on|onboard\w*|welcom\w*|across|among|covering|pour"
     r"|another|licenci\w*|queue of|crowd of|audience of|foule de|file d['\u2019]attente de"
     r"|recrut\w*|embauch\w*|engag[ée]\w*|s[ée]parer? de|supprimer?)\b[^.;]{0,25}$"
+    # people something is for: "our offer for 1,150 people", "a licence for about 300 users"
+    r"|\bfor(?:\s+about|\s+around|\s+some|\s+up to)?\s*$"
 )
 
 
@@ -75,10 +78,11 @@ _HEADCOUNTS = tuple(
         # not a customer's size: "towards 2,500 to 5,000 employee organisations"
         rf"(?i){AMOUNT}\s*\+?\s*(?:full-time\s+)?{EMPLOYEE_WORDS}\b(?![- ](?:organi[sz]ations?|compan(?:y|ies)|firms?"
         r"|businesses|customers?|clients?|employers?|accounts?|entreprises?|structures?))"
-        # not a crowd or users: "when 40,000 people hit the on-sale", "2 million people use it"
+        # not a crowd or users: "when 40,000 people hit the on-sale", "2 million people use it", "16,200 workers
+        # tagged", "18,600 workers wear our tag"
         r"(?!\s+(?:hit|hits|use|used|using|visit|visited|attend|attended|buy|bought|queue|queued|tap|tapped|download"
         r"|downloaded|watch|watched|log|logged|sign|signed|scan|scanned|book|booked|came|come|turn|turned|stuck"
-        r"|waiting|queuing|queueing))",
+        r"|waiting|queuing|queueing|wear|wears|wearing|carry|carries|carrying|tagged|protected|equipped))",
         rf"(?i)\b(?:employs|headcount of|team of|workforce of|staff of|crew of|[ée]quipe de)\s+"
         rf"(?:about|around|over|nearly|some|roughly)?\s*{AMOUNT}",
         rf"(?i){AMOUNT}-strong\s+(?:team|workforce|company|staff)\b",
@@ -224,6 +228,22 @@ _TARGET = re.compile(
 _COUNTED = re.compile(rf"(?i){AMOUNT}\s*\+?\s*(?:([^\W\d_][\w-]*)\s+)?([^\W\d_][\w-]*)")
 
 
+# Words before a year: "April 2026", "since 2019", "en 2025".
+_BEFORE_A_YEAR = re.compile(
+    r"(?i)\b(?:in|since|from|to|until|by|of|en|depuis|de|d[eè]s|jusqu['\u2019]en|year|ann[ée]e)\s*$"
+)
+
+
+def _a_year(text: str, match: re.Match[str]) -> bool:
+    """Whether a count's number is a year ("from January to April 2026, Minera ...": no 2,026 mines)."""
+    digits = match.group(1).rstrip(",.")
+    if not (len(digits) == 4 and digits.isdigit() and 1900 <= int(digits) <= 2099):
+        return False
+    before = text[: match.start(1)].rstrip()
+    last = before.split()[-1].casefold() if before.split() else ""
+    return match.group(1).endswith(",") or last in MONTHS or _BEFORE_A_YEAR.search(before) is not None
+
+
 def counts_in(sentence: str, nouns: frozenset[str], forms: Callable[[str], frozenset[str]]) -> list[float]:
     """The counts of ``nouns`` the sentence states ("646 clubs across Australia", "860 communes", "230 happy
     customers": a number, at most one word, the noun in any of its ``forms``), not a target or a plan, nor money."""
@@ -231,12 +251,12 @@ def counts_in(sentence: str, nouns: frozenset[str], forms: Callable[[str], froze
     text = in_digits(sentence)
     found = []
     for match in _COUNTED.finditer(text):
-        words = [word.casefold() for word in match.group(3, 4) if word]
+        words = [fold(word) for word in match.group(3, 4) if word]  # "établissements" as the criterion's nouns are
         if not any(forms(word) & wanted for word in words):
             continue
         if _MONEY_BEFORE.search(text[: match.start()]) or _MONEY_FIRST.match(match.group(0)):
             continue  # "EUR 4.1m sales"
-        if _TARGET.search(text[: match.start()]):
+        if _TARGET.search(text[: match.start()]) or _a_year(text, match):
             continue
         found.append(amount_value(match.group(1), match.group(2)))
     return list(dict.fromkeys(found))

@@ -105,7 +105,8 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
                 quotable = False
             if quotable and text not in seen and (owned or company.about(text, item, previous)):
                 seen.add(text)
-                found.append(Sentence(text, item))
+                said = _before_ours(text) if item.internal and owned is None else text
+                found.append(Sentence(_its_row(said, company) if owned is None else said, item))
             # "Vartiopaja Koulutus Oy ... . The company trains ... . Its liikevaihto was ...": both the look-alike's
             if not (previous and company.refers_to_another(text, previous)):
                 previous = text
@@ -114,7 +115,37 @@ def company_sentences(company: Company, evidence: Iterable[Evidence]) -> list[Se
 
 COUNTRY_FIELDS = ("hq_country", "headquarters_country", "country")
 _REVIEW_FIELDS = ("stars", "rating", "note", "etoiles", "sterne")
+# a review's score ("4", "4,5/5", "9/10 étoiles"): a CRM row's "note" column is a note, a review's is its score
+_SCORE = re.compile(
+    r"(?i)^\s*(?:\u2605{1,5}\u2606*|\d{1,2}(?:[.,]\d)?\s*(?:/\s*(?:5|10)(?:[.,]0)?)?\s*(?:\u2605|stars?|[ée]toiles?|sterne)?)\s*$"
+)
 CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
+
+
+_OURS = re.compile(r"(?i)^\s*(?:[\w,'\u2019-]+\s+){0,4}?(?:our|we|us|notre|nos|nous)\b")
+
+
+def _before_ours(text: str) -> str:
+    """An internal note's sentence up to a later clause that speaks of us ("Support: Vetalerta has a service team in
+    Antofagasta; our nearest technician is in Antofagasta too, but second-level support is in Perth": our Perth)."""
+    first, *rest = text.split(";")
+    kept = [first]
+    for clause in rest:
+        if _OURS.match(clause):
+            break
+        kept.append(clause)
+    return ";".join(kept)
+
+
+def _its_row(text: str, company: Company) -> str:
+    """A table read as one line whose rows run together, with someone else's row before the company's (a name and
+    figures: a comparison of vendors): the company's row alone ("Vendor | Revenue 2025 | ... Radiomin USD 26.1M ...
+    Vetalerta USD 14.6M USD 8.3M ..." gives "Vetalerta USD 14.6M USD 8.3M"); any other sentence as it is."""
+    if text.count("|") < TABLE_CELLS or fields_of(text):
+        return text
+    before = text[: len(text) - len(company.from_its_name(text))]
+    others_rows = re.search(r"\d", before) and company.names_someone_else(before.split())  # not "| Item | Fjordlinje |"
+    return (company.its_run(text) or text) if others_rows else text
 
 
 def _judge_numeric(
@@ -130,7 +161,8 @@ def _judge_numeric(
         for sentence in found
         # a sentence that names a look-alike too gives figures of either ("not to be confused with Kaikoro Labs, the
         # Hamilton laboratory (about 210 staff)")
-        if not company.lookalike_in(sentence.text) and (values := _figures(rule, sentence.text, company))
+        if not company.lookalike_in(sentence.text)
+        and (values := _figures(rule, _its_part(sentence.text, company), company))
     ]
     fresh = [item for item in stated if not _stale(item[1], as_of)] or stated
     # a figure the sentence puts in the past ("était à 114 salariés début 2025, avant le plan de départs") only when
@@ -138,6 +170,9 @@ def _judge_numeric(
     fresh = [item for item in fresh if not _PAST_FIGURE.search(item[1].text)] or fresh
     if rule.metric == "revenue":  # revenue, not recurring revenue ("ARR passed EUR 31.2 million")
         fresh = [item for item in fresh if not _arr_only(item[1].text)]
+    # a rounded figure yields to an exact one near it ("quelque 160 salariés" in an article, "nous sommes 143
+    # salariés" on the careers page): an office's or a team's exact count is far below the whole's and stays apart
+    fresh = [item for item in fresh if not _rounded_near(item, fresh)]
     if not fresh:
         return None
     if rule.metric in ("revenue", "arr"):  # the latest year's: "turnover rose to £23.6m in the year ending 31st March
@@ -149,6 +184,41 @@ def _judge_numeric(
     verdict: Verdict = "match" if inside else "no_match"
     reason = f"{amount_words(value)} {rule.metric} ({'within' if inside else 'outside'} {rule.describe()})"
     return Judged("", verdict, reason, (sentence.citation(),))
+
+
+_ROUNDED = re.compile(
+    r"(?i)\b(?:about|around|approximately|roughly|some|nearly|almost|close to|more than|over|circa|quelque|environ"
+    r"|pr[èe]s de|plus de|autour de|approximativement)\s+\d|~\s*\d"
+)
+_NEAR = 0.25  # how far apart (a share of the larger) a rounded figure and an exact one are the same figure
+
+
+def _rounded_near(item: tuple[float, Sentence], items: Sequence[tuple[float, Sentence]]) -> bool:
+    """Whether the item's figure is rounded ("about 160") and another sentence gives an exact one near it."""
+    value, sentence = item
+    if not _ROUNDED.search(sentence.text):
+        return False
+    return any(
+        not _ROUNDED.search(other.text) and other is not sentence and abs(found - value) <= _NEAR * max(found, value)
+        for found, other in items
+    )
+
+
+def _its_part(text: str, company: Company) -> str:
+    """The part of a sentence that can state the company's figures: a clause after a semicolon that opens with another
+    name, or any that opens as a rival's news, only from the company's first mention on, not at all when it names none
+    ("Bitta Software closed a Series B; Bitta counts 330 marinas, 240 employees and revenue of EUR 16.5 million,
+    against Bokobran's EUR 9.4 million": Bokobran's revenue, not its headcount). A record is read whole."""
+    if fields_of(text):
+        return text
+    first, *rest = text.split(";")  # a sentence's first word is read as a name too often ("Today we are 265")
+    first = company.from_its_name(first) if company.rivals_news(first) else first
+    return ";".join(
+        [
+            first,
+            *(company.from_its_name(c) if company.opens_with_another(c) or company.rivals_news(c) else c for c in rest),
+        ]
+    )
 
 
 def _arr_only(text: str) -> bool:
@@ -201,7 +271,9 @@ def _record_country(text: str) -> str | None:
     """A record's headquarters country, from its country field or else its city field; not a review's (its country
     is the reviewer's: "review_id: CR-88105 ... stars: 4 ... country: UK")."""
     fields = fields_of(text)
-    if any(name.startswith("review") or name in _REVIEW_FIELDS for name in fields):
+    if any(
+        name.startswith("review") or (name in _REVIEW_FIELDS and _SCORE.match(value)) for name, value in fields.items()
+    ):
         return None
     for name in (*COUNTRY_FIELDS, *CITY_FIELDS):
         if fields.get(name) and (country := place_country(fields[name])) is not None:
@@ -503,10 +575,11 @@ def _a_year_before(day: datetime.date) -> datetime.date:
     return day.replace(year=day.year - 1, day=28 if (day.month, day.day) == (2, 29) else day.day)
 
 
-# What a sentence says is done: "signed", "closed", "le 6 novembre dernier", "last November".
+# A deal, round or purchase done ("closed", "signed", "bouclée", "clôturée", "actée"), and what a sentence says is
+# done: those, "le 6 novembre dernier", "last November".
+_SEALED = r"closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|cl[ôo]tur[ée]e?s?|sign[ée]e?s?|act[ée]e?s?"
 _DONE = re.compile(
-    r"(?i)\b(?:dernier|derni[èe]re|last|closed|completed|signed|finali[sz]ed|boucl[ée]e?s?|sign[ée]e?s?|cl[ôo]tur[ée]e?s?"
-    r"|paid[- ]in|act[ée]e?s?|raised|secured|(?:a|ont) lev[ée]|lev[ée]e? en)\b"
+    rf"(?i)\b(?:dernier|derni[èe]re|last|{_SEALED}|paid[- ]in|raised|secured|(?:a|ont) lev[ée]|lev[ée]e? en)\b"
 )
 
 
@@ -533,8 +606,7 @@ _THE_ROUND = re.compile(
 # ... and says when it closed ("closed in September 2025", "a bouclé le 14 avril"), not what it adds up to ("Avec ce
 # tour, la société a levé 34,5 millions d'euros depuis sa création en 2019").
 _CLOSED = re.compile(
-    r"(?i)\b(?:closed|completed|signed|finali[sz]ed|approved|boucl[ée]e?s?|finalis[ée]e?s?|cl[ôo]tur[ée]e?s?"
-    r"|sign[ée]e?s?|act[ée]e?s?|approuv[ée]e?s?|paid[- ](?:in|up)|lib[ée]r[ée]e?s?|eingezahlt)\b"
+    rf"(?i)\b(?:{_SEALED}|approved|finalis[ée]e?s?|approuv[ée]e?s?|paid[- ](?:in|up)|lib[ée]r[ée]e?s?|eingezahlt)\b"
 )
 
 
@@ -786,7 +858,12 @@ def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: d
         case NumericRule():
             judged = _judge_numeric(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
         case PresenceRule() | ChannelRule() | BuyerRule() | HostingRule() | TechRule():
-            judged = _judge_how(rule, found)
+            # a rival's news is the rival's offices, channels and tools ("Son principal concurrent, le lillois
+            # Gribouille Systèmes, ... dit déjà compter des crèches en Belgique"), and a sentence that names a
+            # look-alike may give the look-alike's ("has nothing to do with Vetalerta Geotecnia Ltda., ... a firm
+            # that ... has an office in Perth")
+            others = [s for s in found if company.rivals_news(s.text) or company.lookalike_in(s.text)]
+            judged = _judge_how(rule, [s for s in found if s not in others])
         case RegionRule():
             judged = _judge_region(rule, found, company)
         case EventRule():

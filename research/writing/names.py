@@ -229,6 +229,34 @@ class Company:
             last = max([last, *(i + size - 1 for i in range(len(folded)) if " ".join(folded[i : i + size]) == name)])
         return " ".join(tokens[last + 1 :])
 
+    def from_its_name(self, text: str) -> str:
+        """``text`` from the company's first mention in it on, its name included ("" when it names it nowhere, a
+        look-alike's name being none): "Bitta counts 240 employees, against Bokobran's EUR 9.4 million" gives
+        "Bokobran's EUR 9.4 million"."""
+        words = list(_OPENING.finditer(text))
+        folded = [fold(_POSSESSIVE.sub("", word.group(0))) for word in words]
+        index = 0
+        while index < len(words):
+            spoken = " ".join(folded[index : index + _NAME_WORDS])
+            if other := next((n for n in self.lookalikes if f"{spoken} ".startswith(f"{n} ")), None):
+                index += len(other.split())
+                continue
+            if any(f"{spoken} ".startswith(f"{name} ") for name in self.names):
+                return text[words[index].start() :]
+            index += 1
+        return ""
+
+    def its_run(self, text: str) -> str:
+        """``text`` from the company's first mention to the next name of someone else ("" when it names it nowhere):
+        its row of a table whose rows run together ("... Radiomin USD 26.1M ... Vetalerta USD 14.6M USD 8.3M Azure
+        ..." gives "Vetalerta USD 14.6M USD 8.3M": a brand in a cell ends it too, which only loses cells)."""
+        rest = self.from_its_name(text)
+        own = {word for name in self.names for word in name.split()}
+        for word in list(_OPENING.finditer(rest))[1:]:
+            if fold(_POSSESSIVE.sub("", word.group(0))) not in own and self.names_someone_else([word.group(0)]):
+                return rest[: word.start()].rstrip()
+        return rest
+
     def _in_profile(self, text: str, evidence: Evidence, previous: str | None) -> bool:
         """Whether the sentence is an impersonal sentence of someone else's profile of the company that names
         nobody else, after no sentence that opens with another name ("Brantvoe raised EUR 55m. The company
@@ -300,6 +328,7 @@ def unattributed(text: str) -> str:
 
 
 _OPENING = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_NAME_WORDS = 8  # the most words a name is read in
 _LABEL = re.compile(r"^\s*[^:.!?]{1,30}\s:\s*|^\s*[^:.!?\s]{1,15}:\s+")  # "Au passage : ", "Notes: "
 # The words before another company's name that say a sentence compares the two ("ahead of Vintergard").
 _COMPARED = frozenset("than unlike like versus vs behind ahead rival rivals competitor competitors peer".split())
@@ -314,7 +343,8 @@ _OBJECT_OF = frozenset(
 # A sentence that opens on the company's rival by name: "Its Denver rival Brightbite Systems, which raised ...".
 _RIVAL_OPENS = re.compile(
     r"\s*(?i:its|their|son|sa|leur|le|la)\s+(?:[\w-]+\s+){0,2}?(?i:rival|competitor|concurrent|concurrente)"
-    r",?\s+(?-i:[A-Z])"
+    # "Its rival, the Leeds-based Foo", "Son principal concurrent, le lillois Gribouille Systèmes"
+    r",?\s+(?:(?i:the|le|la|les|l['\u2019])\s*(?:[\w-]+\s+){0,2}?)?(?-i:[A-Z])"
 )
 _RIVAL = re.compile(r"(?i)\b(?:rivals?|compet\w*|peers?|concurren\w*|compared with|compared to)\b")
 _LOWER_WORD = re.compile(r"(?<![\w'\u2019-])[a-z\u00df-\u00ff][\w'\u2019-]*")
@@ -454,13 +484,15 @@ def _lookalike_phrases(first: str, base_names: Sequence[str], texts: Sequence[st
 
 def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:
     """Capitalised words a letter or two away from one of the company's one-word names ("Tjalkwerk" for
-    "Tjalkwerf"), with the capitalised word after them ("Tjalkwerk Pay"), folded."""
+    "Tjalkwerf"), with the capitalised word after them ("Tjalkwerk Pay"), folded; not a place's name."""
     singles = [name for name in names if " " not in name and len(name) >= 5]
     found: set[str] = set()
     for text in texts:
         words = [_POSSESSIVE.sub("", word) for word in _CAPITALISED_WORD.findall(text)]
         for index, word in enumerate(words):
             folded = fold(word)
+            if place_countries(word):
+                continue  # "Paris" beside "Parvis": a city, not a company of a near name
             if any(folded != n and Levenshtein.distance(folded, n) <= LOOKALIKE_DISTANCE for n in singles):
                 following = words[index + 1] if index + 1 < len(words) else ""
                 phrase = f"{word} {following}" if following and f"{word} {following}" in text else word

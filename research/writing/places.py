@@ -341,15 +341,41 @@ def states_named(text: str) -> list[tuple[str, str, frozenset[str]]]:
     states = _states()
     words = _PLACE_WORD.findall(text)  # "Loire-Atlantique" is one word: not Benin's Atlantique
     found: list[tuple[str, str, frozenset[str]]] = []
+    countries: set[str] | None = None  # the countries the text names, read when a region's name is common words
     start = 0
     while start < len(words):
         size = _state_at(words, start, states) if words[start][:1].isupper() else 0
         if size:
-            name = fold(" ".join(words[start : start + size]))
+            written = words[start : start + size]
+            name = fold(" ".join(written))
             name = name if name in states.regions else states.aliases[name]
-            found.append((" ".join(words[start : start + size]), name, states.regions[name]))
+            if set(name.split()) <= _COMMON_REGION_WORDS and not _called_a_region(words, start, size):
+                countries = place_countries(text) if countries is None else countries
+                if not countries & states.regions[name]:  # "Sede in the South of Brazil": not Iceland's South
+                    start += size
+                    continue
+            found.append((" ".join(written), name, states.regions[name]))
         start += size or 1
     return found
+
+
+# Words that name regions of some countries ("South" and "East" in Iceland and Cameroon, "Centre" in France, "Western"
+# in Ghana and Fiji, "Littoral" in Benin) and are also what any text says of a part of a country or a town: such a
+# region is read only where the text names its country or calls it a region ("la région Centre", "the Western
+# Region"). A grammatical list (directions and a few landforms, in the languages the judge reads), not a gazetteer.
+_COMMON_REGION_WORDS = frozenset(
+    """north south east west northern southern eastern western central centre center upper lower middle northeast
+    northwest southeast southwest nord sud est ouest centro norte sur este oeste sul nordeste plateau littoral coast
+    river island islands lakes capital""".split()
+)
+_REGION_NOUNS = frozenset("region regions province state canton county land departement regiao comunidad".split())
+
+
+def _called_a_region(words: list[str], start: int, size: int) -> bool:
+    """Whether the words right before or after a region's name call it one ("région Centre", "Western Region")."""
+    around = [words[start - 1]] if start else []
+    around += words[start + size : start + size + 1]
+    return any(fold(word) in _REGION_NOUNS for word in around)
 
 
 def _state_at(words: list[str], start: int, states: _States) -> int:

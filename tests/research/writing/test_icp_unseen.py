@@ -48,7 +48,7 @@ def verdict(name: str, description: str, *texts: str | Evidence) -> str:
             "Headcount 80-400",
             "Big enough to have a real install base (80 people or more), small enough that a tie-up with us moves "
             "the needle for them (under 400 people)",
-            NumericRule("employees", 80.0, 400.0),
+            NumericRule("employees", 80.0, 400.0, below=True),  # "under 400" excludes 400; "80 or more" keeps 80
         ),
         (
             "Head office in Italy or Iberia",
