@@ -234,6 +234,10 @@ _BEFORE_A_YEAR = re.compile(
 )
 
 
+# The whole a part is counted in: "27 of the 38 are underground mines" counts 27 mines, not 38.
+_A_PART_OF = re.compile(r"(?i)\d\s+(?:of|out of|sur|parmi)\s+(?:the|its|their|les|ses|leurs)?\s*$")
+
+
 def _a_year(text: str, match: re.Match[str]) -> bool:
     """Whether a count's number is a year ("from January to April 2026, Minera ...": no 2,026 mines)."""
     digits = match.group(1).rstrip(",.")
@@ -256,7 +260,7 @@ def counts_in(sentence: str, nouns: frozenset[str], forms: Callable[[str], froze
             continue
         if _MONEY_BEFORE.search(text[: match.start()]) or _MONEY_FIRST.match(match.group(0)):
             continue  # "EUR 4.1m sales"
-        if _TARGET.search(text[: match.start()]) or _a_year(text, match):
+        if _TARGET.search(text[: match.start()]) or _a_year(text, match) or _A_PART_OF.search(text[: match.start()]):
             continue
         found.append(amount_value(match.group(1), match.group(2)))
     return list(dict.fromkeys(found))

@@ -122,7 +122,8 @@ _SCORE = re.compile(
 CITY_FIELDS = ("hq_city", "headquarters_city", "headquarters", "hq", "city")
 
 
-_OURS = re.compile(r"(?i)^\s*(?:[\w,'\u2019-]+\s+){0,4}?(?:our|we|us|notre|nos|nous)\b")
+# a clause whose subject is us ("our nearest technician is ...", "but we ..."), not one that reports what they told us
+_OURS = re.compile(r"(?i)^\s*(?:(?:[\w,'\u2019-]+\s+){0,2}?(?:our|we|notre|nos)\b|nous\b)")
 
 
 def _before_ours(text: str) -> str:

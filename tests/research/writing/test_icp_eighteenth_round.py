@@ -165,3 +165,22 @@ def test_a_count_of_accented_nouns_is_read_as_the_criterion_folds_them() -> None
     sentence = "1 480 établissements d'accueil du jeune enfant travaillent avec Nidoline."
     verdict = judge(count, "Nidoline SAS", one_document(sentence), as_of=AS_OF)
     assert (verdict.verdict, verdict.reason.split()[0]) == ("no_match", "1,480")
+
+
+def test_the_whole_a_part_is_counted_in_is_no_count_of_it() -> None:
+    told = "Their presales engineer told me 27 of the 38 are underground mines; the rest are open pits."
+    assert counts_in(told, frozenset({"mines"}), word_forms) == []
+    assert counts_in("38 faenas, 27 underground mines among them.", frozenset({"mines"}), word_forms) == [27.0]
+
+
+def test_what_they_told_us_in_our_notes_is_still_theirs() -> None:
+    note = Evidence(
+        "notes#0",
+        "notes",
+        "Deal notes: Quebrada Honda",
+        "deal-notes.docx",
+        "Vetalerta has a sales team in Santiago; they told us they opened an office in Perth, Australia in May.",
+        internal=True,
+    )
+    australia = Criterion("Customers or an office in Australia", "Has customers or its own office in Australia")
+    assert judge(australia, "Vetalerta Tecnologías SpA", [note], as_of=AS_OF).verdict == "match"
