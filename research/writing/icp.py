@@ -144,9 +144,10 @@ def _its_row(text: str, company: Company) -> str:
     Vetalerta USD 14.6M USD 8.3M ..." gives "Vetalerta USD 14.6M USD 8.3M"); any other sentence as it is."""
     if text.count("|") < TABLE_CELLS or fields_of(text):
         return text
-    before = text[: len(text) - len(company.from_its_name(text))]
+    rest = company.from_its_name(text)
+    before = text[: len(text) - len(rest)]
     others_rows = re.search(r"\d", before) and company.names_someone_else(before.split())  # not "| Item | Fjordlinje |"
-    return (company.its_run(text) or text) if others_rows else text
+    return (company.its_run(rest) or text) if others_rows else text
 
 
 def _judge_numeric(
@@ -810,7 +811,7 @@ def _judge_statement(
     """A sentence that states or denies the criterion decides it, unless another party is named between the
     company and the key words: "Fourchelune Pay s'appuie sur Banque Ardelis, ... certifié ... ISO 27001" is the
     bank's certificate."""
-    found = [s for s in found if not _another_party_first(rule, s.text, company) and not company.rivals_news(s.text)]
+    found = [s for s in found if not _another_party_first(rule, s.text, company)]  # rivals' news dropped before
     # what a page archived more than a year ago said is not what the company does now
     found = [s for s in found if not _stale(s, as_of)]
     # what a sentence dates after today is a plan: "audit scheduled for January 2027, the certificate expected by
@@ -854,28 +855,27 @@ def _judge_how(
 
 
 def _judged_by(rule: Rule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
-    judged: Judged | None
+    # a rival's news is the rival's figures, events, offices, channels and tools ("Son principal concurrent, le
+    # lillois Gribouille Systèmes, ... dit déjà compter des crèches en Belgique"): read once; a head office and a
+    # founding year keep their own checks
+    not_rivals = [s for s in found if not company.rivals_news(s.text)]
     match rule:
-        case NumericRule():
-            judged = _judge_numeric(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
-        case PresenceRule() | ChannelRule() | BuyerRule() | HostingRule() | TechRule():
-            # a rival's news is the rival's offices, channels and tools ("Son principal concurrent, le lillois
-            # Gribouille Systèmes, ... dit déjà compter des crèches en Belgique"), and a sentence that names a
-            # look-alike may give the look-alike's ("has nothing to do with Vetalerta Geotecnia Ltda., ... a firm
-            # that ... has an office in Perth")
-            others = [s for s in found if company.rivals_news(s.text) or company.lookalike_in(s.text)]
-            judged = _judge_how(rule, [s for s in found if s not in others])
         case RegionRule():
-            judged = _judge_region(rule, found, company)
-        case EventRule():
-            judged = _judge_event(rule, [s for s in found if not company.rivals_news(s.text)], company, as_of)
+            return _judge_region(rule, found, company)
         case FoundedRule():
-            judged = _judge_founded(rule, found, company, as_of)
+            return _judge_founded(rule, found, company, as_of)
+        case NumericRule():
+            return _judge_numeric(rule, not_rivals, company, as_of)
+        case PresenceRule() | ChannelRule() | BuyerRule() | HostingRule() | TechRule():
+            # and a sentence that names a look-alike may give the look-alike's ("has nothing to do with Vetalerta
+            # Geotecnia Ltda., ... a firm that ... has an office in Perth")
+            return _judge_how(rule, [s for s in not_rivals if not company.lookalike_in(s.text)])
+        case EventRule():
+            return _judge_event(rule, not_rivals, company, as_of)
         case StatementRule():
-            judged = _judge_statement(rule, found, company, as_of)
+            return _judge_statement(rule, not_rivals, company, as_of)
         case _:
             assert_never(rule)
-    return judged
 
 
 def judge(

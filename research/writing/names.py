@@ -246,11 +246,10 @@ class Company:
             index += 1
         return ""
 
-    def its_run(self, text: str) -> str:
-        """``text`` from the company's first mention to the next name of someone else ("" when it names it nowhere):
-        its row of a table whose rows run together ("... Radiomin USD 26.1M ... Vetalerta USD 14.6M USD 8.3M Azure
-        ..." gives "Vetalerta USD 14.6M USD 8.3M": a brand in a cell ends it too, which only loses cells)."""
-        rest = self.from_its_name(text)
+    def its_run(self, rest: str) -> str:
+        """``rest`` (a text from the company's first mention on: ``from_its_name``) up to the next name of someone
+        else: its row of a table whose rows run together ("Vetalerta USD 14.6M USD 8.3M Azure ..." gives "Vetalerta
+        USD 14.6M USD 8.3M": a brand in a cell ends it too, which only loses cells)."""
         own = {word for name in self.names for word in name.split()}
         for word in list(_OPENING.finditer(rest))[1:]:
             if fold(_POSSESSIVE.sub("", word.group(0))) not in own and self.names_someone_else([word.group(0)]):
@@ -491,12 +490,13 @@ def _near_words(names: Sequence[str], texts: Sequence[str]) -> set[str]:
         words = [_POSSESSIVE.sub("", word) for word in _CAPITALISED_WORD.findall(text)]
         for index, word in enumerate(words):
             folded = fold(word)
+            if not any(folded != n and Levenshtein.distance(folded, n) <= LOOKALIKE_DISTANCE for n in singles):
+                continue
             if place_countries(word):
-                continue  # "Paris" beside "Parvis": a city, not a company of a near name
-            if any(folded != n and Levenshtein.distance(folded, n) <= LOOKALIKE_DISTANCE for n in singles):
-                following = words[index + 1] if index + 1 < len(words) else ""
-                phrase = f"{word} {following}" if following and f"{word} {following}" in text else word
-                found.add(fold(basename(phrase).strip(" ,.")) or folded)
+                continue  # "Paris" beside "Parvis": a city, not a company of a near name (looked up only when near)
+            following = words[index + 1] if index + 1 < len(words) else ""
+            phrase = f"{word} {following}" if following and f"{word} {following}" in text else word
+            found.add(fold(basename(phrase).strip(" ,.")) or folded)
     return found
 
 
