@@ -30,24 +30,28 @@ SCALE |= {
 }  # Italian, Spanish, German, Dutch, Swedish, Danish and Norwegian, Finnish ("milj."), Portuguese
 SCALE |= {"lakh": 1e5, "lakhs": 1e5, "crore": 1e7, "crores": 1e7, "cr": 1e7}  # Indian English: "Rs 96 crore"
 SCALE |= {"mil": 1e6, "mld": 1e9, "tis": 1e3, "tys": 1e3}  # Czech, Slovak and Polish: "138,6 mil. Kč", "1,9 mld."
+SCALE |= {"milyon": 1e6, "milyar": 1e9}  # Turkish: "₺412 milyon"
 SCALE |= {"oku": 1e8, "eok": 1e8}  # Japanese and Korean English: "34.6 oku yen", "127 eok won" (a hundred million)
 # A currency as documents write it: the ISO 4217 code of one of the world's 50-odd most used currencies, in capitals
 # or with a capital ("EUR", "Eur"), or as its country writes it ("Rs" for rupees, "DH"/"Dhs" for dirhams, "RM" for
 # ringgits, "Rp" for rupiahs, "kr" for crowns), or its sign ("€", "₦"); the rand's "R" right before a figure ("R549").
 # Written by hand: price-parser, the library built for this, leaves out "R" and "DH". Case matters, so "try 14 days",
-# "PHP 8" and "ALL 3 plans" (the lira's, the peso's and the lek's codes) are not amounts; those codes are left out.
+# "PHP 8" and "ALL 3 plans" (the lira's, the peso's and the lek's codes) are not amounts: the lira's code counts in
+# capitals only, the peso's ("PHP 8.2" in a job ad) and the lek's are left out.
 _ISO = (
     "USD EUR GBP AUD CAD CHF NZD DKK SEK NOK PLN CZK HUF RON BGN ISK JPY CNY RMB HKD TWD KRW SGD MYR IDR THB VND INR"
     " PKR LKR BDT AED SAR QAR KWD ILS EGP MAD TND DZD NGN KES GHS ZAR BRL MXN CLP"
 ).split()
 _LOCAL = "Rs DH Dh Dhs RM Rp kr FCFA Kč zł".split()
-CURRENCY_CODES = "(?-i:" + "|".join([*_ISO, *(code.title() for code in _ISO), *_LOCAL]) + ")"
+# in capitals only: "TRY 350 million" is the lira, "Try 14 days" is not
+_CAPITALS_ONLY = ["TRY"]
+CURRENCY_CODES = "(?-i:" + "|".join([*_ISO, *(code.title() for code in _ISO), *_LOCAL, *_CAPITALS_ONLY]) + ")"
 CURRENCY_SIGNS = "$€£₹¥₦₱₩฿₫₺₪₽"
 # An amount: a currency sign or code, digits ("1,200", "1 200" as French writes it, "14,2" as a French decimal),
 # a scale word.
 SCALE_WORDS = r"k|thousand|mm|mn|m|millions?|milioni|millones|mio|mln|bn|b|billion|milliards?|miliardi|mrd|mds?|lakhs?"
 SCALE_WORDS += r"|millionen|miljoen|miljard|miljoner|millioner|milj|millón|milhões|milhão"
-SCALE_WORDS += r"|crores?|cr|mil|mld|tis|tys|oku|eok"
+SCALE_WORDS += r"|crores?|cr|mil|mld|tis|tys|oku|eok|milyon|milyar"
 AMOUNT = (
     rf"(?:(?-i:\b[A-Z]{{1,2}}(?=\$))?[{CURRENCY_SIGNS}]|(?-i:\bR(?=\d))|\b{CURRENCY_CODES}\s?)?\s*"  # "R$ 50", "A$38"
     r"(\d{1,3}(?:[ \u00a0\u202f]\d{3})+|\d[\d,]*(?:\.\d+)?)\s*"

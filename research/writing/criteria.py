@@ -6,6 +6,7 @@ rollout searches. research/writing/icp.py judges them."""
 from __future__ import annotations
 
 import datetime
+import functools
 import itertools
 import re
 from collections.abc import Mapping
@@ -321,7 +322,10 @@ def _region_rule(text: str) -> RegionRule | None:
     folded = fold(text)
     if not re.search(rf"\b({_HQ_WORDS}|in|situe|en|au)\b", folded):
         return None
-    countries = place_countries(text)
+    states = states_named(text)  # "Paraná (PR), Santa Catarina (SC) or Rio Grande do Sul (RS)": any of them
+    # a region's name of several words is no place of its own words: "Metro Manila" is not Indonesia's Metro
+    several = [state[0] for state in states if " " in state[0]]
+    countries = place_countries(functools.reduce(lambda left, name: left.replace(name, " "), several, text))
     if region := region_named(text):
         label, within = region
         extra = sorted(c.title() for c in countries - within)
@@ -330,7 +334,6 @@ def _region_rule(text: str) -> RegionRule | None:
         return None
     # "Siège social situé en région Auvergne-Rhône-Alpes", "HQ in Queensland", "dans le canton de Genève" (a canton
     # named after its city: the canton, where the criterion says so)
-    states = states_named(text)  # "Paraná (PR), Santa Catarina (SC) or Rio Grande do Sul (RS)": any of them
     if states and (not countries or names_a_state(text) or len(states) > 1):
         written = list(dict.fromkeys(state[0] for state in states))
         within = frozenset().union(*(state[2] for state in states))

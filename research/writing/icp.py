@@ -284,10 +284,11 @@ def _record_country(text: str) -> str | None:
 
 
 _HQ = re.compile(
-    # not "Sherbrooke, Que.-based Lucarne opened a ... office" (``_BASED``), nor the English "a" for a French "à"
+    # not "Sherbrooke, Que.-based Lucarne opened a ... office" (``_BASED``), nor the English "a" for a French "à";
+    # "its head office at Cebu IT Park, Lahug, Cebu City"
     r"(?i)\b(?:headquartered|headquarters|hq|head office|registered office|(?<!-)based|si[eè]ge(?: social)?"
     r"|hovedkontor|huvudkontor|hoofdkantoor|hauptsitz|casa (?:matriz|central)|sede central|p[äa][äa]konttori"
-    r"|(?<!-)bas(?:é|ée|és|ées|ee|ees)|install[ée]e?s?)\b(?:(?!,\s*\d)[^.;]){0,40}?\b(?:in|à|en|au)\b\s+(.{2,80})"
+    r"|(?<!-)bas(?:é|ée|és|ées|ee|ees)|install[ée]e?s?)\b(?:(?!,\s*\d)[^.;]){0,40}?\b(?:in|at|à|en|au)\b\s+(.{2,80})"
     # a page's address line: "Headquarters: Via del Battiferro 9, 40129 Bologna, Italy"
     rf"|(?i:^\s*(?:{HEAD_OFFICE_LABELS})\s*[:\u2013-]\s*(.{{2,80}}))"
 )
@@ -363,7 +364,7 @@ def _judge_presence(rule: PresenceRule, found: Sequence[Sentence]) -> Judged | N
         (verdict, sentence) for sentence in found if (verdict := presence_stated(rule, sentence.text)) is not None
     ]
     for verdict, sentence in sorted(verdicts, key=lambda item: not item[0]):
-        reason = f"it has {rule.describe()}" if verdict else f"it has no {rule.describe().split(' ', 1)[1]}"
+        reason = f"it has {rule.describe()}" if verdict else f"it has {rule.describe(none=True)}"
         return Judged("", "match" if verdict else "no_match", reason, (sentence.citation(),))
     return None
 
@@ -668,10 +669,10 @@ _OWNER_BEFORE = re.compile(r"(\S+)['\u2019]s?\s+(?:\w+\s+){0,1}$")  # "Ironbark'
 
 
 # What a round's money paid for is not the round: "l'argent de la série A a financé le rachat de Nutriplan ... en
-# mars 2026", "the Series B money funded the move to Lyon in May".
+# mars 2026", "the Series B money funded the move to Lyon in May", "the Series A money goes to Steril".
 _SPENT = re.compile(
-    r"(?i)[^.;]{0,25}?\b(?:a|ont|has|have|had|was|were|is)?\s*(?:financ[ée]\w*|funded|paid for|servi [àa]|permis"
-    r"|went (?:to|into)|used (?:to|for)|utilis[ée]\w*)\b"
+    r"(?i)[^.;]{0,25}?\b(?:a|ont|has|have|had|was|were|is|will)?\s*(?:financ[ée]\w*|funded|paid for|servi [àa]|permis"
+    r"|went (?:to|into)|go(?:es)? (?:to|into)|pays? for|used (?:to|for)|utilis[ée]\w*|sert [àa]|va [àa])\b"
 )
 
 
@@ -713,6 +714,8 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, a
         if (cue := EVENT_CUES[rule.event].search(s.text))
         and not _NOT_YET.search(s.text)
         and not (rule.event == "funding" and (_SPENT.match(s.text, cue.end()) or not _money_raised(s.text)))
+        # a funding word that names a loan ("a five-year investment loan that Pamukiz took ... in July 2026")
+        and not (rule.event == "funding" and _DEBT.match(s.text[cue.end() :].lstrip()))
         and not _anothers_event(rule, s, company)
     ]
     for sentence in told:

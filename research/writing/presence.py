@@ -33,6 +33,11 @@ _MARKET = (
     r"|pr[ée]sen\w+|activit[ée]s?|march[ée]s?|vend\w*|utilisateurs?|actifs?|international\w*"
 )
 _OFFICE_CUE = re.compile(rf"(?i)\b(?:{_OFFICE})\b")
+# who buys there: a criterion that asks for customers (and no office) is met by customers, not by an office there
+# ("Has paying customers in a Gulf country; a sales office there doesn't count")
+_CUSTOMERS = re.compile(
+    r"(?i)\b(?:customers?|clients?|users?|utilisateurs?|clientele|client[eè]le|serves?|serving|sells? to|selling to)\b"
+)
 _MARKET_CUE = re.compile(rf"(?i)\b(?:{_MARKET})\b")
 _HEADQUARTERS = re.compile(
     r"(?i)\b(?:headquarter\w*|hq|head office|registered office|si[eè]ge|based|firmensitz|sitz|sede|hovedkontor)\b"
@@ -61,9 +66,14 @@ class PresenceRule:
     state: str = (
         ""  # a first-level region of ``countries`` the criterion names ("en région Auvergne-Rhône-Alpes"), folded
     )
+    customers_only: bool = False  # the criterion asks for customers (not an office or a team there)
 
-    def describe(self) -> str:
-        what = "an office" if self.offices_only else "a presence (office, customers or operations)"
+    def describe(self, *, none: bool = False) -> str:
+        """What the rule asks for ("an office in Germany"), or its absence (``none``: "no office in Germany")."""
+        article, noun = ("a ", "presence (office, customers or operations)")
+        if self.offices_only or self.customers_only:
+            article, noun = ("an ", "office") if self.offices_only else ("", "customers")
+        what = f"no {noun}" if none else f"{article}{noun}"
         return f"{what} {'outside' if self.outside else 'in'} {self.region}"
 
     def question(self, company: str) -> str:
@@ -89,10 +99,11 @@ def presence_rule(text: str) -> PresenceRule | None:
     outside = found is not None
     found = found or _IN.search(text)
     place = place_named(found.group(1)) if found else None
+    customers = not office and bool(_CUSTOMERS.search(text))
     if place is None:
         state = state_named(found.group(1)) if found and not outside else None
-        return PresenceRule(state[0], state[2], outside, office and not market, state[1]) if state else None
-    return PresenceRule(place[0], place[1], outside, office and not market)
+        return PresenceRule(state[0], state[2], outside, office and not market, state[1], customers) if state else None
+    return PresenceRule(place[0], place[1], outside, office and not market, customers_only=customers)
 
 
 def _in_place(rule: PresenceRule, sentence: str, countries: set[str]) -> bool | None:
@@ -125,8 +136,9 @@ _TO_OPEN = re.compile(
 def presence_stated(rule: PresenceRule, sentence: str) -> bool | None:
     """True when ``sentence`` names a presence the rule asks for, False when it says it is only in the rule's
     place (an "outside" rule), None when it says neither."""
-    if not _OFFICE_CUE.search(sentence) and (rule.offices_only or not _MARKET_CUE.search(sentence)):
-        return None
+    named = _OFFICE_CUE.search(sentence) or (not rule.offices_only and _MARKET_CUE.search(sentence))
+    if not named or (rule.customers_only and not _CUSTOMERS.search(sentence)):
+        return None  # customers asked for: "a sales office in Dubai" says none
     countries = place_countries(sentence)
     if not rule.outside:
         return _in_place(rule, sentence, countries)

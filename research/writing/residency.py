@@ -27,6 +27,8 @@ from research.writing.text import negated_before
 _HOSTING_CRITERION = re.compile(
     r"(?i)\b(?:host(?:s|ed|ing)?|h[ée]berg\w*|data residency|r[ée]sidence des donn[ée]es"
     r"|data (?:is |are )?(?:stays?|stored|kept|lives?|held)"
+    # "The data of its Canadian customers is stored in Canada"
+    r"|data of [^.;]{0,40}?\b(?:is|are) (?:stored|kept|held)"
     r"|(?:keeps?|stores?|holds?) (?:its |the )?(?:customers?['\u2019]? )?data"
     r"|data ?cent(?:re|er)s?|donn[ée]es (?:sont )?(?:stock[ée]es"
     r"|conserv[ée]es|restent))\b"
@@ -132,14 +134,39 @@ def on_an_american_cloud(sentence: str) -> bool:
     return any(not negated_before(sentence[: found.start()], 4, also=_LEFT) for found in _US_CLOUD.finditer(sentence))
 
 
+# What a platform runs on or in: a cloud, servers, a data centre, a place ("runs in Mavibulut's Tier III data centre",
+# "runs on AWS", "tourne chez OVHcloud à Roubaix"), within a few words; "638 pest-control companies run on Anaylog"
+# is its customers using it.
+_RUNS = re.compile(r"(?i)^(?:runs?|running|tourne(?:nt)?|lives?)\b")
+_RUN_OBJECT = re.compile(
+    r"(?i)^\W*(?:[\w'\u2019.-]+\W+){0,4}?(?:cloud|AWS|Amazon|Azure|Google|OVH\w*|servers?|serveurs?"
+    r"|data ?cent(?:re|er)s?|datacenters?|centres? de donn[ée]es|infrastructure|h[ée]bergeur|region|r[ée]gion"
+    r"|colocation|premises)\b"
+)
+
+
+def _hosting_cue(sentence: str) -> re.Match[str] | None:
+    """The first words that say where a platform or its data lives; "runs on" only with a cloud, servers, a data
+    centre or a place right after it."""
+    for cue in _HOSTING_SENTENCE.finditer(sentence):
+        after = sentence[cue.end() : cue.end() + 60]
+        if not _RUNS.match(cue.group(0)) or _RUN_OBJECT.match(after) or place_countries(" ".join(after.split()[:4])):
+            return cue
+    return None
+
+
 def hosted_where(rule: HostingRule, sentence: str) -> bool | None:
     """True when ``sentence`` says the platform or data is hosted in the rule's place today, False when it names
     hosting only elsewhere, None when it says neither (or only plans). The places named after the hosting words
     count: "Clinic data for our New Zealand customers is hosted on AWS in Sydney" is hosted in Australia."""
-    cue = _HOSTING_SENTENCE.search(sentence) or _CLOUD_REGION.search(sentence)
+    cue = _hosting_cue(sentence) or _CLOUD_REGION.search(sentence)
     if cue is None or _PLANNED.search(sentence) or _FORMERLY.search(sentence):
         return None
-    countries = place_countries(_CONTRAST.split(sentence[cue.start() :])[0])
+    # the places of the hosting words' clause, and of a later clause only where it says where something is hosted
+    # too: "...in the Asia Pacific (Singapore) region; since we left our colocation rack in Mandaue in 2024, we have
+    # no servers of our own in the Philippines" is hosted in Singapore
+    first, *rest = _CONTRAST.split(sentence[cue.start() :])[0].split(";")
+    countries = place_countries(";".join([first, *(clause for clause in rest if _hosting_cue(clause))]))
     if not countries:
         return None
     if rule.local_provider and on_an_american_cloud(sentence):

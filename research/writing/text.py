@@ -31,6 +31,8 @@ _ABBREVIATIONS = frozenset(
     | {"mil", "mld", "tis", "mio", "mrd", "mln", "tys", "tsd", "ing", "mgr", "bc"}
     # German and Austrian: "zzgl. MwSt.", "bzw.", "Mag. Teresa Obexer", "Dipl.-Ing."
     | {"zzgl", "bzw", "mag", "dipl", "ca", "ggf", "evtl", "mwst"}
+    # Philippine English: "co-founder Ma. Cristina Abellana" (Maria), "Engr. Rodel Tabanao", "Atty. Reyes"
+    | {"ma", "engr", "atty"}
 )
 # A day written with dots and spaces, as Czech and German writers write it: "7. 10. 2026", "31. 12. 2027".
 _DOTTED_DAY_PART = re.compile(r"\d{1,2}\.?$")
