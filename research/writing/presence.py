@@ -35,6 +35,20 @@ _MARKET = (
 _OFFICE_CUE = re.compile(rf"(?i)\b(?:{_OFFICE})\b")
 # who buys there: a criterion that asks for customers (and no office) is met by customers, not by an office there
 # ("Has paying customers in a Gulf country; a sales office there doesn't count")
+# places whose people use the product are its customers' ("Des établissements situés hors de France utilisent
+# aujourd'hui le logiciel"), not its offices
+_USE = re.compile(
+    r"(?i)\b(?:utilisent|utilise|use|uses|using|run|runs)\s+(?:aujourd['\u2019]hui\s+|today\s+)?(?:le|la|les|its|the|our|notre|nos|son|sa|ses)\b"
+)
+# a team named after the customers it serves ("au support client", "our customer success team") is no customer
+_A_TEAM = re.compile(
+    r"(?i)\b(?:(?:support|service|relation|succ[èe]s|exp[ée]rience)s? clients?|customer (?:support|service|success|care"
+    r"|experience)|client (?:support|services?|success))\b"
+)
+# customers still to come: "nos futurs clients québécois seront hébergés au Canada", "pilots with two CPEs in 2027"
+_TO_COME = re.compile(
+    r"(?i)\b(?:futur(?:e|s|es)?|future|upcoming|prospective|seront|will be|will have|pilotes?|pilots?)\b"
+)
 _CUSTOMERS = re.compile(
     r"(?i)\b(?:customers?|clients?|users?|utilisateurs?|clientele|client[eè]le|serves?|serving|sells? to|selling to)\b"
 )
@@ -50,11 +64,15 @@ _ABROAD = re.compile(r"(?i)\b(?:abroad|internationally|overseas|[àa] l['\u2019]
 _DENIED = re.compile(r"(?i)\b(?:no|not|never|without|closed?|closing|shut|sold off|aucune?|pas de|sans|ferm[ée]\w*)\b")
 # An explicit "none there": "has no customers in the United Kingdom or Ireland", "n'a aucun client en Belgique".
 _NONE_THERE = re.compile(
-    rf"(?i)\b(?:no|not any|without|aucune?|pas de|pas d['\u2019]|sans)\s+(?:[\w-]+\s+){{0,2}}?"
+    rf"(?i)\b(?:no|not any|without|aucune?|pas (?:encore |toujours )?d(?:e|['\u2019])|sans)\s*(?:[\w-]+\s+){{0,2}}?"
     rf"(?:{_OFFICE}|customers?|clients?|users?|presence|operations|utilisateurs?|pr[ée]sence|activit[ée]s?)\b"
     r"[^.;]{0,20}?\b(?:in|en|au|aux|dans)\b"
 )
-_ONLY = re.compile(r"(?i)\b(?:only|solely|exclusively|uniquement|seulement|exclusivement)\b")
+_ONLY = re.compile(
+    r"(?i)\b(?:only|solely|exclusively|uniquement|seulement|exclusivement"
+    # "tous nos établissements clients sont en France", "all our customers are in France"
+    r"|(?:tou(?:s|tes)|all(?: of)?) (?:nos|ses|leurs|our|its|their))\b"
+)
 
 
 @dataclass(frozen=True)
@@ -99,7 +117,9 @@ def presence_rule(text: str) -> PresenceRule | None:
     outside = found is not None
     found = found or _IN.search(text)
     place = place_named(found.group(1)) if found else None
-    customers = not office and bool(_CUSTOMERS.search(text))
+    if _USE.search(text):
+        office, market = False, True
+    customers = not office and bool(_CUSTOMERS.search(text) or _USE.search(text))
     if place is None:
         state = state_named(found.group(1)) if found and not outside else None
         return PresenceRule(state[0], state[2], outside, office and not market, state[1], customers) if state else None
@@ -137,7 +157,12 @@ def presence_stated(rule: PresenceRule, sentence: str) -> bool | None:
     """True when ``sentence`` names a presence the rule asks for, False when it says it is only in the rule's
     place (an "outside" rule), None when it says neither."""
     named = _OFFICE_CUE.search(sentence) or (not rule.offices_only and _MARKET_CUE.search(sentence))
-    if not named or (rule.customers_only and not _CUSTOMERS.search(sentence)):
+    # customers to come are none today, unless the sentence says there are none now ("no customer in the Gulf yet;
+    # a first pilot ... should start in February 2027")
+    customers = _CUSTOMERS.search(_A_TEAM.sub(" ", sentence)) and (
+        not _TO_COME.search(sentence) or _NONE_THERE.search(sentence)
+    )
+    if not named or (rule.customers_only and not customers):
         return None  # customers asked for: "a sales office in Dubai" says none
     countries = place_countries(sentence)
     if not rule.outside:

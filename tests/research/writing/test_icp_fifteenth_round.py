@@ -42,7 +42,9 @@ def test_dates_written_year_first_or_with_dots_and_spaces(text: str, day: dateti
 
 
 def test_a_window_written_year_first() -> None:
-    assert rule_for(FUNDING) == EventRule("funding", 365, since=datetime.date(2025, 12, 1))
+    assert rule_for(FUNDING) == EventRule(
+        "funding", 365, since=datetime.date(2025, 12, 1), until=datetime.date(2026, 11, 30)
+    )
 
 
 def test_a_day_told_without_its_year_after_the_article_is_of_the_year_before_when_it_is_done() -> None:

@@ -40,7 +40,7 @@ def verdict(name: str, description: str, *texts: str) -> str:
         (
             "Financement en 2026",
             "A conclu une ronde de financement en capital au cours de l'année civile 2026",
-            EventRule("funding", 365, since=datetime.date(2026, 1, 1)),
+            EventRule("funding", 365, since=datetime.date(2026, 1, 1), until=datetime.date(2026, 12, 31)),
         ),
         (
             "Nouvelle direction depuis le 1er décembre 2025",
@@ -50,7 +50,7 @@ def verdict(name: str, description: str, *texts: str) -> str:
         (
             "Fresh funding",
             "Closed an equity funding round between 1 December 2025 and 30 November 2026",
-            EventRule("funding", 365, since=datetime.date(2025, 12, 1)),
+            EventRule("funding", 365, since=datetime.date(2025, 12, 1), until=datetime.date(2026, 11, 30)),
         ),
         (
             "New CFO",

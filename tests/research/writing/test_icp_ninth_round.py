@@ -102,7 +102,9 @@ def test_a_certificate_criterion_is_read_in_other_words_and_an_audit_to_come_sta
 
 def test_a_window_between_two_days_starts_on_the_first_in_the_last_ones_year() -> None:
     criterion = Criterion("New CFO this calendar year", "A new CFO started between 1 January and 30 November 2026")
-    assert rule_for(criterion) == EventRule("executive", 365, since=datetime.date(2026, 1, 1))
+    assert rule_for(criterion) == EventRule(
+        "executive", 365, since=datetime.date(2026, 1, 1), until=datetime.date(2026, 11, 30)
+    )
     release = one_document("Plateloop has appointed Siobhan Reilly as its CFO, effective 2 March 2026.")
     assert judge(criterion, "Plateloop Technologies Pty Ltd", release, as_of=AS_OF).verdict == "match"
 

@@ -254,7 +254,7 @@ def test_a_hosting_criterion_is_denied_by_another_cloud_and_met_without_the_name
 
 def test_a_window_of_a_calendar_year_and_a_french_change_at_the_top() -> None:
     funding = rule_for(Criterion("VC money", "Closed a venture round during calendar 2026; earlier rounds don't count"))
-    assert funding == EventRule("funding", 365, since=datetime.date(2026, 1, 1))
+    assert funding == EventRule("funding", 365, since=datetime.date(2026, 1, 1), until=datetime.date(2026, 12, 31))
     top = rule_for(Criterion("Direction", "Nouveau président, nouveau DG ou nouveau PDG arrivé depuis moins d'un an"))
     assert top == EventRule("executive", 365)
     mail = "Hélène Castanier a pris la direction générale de Stimalba le 1er octobre 2026."
